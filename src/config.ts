@@ -1,0 +1,57 @@
+// Configuration from the environment, read once at start-up. Every variable is in the README table.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  modelDir?: string;
+  defaultModel?: string;
+  /** model ids whose non-commercial / gated licence the operator has accepted ("*" = all) */
+  acceptedLicenses: string[];
+  bodyLimitBytes: number;
+  /** runtime groups to start locally; empty = every group whose virtualenv exists */
+  runtimeGroups: string[];
+  inferenceTimeoutMs: number;
+  jobRetryLimit: number;
+  jobResultTtlSeconds: number;
+  jobConcurrency: number;
+  batchMaxSeries?: number;
+  batchMaxWaitMs?: number;
+  logLevel: string;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function list(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const optionalInt = (name: string) => (env[name] ? int(env, name, 0) : undefined);
+  return {
+    port: int(env, 'PORT', 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.HORIZON_DATA_DIR ?? './data'),
+    databaseUrl: env.HORIZON_DATABASE_URL || undefined,
+    modelDir: env.HORIZON_MODEL_DIR ? resolve(env.HORIZON_MODEL_DIR) : undefined,
+    defaultModel: env.HORIZON_DEFAULT_MODEL || undefined,
+    acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
+    bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),
+    runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),
+    inferenceTimeoutMs: int(env, 'HORIZON_INFERENCE_TIMEOUT_MS', 120_000),
+    jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
+    jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),
+    jobConcurrency: int(env, 'HORIZON_JOB_CONCURRENCY', 4),
+    batchMaxSeries: optionalInt('HORIZON_BATCH_MAX_SERIES'),
+    batchMaxWaitMs: optionalInt('HORIZON_BATCH_MAX_WAIT_MS'),
+    logLevel: env.HORIZON_LOG_LEVEL ?? 'info',
+  };
+}

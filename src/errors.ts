@@ -1,0 +1,77 @@
+// The one error registry: code → HTTP status → title. Every error leaves the service as
+// application/problem+json {type, title, status, detail, code, errors?, request_id} (contract B.8).
+
+export const ERRORS = {
+  bad_json: { status: 400, title: 'Unreadable JSON body' },
+  unauthorized: { status: 401, title: 'Missing or invalid API key' },
+  license_not_accepted: { status: 403, title: 'Model licence not accepted by the operator' },
+  not_found: { status: 404, title: 'Not found' },
+  unversioned_path: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  duplicate_key_name: { status: 409, title: 'An active API key already has this name' },
+  job_not_cancellable: { status: 409, title: 'Job already finished' },
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  validation_failed: { status: 422, title: 'Invalid request' },
+  quota_exceeded: { status: 429, title: 'Quota exceeded' },
+  internal_error: { status: 500, title: 'Internal error' },
+  inference_failed: { status: 500, title: 'Inference failed' },
+  model_unavailable: { status: 503, title: 'Model not available on this deployment' },
+  weights_missing: { status: 503, title: 'Model weights not found' },
+  no_worker: { status: 503, title: 'No model worker available' },
+  inference_timeout: { status: 504, title: 'Inference timed out' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface FieldError {
+  series?: number;
+  field: string;
+  reason: string;
+}
+
+/** An error that maps to a problem+json response. */
+export class HorizonError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(detail, { cause: extra.cause });
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.errors = extra.errors;
+    this.headers = extra.headers;
+  }
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  errors?: FieldError[];
+  request_id: string;
+}
+
+export function toProblem(error: HorizonError, requestId: string): Problem {
+  const problem: Problem = {
+    type: `https://horizon.dev/problems/${error.code.replaceAll('_', '-')}`,
+    title: ERRORS[error.code].title,
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    request_id: requestId,
+  };
+  if (error.errors?.length) problem.errors = error.errors;
+  return problem;
+}
+
+/** A 422 listing every field error; the detail summarises them for humans. */
+export function validationError(errors: FieldError[]): HorizonError {
+  const described = errors.slice(0, 5).map((e) => `${e.field}: ${e.reason}`).join('; ');
+  const more = errors.length > 5 ? `; and ${errors.length - 5} more` : '';
+  return new HorizonError('validation_failed', `${described}${more}`, { errors });
+}

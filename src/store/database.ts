@@ -1,0 +1,122 @@
+// One Kysely instance over either the embedded PGlite (default, files under HORIZON_DATA_DIR) or
+// PostgreSQL (HORIZON_DATABASE_URL). Both run the same plain-SQL migrations.
+import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, PGliteDialect, sql, type Generated } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface AccountsTable {
+  id: Generated<string>;
+  name: string;
+  daily_quota: Generated<number>;
+  weekly_quota: Generated<number>;
+  created_at: Generated<Date>;
+}
+export interface ApiKeysTable {
+  id: Generated<string>;
+  account_id: string;
+  name: string;
+  prefix: string;
+  key_hash: Uint8Array;
+  created_at: Generated<Date>;
+  revoked_at: Date | null;
+}
+export interface QuotaUsageTable { account_id: string; day: string; used: number }
+export interface ForecastJobsTable {
+  id: string;
+  account_id: string;
+  status: JobStatus;
+  model: string;
+  request: unknown;
+  result: unknown | null;
+  error: unknown | null;
+  attempts: Generated<number>;
+  created_at: Generated<Date>;
+  started_at: Date | null;
+  finished_at: Date | null;
+  expires_at: Date | null;
+}
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface Schema {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  quota_usage: QuotaUsageTable;
+  forecast_jobs: ForecastJobsTable;
+}
+
+export interface Database {
+  db: Kysely<Schema>;
+  kind: 'pglite' | 'postgres';
+  /** the PGlite instance (embedded) — pg-boss attaches to the same one */
+  pglite?: PGlite;
+  /** the PostgreSQL connection string — pg-boss opens its own pool */
+  connectionString?: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent the embedded store is used */
+  databaseUrl?: string;
+  /** directory of the embedded store; `memory://` keeps it in memory (tests) */
+  dataDir: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let database: Database;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: () => db.destroy() };
+  } else {
+    const inMemory = options.dataDir.startsWith('memory://');
+    if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
+    const pglite = new PGlite(inMemory ? undefined : join(options.dataDir, 'pglite'));
+    await pglite.waitReady;
+    const db = new Kysely<Schema>({ dialect: new PGliteDialect({ pglite }) });
+    database = {
+      db, kind: 'pglite', pglite,
+      close: async () => { await db.destroy(); if (!pglite.closed) await pglite.close(); },
+    };
+  }
+  await migrate(database);
+  return database;
+}
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/** Runs every `migrations/NNN_name.sql` not yet applied, in name order. */
+export async function migrate(database: Database): Promise<void> {
+  const { pglite } = database;
+  const migrator = new Migrator({
+    db: database.db,
+    // PGlite's query() takes one statement; a script goes through exec() in its own BEGIN/COMMIT,
+    // which a Kysely transaction (holding PGlite's exclusive lock) would deadlock against.
+    disableTransactions: pglite !== undefined,
+    migrationTableName: 'horizon_migrations',
+    migrationLockTableName: 'horizon_migrations_lock',
+    provider: {
+      async getMigrations() {
+        const migrations: Record<string, Migration> = {};
+        for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+          const text = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
+          migrations[file.replace(/\.sql$/, '')] = {
+            up: async (tx) => {
+              if (pglite) await pglite.exec(`BEGIN;\n${text}\nCOMMIT;`);
+              else await sql.raw(text).execute(tx);
+            },
+          };
+        }
+        return migrations;
+      },
+    },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,0 +1,111 @@
+// Forecast job rows: the tenant-facing record of a job (status, normalised request, result).
+// pg-boss (queue.ts) only delivers job ids to consumers; this table is what clients read.
+import { sql, type Kysely } from 'kysely';
+import type { JobStatus, Schema } from './database.ts';
+
+export interface JobRow {
+  id: string;
+  account_id: string;
+  status: JobStatus;
+  model: string;
+  request: unknown;
+  result: unknown | null;
+  error: unknown | null;
+  attempts: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+const SUMMARY_COLUMNS = ['id', 'account_id', 'status', 'model', 'attempts', 'created_at', 'started_at', 'finished_at', 'error'] as const;
+export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
+
+export async function insertJob(db: Kysely<Schema>, job: { id: string; accountId: string; model: string; request: unknown }): Promise<JobRow> {
+  return db.insertInto('forecast_jobs')
+    .values({ id: job.id, account_id: job.accountId, status: 'queued', model: job.model, request: JSON.stringify(job.request), result: null, error: null, started_at: null, finished_at: null, expires_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow() as Promise<JobRow>;
+}
+
+export async function getJob(db: Kysely<Schema>, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom('forecast_jobs').selectAll().where('id', '=', id).executeTakeFirst() as Promise<JobRow | undefined>;
+}
+
+/** The job if it belongs to the account; another account's job is indistinguishable from none. */
+export async function getAccountJob(db: Kysely<Schema>, accountId: string, id: string): Promise<JobRow | undefined> {
+  return db.selectFrom('forecast_jobs').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst() as Promise<JobRow | undefined>;
+}
+
+export interface JobPage { jobs: JobSummary[]; next?: { createdAt: Date; id: string } }
+
+/** The account's jobs, newest first, keyset-paginated on (created_at, id). */
+export async function listAccountJobs(
+  db: Kysely<Schema>, accountId: string, options: { limit: number; after?: { createdAt: Date; id: string }; status?: JobStatus },
+): Promise<JobPage> {
+  let query = db.selectFrom('forecast_jobs').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
+  if (options.status) query = query.where('status', '=', options.status);
+  if (options.after) {
+    const { createdAt, id } = options.after;
+    query = query.where(sql<boolean>`(created_at, id) < (${createdAt}, ${id}::uuid)`);
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit + 1).execute() as JobSummary[];
+  const jobs = rows.slice(0, options.limit);
+  const last = jobs.at(-1);
+  return { jobs, next: rows.length > options.limit && last ? { createdAt: last.created_at, id: last.id } : undefined };
+}
+
+/** queued → running; false when the job is no longer runnable (cancelled, finished). */
+export async function markRunning(db: Kysely<Schema>, id: string): Promise<boolean> {
+  const row = await db.updateTable('forecast_jobs')
+    .set((eb) => ({ status: 'running', started_at: new Date(), attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Writes the terminal state unless the job was cancelled meanwhile. */
+export async function finishJob(
+  db: Kysely<Schema>, id: string, outcome: { status: 'completed'; result: unknown } | { status: 'failed'; error: unknown }, ttlSeconds: number,
+): Promise<boolean> {
+  const now = new Date();
+  const row = await db.updateTable('forecast_jobs')
+    .set({
+      status: outcome.status,
+      result: outcome.status === 'completed' ? JSON.stringify(outcome.result) : null,
+      error: outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
+      finished_at: now,
+      expires_at: new Date(now.getTime() + ttlSeconds * 1000),
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** queued|running → cancelled. Returns the row after the attempt (undefined: not the account's). */
+export async function cancelAccountJob(db: Kysely<Schema>, accountId: string, id: string, ttlSeconds: number): Promise<{ cancelled: boolean; job?: JobRow }> {
+  const now = new Date();
+  const updated = await db.updateTable('forecast_jobs')
+    .set({ status: 'cancelled', finished_at: now, expires_at: new Date(now.getTime() + ttlSeconds * 1000) })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['queued', 'running'])
+    .returningAll()
+    .executeTakeFirst() as JobRow | undefined;
+  if (updated) return { cancelled: true, job: updated };
+  return { cancelled: false, job: await getAccountJob(db, accountId, id) };
+}
+
+/** Ids of jobs not yet finished (re-delivered to the queue on start-up). */
+export async function unfinishedJobIds(db: Kysely<Schema>): Promise<string[]> {
+  const rows = await db.selectFrom('forecast_jobs').select('id').where('status', 'in', ['queued', 'running']).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function deleteExpiredJobs(db: Kysely<Schema>, now: Date = new Date()): Promise<number> {
+  const result = await db.deleteFrom('forecast_jobs').where('expires_at', '<', now).executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}
