@@ -1,0 +1,95 @@
+"""Starts a worker: python -m horizon_runtime --group core --host 127.0.0.1 --port 0 --catalog PATH.
+
+Prints `READY {"port": N, "pid": P, "group": G}` on stdout once listening; logs go to stderr.
+SIGTERM (or SIGINT) stops accepting, lets in-flight requests finish for up to SHUTDOWN_GRACE_S, exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+from aiohttp import web
+
+from .catalog import DEFAULT_CATALOG_PATH, load_catalog
+from .server import Worker
+
+log = logging.getLogger("horizon_runtime")
+
+SHUTDOWN_GRACE_S = 10.0
+# Predictions run here, off the event loop. More than one thread so that a slow batch (auto-arima on
+# long seasonal series takes seconds) does not hold up the batches of other models.
+PREDICT_THREADS = 4
+
+
+def _env_number(name: str, default: float, minimum: float, kind: type) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = None
+    if value is None or value < minimum:
+        raise SystemExit(f"{name} must be a {kind.__name__} >= {minimum}, got {raw!r}")
+    return value
+
+
+async def serve(args: argparse.Namespace) -> bool:
+    """Runs until SIGTERM/SIGINT; returns whether predictions were still running when the grace ended."""
+    max_series = _env_number("HORIZON_BATCH_MAX_SERIES", 256, 1, int)
+    max_wait_ms = _env_number("HORIZON_BATCH_MAX_WAIT_MS", 2.0, 0.0, float)
+    executor = ThreadPoolExecutor(max_workers=PREDICT_THREADS, thread_name_prefix="predict")
+    worker = Worker(load_catalog(args.catalog), args.group, executor, max_series, max_wait_ms / 1e3)
+
+    runner = web.AppRunner(worker.app(), access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_GRACE_S)
+    await runner.setup()
+    await web.TCPSite(runner, args.host, args.port).start()
+    port = runner.addresses[0][1]
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+
+    log.info(
+        "group %s listening on %s:%d (models: %s; batches of up to %d series within %g ms)",
+        args.group, args.host, port, ", ".join(m.id for m in worker.store.servable) or "none", max_series, max_wait_ms,
+    )
+    print("READY " + json.dumps({"port": port, "pid": os.getpid(), "group": args.group}), flush=True)
+
+    await stop.wait()
+    log.info("shutting down: finishing in-flight requests (at most %g s)", SHUTDOWN_GRACE_S)
+    worker.shutting_down = True
+    await runner.cleanup()
+    still_running = worker.batcher.busy
+    executor.shutdown(wait=not still_running, cancel_futures=True)
+    return still_running
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m horizon_runtime", description=__doc__.splitlines()[0])
+    parser.add_argument("--group", required=True, help="runtime group to serve (catalog 'group')")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port, printed on the READY line")
+    parser.add_argument("--catalog", default=str(DEFAULT_CATALOG_PATH), help="path of catalog/models.json")
+    args = parser.parse_args()
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format=f"%(asctime)s %(levelname)s [{args.group}] %(name)s: %(message)s"
+    )
+    abandoned = asyncio.run(serve(args))
+    if abandoned:
+        # A prediction thread cannot be interrupted; exit without joining it, as the grace period is over.
+        log.warning("exiting with predictions still running")
+        logging.shutdown()
+        os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Micro-batching of concurrent /infer requests that share a key (model, size, horizon, quantiles, freq).
+
+Series collect per key until `max_series` are waiting or `max_wait_s` has passed since the first of
+them arrived; then one `predict(key, series)` runs in the thread executor (the event loop keeps
+accepting requests) and the predictions go back to the requests they came from. A request with more
+series than `max_series` spans several batches. A failing batch fails exactly the requests that had
+series in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable, NamedTuple
+
+from .adapters.base import Prediction, SeriesInput
+
+
+class BatchKey(NamedTuple):
+    model: str
+    size: str
+    horizon: int
+    quantiles: tuple[float, ...]
+    freq: str
+
+
+class BatchFailed(Exception):
+    """predict raised (or returned the wrong number of predictions) for a batch holding the request."""
+
+
+@dataclass(frozen=True)
+class BatchedResult:
+    predictions: list[Prediction]  # in the request's series order
+    # Over the batches that served the request (one unless it was split):
+    queue_ms: float  # longest wait from arrival until its batch started predicting
+    infer_ms: float  # longest predict call
+    batch_series: int  # series in the largest of those batches
+
+
+@dataclass(eq=False)
+class _Request:
+    future: asyncio.Future
+    arrived: float
+    predictions: list
+    remaining: int
+    queue_s: float = 0.0
+    infer_s: float = 0.0
+    batch_series: int = 0
+
+
+@dataclass(eq=False)
+class _Pending:
+    items: list[tuple[_Request, int, SeriesInput]] = field(default_factory=list)
+    timer: asyncio.TimerHandle | None = None
+
+
+PredictFn = Callable[[BatchKey, list[SeriesInput]], list[Prediction]]
+
+
+class MicroBatcher:
+    def __init__(self, predict: PredictFn, executor: Executor, max_series: int, max_wait_s: float):
+        if max_series < 1:
+            raise ValueError("max_series must be at least 1")
+        self._predict = predict
+        self._executor = executor
+        self._max_series = max_series
+        self._max_wait_s = max_wait_s
+        self._pending: dict[BatchKey, _Pending] = {}
+        self._running: set[asyncio.Future] = set()
+
+    @property
+    def busy(self) -> bool:
+        """Whether any series is waiting or being predicted."""
+        return bool(self._pending or self._running)
+
+    async def submit(self, key: BatchKey, series: list[SeriesInput]) -> BatchedResult:
+        loop = asyncio.get_running_loop()
+        request = _Request(loop.create_future(), time.perf_counter(), [None] * len(series), len(series))
+        for index, one in enumerate(series):
+            pending = self._pending.get(key)
+            if pending is None:
+                pending = self._pending[key] = _Pending()
+                pending.timer = loop.call_later(self._max_wait_s, self._dispatch, key)
+            pending.items.append((request, index, one))
+            if len(pending.items) >= self._max_series:
+                self._dispatch(key)
+        return await request.future
+
+    def _dispatch(self, key: BatchKey) -> None:
+        pending = self._pending.pop(key, None)
+        if pending is None:
+            return
+        pending.timer.cancel()
+        batch = [one for _, _, one in pending.items]
+        future = asyncio.get_running_loop().run_in_executor(self._executor, self._timed_predict, key, batch)
+        self._running.add(future)
+        future.add_done_callback(partial(self._complete, pending.items))
+
+    def _timed_predict(self, key: BatchKey, batch: list[SeriesInput]):
+        started = time.perf_counter()
+        predictions = self._predict(key, batch)
+        return started, time.perf_counter(), predictions
+
+    def _complete(self, items: list[tuple[_Request, int, SeriesInput]], future: asyncio.Future) -> None:
+        self._running.discard(future)
+        requests = list({id(request): request for request, _, _ in items}.values())
+        try:
+            started, finished, predictions = future.result()
+            if len(predictions) != len(items):
+                raise RuntimeError(f"predict_batch returned {len(predictions)} predictions for {len(items)} series")
+        except Exception as exc:
+            for request in requests:
+                if not request.future.done():
+                    request.future.set_exception(BatchFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        for (request, index, _), prediction in zip(items, predictions):
+            request.predictions[index] = prediction
+            request.remaining -= 1
+        for request in requests:
+            request.queue_s = max(request.queue_s, started - request.arrived)
+            request.infer_s = max(request.infer_s, finished - started)
+            request.batch_series = max(request.batch_series, len(items))
+            if request.remaining == 0 and not request.future.done():
+                request.future.set_result(
+                    BatchedResult(
+                        request.predictions, request.queue_s * 1e3, request.infer_s * 1e3, request.batch_series
+                    )
+                )

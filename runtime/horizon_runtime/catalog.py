@@ -1,0 +1,51 @@
+"""The model catalog (catalog/models.json), shared with the TypeScript control plane."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_CATALOG_PATH = Path(__file__).resolve().parents[2] / "catalog" / "models.json"
+
+
+@dataclass(frozen=True)
+class SizeCaps:
+    max_context: int
+    max_horizon: int
+    checkpoint: str | None
+
+
+@dataclass(frozen=True)
+class CatalogModel:
+    id: str
+    adapter: str
+    group: str
+    default_size: str
+    sizes: dict[str, SizeCaps]
+    covariates: dict[str, bool]  # "past", "future", "static" -> supported
+
+
+@dataclass(frozen=True)
+class Catalog:
+    season_length: dict[str, int]  # freq -> observations per season ("H": 24, "MS": 12, ...)
+    models: dict[str, CatalogModel]
+
+
+def load_catalog(path: str | Path = DEFAULT_CATALOG_PATH) -> Catalog:
+    raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    models = {
+        entry["id"]: CatalogModel(
+            id=entry["id"],
+            adapter=entry["adapter"],
+            group=entry["group"],
+            default_size=entry["default_size"],
+            sizes={
+                name: SizeCaps(caps["max_context"], caps["max_horizon"], caps.get("checkpoint"))
+                for name, caps in entry["sizes"].items()
+            },
+            covariates=dict(entry["covariates"]),
+        )
+        for entry in raw["models"]
+    }
+    return Catalog(season_length=dict(raw["season_length"]), models=models)

@@ -1,0 +1,153 @@
+"""Request bodies of docs/runtime-protocol.md: parsing, validation and the error type.
+
+The control plane has already validated everything, so a body that fails here is a control-plane
+bug and answers 400 bad_request; the checks are still complete because a wrong shape would
+otherwise surface as a confusing model error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .adapters.base import SeriesInput
+from .catalog import Catalog, CatalogModel
+from .quantiles import quantile_key
+
+
+class ProtocolError(Exception):
+    """Answered as {"error": {"code": code, "detail": detail}} with the HTTP status."""
+
+    def __init__(self, status: int, code: str, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+
+
+def bad_request(detail: str) -> ProtocolError:
+    return ProtocolError(400, "bad_request", detail)
+
+
+@dataclass(frozen=True)
+class InferRequest:
+    model: CatalogModel
+    size: str
+    freq: str
+    horizon: int
+    quantiles: tuple[float, ...]  # ascending, distinct: the batch key and the adapter's rows
+    quantile_rows: tuple[tuple[str, int], ...]  # (response key, row in `quantiles`) in request order
+    series: list[SeriesInput]
+    ignored_covariates: tuple[str, ...]  # kinds ("past", ...) sent but not used by this model
+
+
+def json_object(value, what: str = "the body") -> dict:
+    if not isinstance(value, dict):
+        raise bad_request(f"{what} must be a JSON object")
+    return value
+
+
+def _string(body: dict, name: str) -> str:
+    value = body.get(name)
+    if not isinstance(value, str):
+        raise bad_request(f"'{name}' must be a string")
+    return value
+
+
+def resolve_model(body: dict, catalog: Catalog, group: str) -> tuple[CatalogModel, str]:
+    """The catalog entry and size named by body's "model" and "size" (404 when unknown here)."""
+    model_id = _string(body, "model")
+    size = _string(body, "size")
+    model = catalog.models.get(model_id)
+    if model is None:
+        raise ProtocolError(404, "unknown_model", f"model '{model_id}' is not in the catalog")
+    if model.group != group:
+        raise ProtocolError(
+            404, "unknown_model", f"model '{model_id}' is served by runtime group '{model.group}', not '{group}'"
+        )
+    if size not in model.sizes:
+        raise ProtocolError(
+            404, "unknown_size", f"model '{model_id}' has no size '{size}' (sizes: {', '.join(model.sizes)})"
+        )
+    return model, size
+
+
+def _values(values, what: str, length: int | None, allow_null: bool) -> np.ndarray:
+    """A JSON array of numbers (and nulls where allowed) as float64, NaN for null."""
+    if not isinstance(values, list):
+        raise bad_request(f"{what} must be an array")
+    if length is not None and len(values) != length:
+        raise bad_request(f"{what} has {len(values)} values, expected {length}")
+    for value in values:
+        kind = type(value)
+        if kind is not float and kind is not int and not (value is None and allow_null):
+            raise bad_request(f"{what} holds {value!r}; expected numbers{' or null' if allow_null else ''}")
+    return np.array(values, dtype=np.float64)
+
+
+def _covariates(raw, what: str, length: int) -> dict[str, np.ndarray]:
+    if raw is None:
+        return {}
+    return {
+        name: _values(values, f"{what}['{name}']", length, allow_null=True)
+        for name, values in json_object(raw, what).items()
+    }
+
+
+def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
+    what = f"series[{index}]"
+    entry = json_object(raw, what)
+    target = entry.get("target")
+    if not isinstance(target, list) or not target:
+        raise bad_request(f"{what}.target must be a non-empty array")
+    if len(target) > max_context:
+        raise bad_request(f"{what}.target has {len(target)} values, more than max_context {max_context}")
+    values = _values(target, f"{what}.target", None, allow_null=True)
+    if target.count(None) == len(target):
+        raise bad_request(f"{what}.target has no value, only nulls")
+    past = _covariates(entry.get("past_covariates"), f"{what}.past_covariates", len(target))
+    future = _covariates(entry.get("future_covariates"), f"{what}.future_covariates", horizon)
+    not_past = sorted(set(future) - set(past))
+    if not_past:
+        raise bad_request(f"{what}.future_covariates {not_past} are not in past_covariates")
+    static = {}
+    for name, value in json_object(entry.get("static_covariates") or {}, f"{what}.static_covariates").items():
+        if type(value) is not float and type(value) is not int:
+            raise bad_request(f"{what}.static_covariates['{name}'] must be a number")
+        static[name] = float(value)
+    return SeriesInput(values, past, future, static)
+
+
+def parse_infer_request(body: dict, model: CatalogModel, size: str, catalog: Catalog) -> InferRequest:
+    """The rest of an /infer body whose model and size `resolve_model` found."""
+    caps = model.sizes[size]
+
+    freq = _string(body, "freq")
+    if freq not in catalog.season_length:
+        raise bad_request(f"'freq' must be one of {', '.join(catalog.season_length)}, got '{freq}'")
+
+    horizon = body.get("horizon")
+    if type(horizon) is not int or not 1 <= horizon <= caps.max_horizon:
+        raise bad_request(f"'horizon' must be an integer from 1 to {caps.max_horizon}, got {horizon!r}")
+
+    requested = body.get("quantiles")
+    if not isinstance(requested, list):
+        raise bad_request("'quantiles' must be an array")
+    for q in requested:
+        if (type(q) is not float and type(q) is not int) or not 0.0 < q < 1.0:
+            raise bad_request(f"each quantile must be a number strictly between 0 and 1, got {q!r}")
+    levels = tuple(sorted({float(q) for q in requested}))
+    rows = {quantile_key(q): levels.index(float(q)) for q in requested}
+
+    raw_series = body.get("series")
+    if not isinstance(raw_series, list) or not raw_series:
+        raise bad_request("'series' must be a non-empty array")
+    series = [_series(raw, i, horizon, caps.max_context) for i, raw in enumerate(raw_series)]
+    sent = {
+        "past": any(s.past_covariates for s in series),
+        "future": any(s.future_covariates for s in series),
+        "static": any(s.static_covariates for s in series),
+    }
+    ignored = tuple(kind for kind, present in sent.items() if present and not model.covariates.get(kind))
+    return InferRequest(model, size, freq, horizon, levels, tuple(rows.items()), series, ignored)

@@ -1,0 +1,150 @@
+"""The worker's HTTP routes (docs/runtime-protocol.md) on aiohttp."""
+
+from __future__ import annotations
+
+import logging
+import os
+from concurrent.futures import Executor
+
+import numpy as np
+import orjson
+from aiohttp import web
+
+from .adapters.base import Prediction, SeriesInput
+from .batcher import BatchFailed, BatchKey, MicroBatcher
+from .catalog import Catalog
+from .model_store import ModelStore
+from .protocol import ProtocolError, bad_request, json_object, parse_infer_request, resolve_model
+
+log = logging.getLogger(__name__)
+
+# Bodies are arrays of up to max_context (100,000) values per series, many series per request.
+MAX_BODY_BYTES = 512 * 1024 * 1024
+
+
+def _json(payload: dict, status: int = 200) -> web.Response:
+    return web.Response(
+        body=orjson.dumps(payload, option=orjson.OPT_SERIALIZE_NUMPY), status=status, content_type="application/json"
+    )
+
+
+def _error(status: int, code: str, detail: str) -> web.Response:
+    return _json({"error": {"code": code, "detail": detail}}, status)
+
+
+async def _json_body(request: web.Request):
+    try:
+        return orjson.loads(await request.read())
+    except orjson.JSONDecodeError as exc:
+        raise bad_request(f"the body is not valid JSON: {exc}")
+
+
+def _check_predictions(predictions: list[Prediction], horizon: int, levels: int) -> None:
+    """Holds every adapter to the protocol's promise: horizon finite values in every array."""
+    for index, prediction in enumerate(predictions):
+        if prediction.mean.shape != (horizon,) or prediction.quantiles.shape != (levels, horizon):
+            raise ValueError(
+                f"series {index}: adapter returned mean {prediction.mean.shape} and quantiles "
+                f"{prediction.quantiles.shape}, expected ({horizon},) and ({levels}, {horizon})"
+            )
+        if not (np.isfinite(prediction.mean).all() and np.isfinite(prediction.quantiles).all()):
+            raise ValueError(f"series {index}: adapter returned non-finite values")
+
+
+class Worker:
+    def __init__(self, catalog: Catalog, group: str, executor: Executor, max_series: int, max_wait_s: float):
+        self.catalog = catalog
+        self.group = group
+        self.store = ModelStore(catalog, group, executor)
+        self.batcher = MicroBatcher(self._predict, executor, max_series, max_wait_s)
+        self.shutting_down = False
+
+    def _predict(self, key: BatchKey, series: list[SeriesInput]) -> list[Prediction]:
+        adapter = self.store.adapter(key.model, key.size)
+        predictions = adapter.predict_batch(series, key.horizon, key.quantiles, key.freq)
+        _check_predictions(predictions, key.horizon, len(key.quantiles))
+        return predictions
+
+    @web.middleware
+    async def _protocol_errors(self, request: web.Request, handler) -> web.StreamResponse:
+        if self.shutting_down:
+            return _error(503, "shutting_down", f"worker {os.getpid()} of group '{self.group}' is shutting down")
+        try:
+            return await handler(request)
+        except ProtocolError as exc:
+            return _error(exc.status, exc.code, exc.detail)
+        except web.HTTPException:
+            raise
+        except Exception as exc:
+            log.exception("unexpected error on %s %s", request.method, request.path)
+            return _error(500, "inference_failed", f"internal error: {type(exc).__name__}: {exc}")
+
+    async def infer(self, request: web.Request) -> web.Response:
+        body = json_object(await _json_body(request))
+        model, size = resolve_model(body, self.catalog, self.group)
+        self.store.check_servable(model)
+        req = parse_infer_request(body, model, size, self.catalog)
+        _, loaded_ms, _ = await self.store.load(model, size)
+        key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq)
+        try:
+            result = await self.batcher.submit(key, req.series)
+        except BatchFailed as exc:
+            raise ProtocolError(500, "inference_failed", f"{req.model.id} ({req.size}): {exc}")
+
+        warnings = [f"{kind} covariates ignored: {req.model.id} does not use them" for kind in req.ignored_covariates]
+        predictions = []
+        for index, prediction in enumerate(result.predictions):
+            rows = prediction.quantiles
+            predictions.append({"mean": prediction.mean, "quantiles": {k: rows[row] for k, row in req.quantile_rows}})
+            warnings.extend(f"series {index}: {warning}" for warning in prediction.warnings)
+        return _json(
+            {
+                "model": req.model.id,
+                "size": req.size,
+                "predictions": predictions,
+                "warnings": warnings,
+                "timing": {
+                    "queue_ms": round(result.queue_ms, 3),
+                    "infer_ms": round(result.infer_ms, 3),
+                    "batch_series": result.batch_series,
+                    "loaded_ms": round(loaded_ms, 3),
+                },
+            }
+        )
+
+    async def load(self, request: web.Request) -> web.Response:
+        body = json_object(await _json_body(request))
+        model, size = resolve_model(body, self.catalog, self.group)
+        adapter, load_ms, already_loaded = await self.store.load(model, size)
+        return _json(
+            {
+                "model": model.id,
+                "size": size,
+                "load_ms": round(load_ms, 3),
+                "device": adapter.device,
+                "already_loaded": already_loaded,
+            }
+        )
+
+    async def models(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "group": self.group,
+                "models": [
+                    {"model": model.id, "sizes": list(model.sizes), "loaded": self.store.loaded_sizes(model.id)}
+                    for model in self.store.servable
+                ],
+            }
+        )
+
+    async def health(self, request: web.Request) -> web.Response:
+        loaded = [[model_id, size] for model_id, size in self.store.loaded()]
+        return _json({"status": "ok", "group": self.group, "pid": os.getpid(), "loaded": loaded})
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._protocol_errors], client_max_size=MAX_BODY_BYTES)
+        app.router.add_post("/infer", self.infer)
+        app.router.add_post("/load", self.load)
+        app.router.add_get("/models", self.models)
+        app.router.add_get("/health", self.health)
+        return app

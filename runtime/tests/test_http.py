@@ -1,0 +1,269 @@
+"""The worker's endpoints over real HTTP (docs/runtime-protocol.md)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+STATISTICAL = ["naive", "seasonal-naive", "auto-ets", "auto-arima", "auto-theta"]
+
+
+def seasonal_series(n: int, period: int, seed: int = 0) -> list[float]:
+    rng = np.random.default_rng(seed)
+    steps = np.arange(n)
+    values = 100 + 0.3 * steps + 10 * np.sin(2 * np.pi * steps / period) + rng.normal(0, 2, n)
+    return [round(float(v), 4) for v in values]
+
+
+def infer_body(model="naive", target=None, **overrides) -> dict:
+    body = {
+        "model": model,
+        "size": "default",
+        "freq": "Q",
+        "horizon": 6,
+        "quantiles": [0.1, 0.5, 0.9],
+        "series": [{"target": target if target is not None else seasonal_series(40, 4)}],
+    }
+    body.update(overrides)
+    return body
+
+
+def assert_error(response, status: int, code: str) -> str:
+    got_status, body = response
+    assert got_status == status, body
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "detail"}, body
+    assert body["error"]["code"] == code, body
+    assert body["error"]["detail"], body
+    return body["error"]["detail"]
+
+
+def test_ready_line_and_health(worker):
+    assert worker.ready["group"] == "core"
+    assert worker.ready["pid"] == worker.process.pid
+    assert worker.ready["port"] == worker.port > 0
+    status, body = worker.call("GET", "/health")
+    assert status == 200
+    assert body["status"] == "ok" and body["group"] == "core" and body["pid"] == worker.process.pid
+    assert isinstance(body["loaded"], list)
+
+
+def test_models_lists_only_what_this_group_can_serve(worker):
+    status, body = worker.call("GET", "/models")
+    assert status == 200 and body["group"] == "core"
+    assert [m["model"] for m in body["models"]] == STATISTICAL  # no chronos etc.: no adapter here
+    for entry in body["models"]:
+        assert entry["sizes"] == ["default"]
+        assert set(entry["loaded"]) <= {"default"}
+
+
+def test_load_is_idempotent_and_reported(worker):
+    status, first = worker.call("POST", "/load", {"model": "auto-theta", "size": "default"})
+    assert status == 200, first
+    assert first["model"] == "auto-theta" and first["size"] == "default" and first["device"] == "cpu"
+    assert first["load_ms"] >= 0
+    status, second = worker.call("POST", "/load", {"model": "auto-theta", "size": "default"})
+    assert status == 200 and second["already_loaded"] is True and second["load_ms"] == 0
+    assert ["auto-theta", "default"] in worker.call("GET", "/health")[1]["loaded"]
+    models = {m["model"]: m for m in worker.call("GET", "/models")[1]["models"]}
+    assert models["auto-theta"]["loaded"] == ["default"]
+
+
+@pytest.mark.parametrize("path", ["/infer", "/load"])
+def test_unknown_model_and_size(worker, path):
+    body = infer_body() if path == "/infer" else {"model": "naive", "size": "default"}
+    assert "not in the catalog" in assert_error(worker.call("POST", path, {**body, "model": "nope"}), 404, "unknown_model")
+    # In the catalog, but served by another runtime group.
+    assert "timesfm1" in assert_error(worker.call("POST", path, {**body, "model": "timesfm"}), 404, "unknown_model")
+    assert "'large'" in assert_error(worker.call("POST", path, {**body, "size": "large"}), 404, "unknown_size")
+
+
+@pytest.mark.parametrize("path", ["/infer", "/load"])
+def test_model_without_adapter_is_unavailable(worker, path):
+    body = infer_body("chronos", size="small") if path == "/infer" else {"model": "chronos", "size": "small"}
+    assert "chronos" in assert_error(worker.call("POST", path, body), 409, "model_unavailable")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"horizon": 0},
+        {"horizon": 2.5},
+        {"horizon": 10001},  # above the catalog's max_horizon
+        {"freq": "M"},
+        {"quantiles": [0.5, 1.0]},
+        {"quantiles": [0.0]},
+        {"quantiles": ["0.5"]},
+        {"quantiles": None},
+        {"series": []},
+        {"series": [{"target": []}]},
+        {"series": [{"target": [None, None]}]},
+        {"series": [{"target": [1.0, "2"]}]},
+        {"series": [{"target": [1.0, True]}]},
+        {"series": [{"target": [1.0, [2.0]]}]},
+        {"series": [{"target": [1.0, 2.0], "past_covariates": {"p": [1.0]}}]},
+        {"series": [{"target": [1.0, 2.0], "past_covariates": {"p": [1.0, 2.0]}, "future_covariates": {"p": [1.0]}}]},
+        {"series": [{"target": [1.0, 2.0], "future_covariates": {"p": [1.0] * 6}}]},  # not in past
+        {"series": [{"target": [1.0, 2.0], "static_covariates": {"s": "a"}}]},
+        {"series": "x"},
+        {"size": 3},
+    ],
+)
+def test_malformed_infer_body_is_bad_request(worker, change):
+    assert_error(worker.infer(**{**infer_body(), **change}), 400, "bad_request")
+
+
+@pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b"", b"null"])
+def test_malformed_json_is_bad_request(worker, raw):
+    assert_error(worker.call("POST", "/infer", raw=raw), 400, "bad_request")
+    assert_error(worker.call("POST", "/load", raw=raw), 400, "bad_request")
+
+
+def test_inference_failure_reports_what_the_model_raised(worker):
+    detail = assert_error(worker.infer(**infer_body(target=[1e308, -1e308, 1e308])), 500, "inference_failed")
+    assert "non-finite" in detail and "naive" in detail
+
+
+def check_prediction_shapes(body: dict, n_series: int, horizon: int, quantiles: list[float]):
+    predictions = body["predictions"]
+    assert len(predictions) == n_series
+    for prediction in predictions:
+        assert set(prediction) == {"mean", "quantiles"}
+        assert list(prediction["quantiles"]) == [repr(q) for q in quantiles]
+        arrays = [prediction["mean"], *prediction["quantiles"].values()]
+        for values in arrays:
+            assert len(values) == horizon
+            assert all(isinstance(v, float) and math.isfinite(v) for v in values)
+        rows = np.array([prediction["quantiles"][repr(q)] for q in sorted(quantiles)])
+        assert (np.diff(rows, axis=0) >= 0).all(), "quantiles must not decrease with the level"
+
+
+@pytest.mark.parametrize("model", STATISTICAL)
+def test_infer_shapes_keys_and_monotone_quantiles(worker, model):
+    quantiles = [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95]
+    series = [{"target": seasonal_series(n, 4, seed=n)} for n in (12, 40, 57)]
+    status, body = worker.infer(**infer_body(model, series=series, quantiles=quantiles, horizon=9))
+    assert status == 200, body
+    assert body["model"] == model and body["size"] == "default"
+    assert set(body["timing"]) == {"queue_ms", "infer_ms", "batch_series", "loaded_ms"}
+    assert body["timing"]["batch_series"] >= 3
+    assert isinstance(body["warnings"], list)
+    check_prediction_shapes(body, 3, 9, quantiles)
+
+
+def test_quantile_keys_are_shortest_decimals_in_request_order(worker):
+    quantiles = [0.975, 0.025, 0.3, 0.5, 0.3]
+    status, body = worker.infer(**infer_body(quantiles=quantiles))
+    assert status == 200, body
+    assert list(body["predictions"][0]["quantiles"]) == ["0.975", "0.025", "0.3", "0.5"]
+    check_prediction_shapes(body, 1, 6, [0.975, 0.025, 0.3, 0.5])
+    q = body["predictions"][0]["quantiles"]
+    assert q["0.5"] == body["predictions"][0]["mean"]  # naive's median is its point forecast
+    assert q["0.025"][0] < q["0.3"][0] < q["0.5"][0] < q["0.975"][0]
+
+
+def test_no_quantiles_requested(worker):
+    status, body = worker.infer(**infer_body(quantiles=[]))
+    assert status == 200, body
+    assert body["predictions"][0]["quantiles"] == {}
+
+
+def test_median_is_the_point_forecast_and_intervals_widen(worker):
+    status, body = worker.infer(**infer_body("auto-ets", quantiles=[0.1, 0.5, 0.9], horizon=8))
+    assert status == 200, body
+    prediction = body["predictions"][0]
+    assert prediction["quantiles"]["0.5"] == prediction["mean"]
+    width = np.subtract(prediction["quantiles"]["0.9"], prediction["quantiles"]["0.1"])
+    assert (width > 0).all() and width[-1] >= width[0]
+
+
+@pytest.mark.parametrize("model", ["naive", "auto-ets", "auto-theta"])
+def test_nulls_in_target(worker, model):
+    filled = seasonal_series(30, 4, seed=3)
+    with_nulls = list(filled)
+    with_nulls[10] = None  # interior: interpolated between its neighbours
+    filled[10] = (filled[9] + filled[11]) / 2
+    leading = [None, None, None] + with_nulls  # leading nulls are dropped
+    status, expected = worker.infer(**infer_body(model, target=filled))
+    assert status == 200, expected
+    for target in (with_nulls, leading):
+        status, got = worker.infer(**infer_body(model, target=target))
+        assert status == 200, got
+        assert got["predictions"] == expected["predictions"]
+
+
+def test_trailing_nulls_are_forward_filled(worker):
+    status, body = worker.infer(**infer_body("naive", target=[3.0, 5.0, 7.5, None, None]))
+    assert status == 200, body
+    assert body["predictions"][0]["mean"] == [7.5] * 6
+    status, expected = worker.infer(**infer_body("naive", target=[3.0, 5.0, 7.5, 7.5, 7.5]))
+    assert body["predictions"] == expected["predictions"]
+
+
+def test_single_value_and_nulls_only_before_it(worker):
+    status, body = worker.infer(**infer_body("naive", target=[None, None, 4.25]))
+    assert status == 200, body
+    prediction = body["predictions"][0]
+    assert prediction["mean"] == [4.25] * 6
+    assert all(values == [4.25] * 6 for values in prediction["quantiles"].values())
+
+
+@pytest.mark.parametrize(
+    "model, n, needs",
+    [("auto-ets", 6, "7 observations"), ("auto-theta", 3, "4 observations")],
+)
+def test_too_short_for_the_model_falls_back_to_naive(worker, model, n, needs):
+    target = seasonal_series(n, 4)
+    status, body = worker.infer(**infer_body(model, target=target))
+    assert status == 200, body
+    assert len(body["warnings"]) == 1 and needs in body["warnings"][0] and "naive" in body["warnings"][0]
+    assert body["warnings"][0].startswith("series 0: ")
+    status, naive = worker.infer(**infer_body("naive", target=target))
+    assert body["predictions"] == naive["predictions"]
+
+
+def test_seasonal_naive_shorter_than_a_season_falls_back_to_naive(worker):
+    target = seasonal_series(10, 24)
+    status, body = worker.infer(**infer_body("seasonal-naive", target=target, freq="H"))
+    assert status == 200, body
+    assert "one season of 24" in body["warnings"][0]
+    status, naive = worker.infer(**infer_body("naive", target=target, freq="H"))
+    assert body["predictions"] == naive["predictions"]
+
+
+@pytest.mark.parametrize("model", ["auto-ets", "auto-arima", "auto-theta"])
+def test_fewer_than_two_seasons_fits_without_seasonality(worker, model):
+    target = seasonal_series(20, 12)  # MS: season of 12, two seasons need 24
+    status, body = worker.infer(**infer_body(model, target=target, freq="MS"))
+    assert status == 200, body
+    assert "without seasonality" in body["warnings"][0]
+    status, yearly = worker.infer(**infer_body(model, target=target, freq="Y"))  # season length 1
+    assert yearly["warnings"] == []
+    assert body["predictions"] == yearly["predictions"]
+
+
+def test_non_finite_intervals_fall_back_to_naive(worker):
+    # statsforecast's AutoARIMA gives infinite interval bounds on these three points.
+    status, body = worker.infer(**infer_body("auto-arima", target=[2.0, 4.0, 6.0], freq="Y"))
+    assert status == 200, body
+    assert "non-finite" in body["warnings"][0]
+    status, naive = worker.infer(**infer_body("naive", target=[2.0, 4.0, 6.0], freq="Y"))
+    assert body["predictions"] == naive["predictions"]
+
+
+def test_covariates_are_ignored_with_a_warning(worker):
+    series = [{"target": [1.0, 2.0, 3.0], "past_covariates": {"p": [1.0, None, 2.0]},
+               "future_covariates": {"p": [1.0] * 6}, "static_covariates": {"store": 3}}]
+    status, body = worker.infer(**infer_body(series=series))
+    assert status == 200, body
+    assert [w.split(" ")[0] for w in body["warnings"]] == ["past", "future", "static"]
+
+
+def test_seasonal_naive_repeats_the_last_season(worker):
+    # What the M4-Hourly MASE check relies on: the forecast is the last 24 hours repeated.
+    target = seasonal_series(700, 24, seed=7)
+    status, body = worker.infer(**infer_body("seasonal-naive", target=target, freq="H", horizon=48))
+    assert status == 200, body
+    assert body["warnings"] == []
+    assert body["predictions"][0]["mean"] == target[-24:] * 2
