@@ -1,0 +1,61 @@
+"""Start-up and shutdown of the real worker process, and the 503 while shutting down."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import threading
+import time
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from horizon_runtime.catalog import load_catalog
+from horizon_runtime.server import Worker
+
+from .conftest import CATALOG, start_worker, stop_worker
+from .test_http import infer_body
+
+
+def test_sigterm_on_an_idle_worker_exits_0():
+    worker = start_worker()
+    started = time.monotonic()
+    assert stop_worker(worker, timeout=15) == 0
+    assert time.monotonic() - started < 10
+    assert "shutting down" in worker.stderr()
+
+
+def test_sigterm_finishes_in_flight_requests_then_exits_0():
+    # A long batching window keeps the request in flight while SIGTERM arrives.
+    worker = start_worker(HORIZON_BATCH_MAX_WAIT_MS="1500")
+    assert worker.call("POST", "/load", {"model": "naive", "size": "default"})[0] == 200
+    result = {}
+    request = threading.Thread(target=lambda: result.update(response=worker.infer(**infer_body())))
+    request.start()
+    time.sleep(0.5)
+    worker.process.send_signal(signal.SIGTERM)
+    request.join(30)
+    assert worker.process.wait(30) == 0
+    status, body = result["response"]
+    assert status == 200, body
+    assert body["timing"]["queue_ms"] >= 1000
+
+
+def test_bad_batching_settings_stop_the_worker():
+    with pytest.raises(RuntimeError, match="HORIZON_BATCH_MAX_SERIES"):
+        start_worker(HORIZON_BATCH_MAX_SERIES="0")
+
+
+def test_requests_while_shutting_down_get_503():
+    async def scenario():
+        worker = Worker(load_catalog(CATALOG), "core", executor=None, max_series=4, max_wait_s=0.001)
+        async with TestClient(TestServer(worker.app())) as client:
+            assert (await client.get("/health")).status == 200
+            worker.shutting_down = True
+            for method, path in [("GET", "/health"), ("POST", "/infer"), ("POST", "/load"), ("GET", "/models")]:
+                response = await client.request(method, path, data=json.dumps(infer_body()))
+                assert response.status == 503
+                assert (await response.json())["error"]["code"] == "shutting_down"
+
+    asyncio.run(scenario())
