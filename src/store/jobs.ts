@@ -20,9 +20,10 @@ export interface JobRow {
 const SUMMARY_COLUMNS = ['id', 'account_id', 'status', 'model', 'attempts', 'created_at', 'started_at', 'finished_at', 'error'] as const;
 export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
 
+// created_at is set here, at millisecond precision, so the keyset cursor (an ISO string) is exact
 export async function insertJob(db: Kysely<Schema>, job: { id: string; accountId: string; model: string; request: unknown }): Promise<JobRow> {
   return db.insertInto('forecast_jobs')
-    .values({ id: job.id, account_id: job.accountId, status: 'queued', model: job.model, request: JSON.stringify(job.request), result: null, error: null, started_at: null, finished_at: null, expires_at: null })
+    .values({ id: job.id, account_id: job.accountId, created_at: new Date(), status: 'queued', model: job.model, request: JSON.stringify(job.request), result: null, error: null, started_at: null, finished_at: null, expires_at: null })
     .returningAll()
     .executeTakeFirstOrThrow() as Promise<JobRow>;
 }

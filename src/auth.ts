@@ -1,0 +1,37 @@
+// Bearer API-key authentication (contract A.6): every route except those marked public.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { HorizonError } from './errors.ts';
+import type { Schema } from './store/database.ts';
+import { authenticateKey, type KeyOwner } from './store/api-keys.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest { owner?: KeyOwner }
+  interface FastifyContextConfig { public?: boolean }
+}
+
+const CHALLENGE = 'Bearer realm="horizon"';
+
+function unauthorized(detail: string, error?: string): HorizonError {
+  const challenge = error ? `${CHALLENGE}, error="${error}"` : CHALLENGE;
+  return new HorizonError('unauthorized', detail, { headers: { 'www-authenticate': challenge } });
+}
+
+export function authHook(db: Kysely<Schema>) {
+  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    if (request.routeOptions.config?.public) return;
+    const header = request.headers.authorization;
+    if (!header) throw unauthorized('the Authorization header is missing; send "Authorization: Bearer <API key>"');
+    const match = /^Bearer +(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('the Authorization header must have the form "Bearer <API key>"', 'invalid_request');
+    const owner = await authenticateKey(db, match[1]);
+    if (!owner) throw unauthorized('the API key is not valid (unknown, malformed or revoked)', 'invalid_token');
+    request.owner = owner;
+  };
+}
+
+/** The authenticated owner; routes behind the hook always have one. */
+export function ownerOf(request: FastifyRequest): KeyOwner {
+  if (!request.owner) throw unauthorized('not authenticated');
+  return request.owner;
+}

@@ -1,0 +1,41 @@
+// Charges one request against the account's quota and writes the X-RateLimit-* headers
+// (contract B.7); a refused charge becomes a 429 naming the exhausted window.
+import type { FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import { HorizonError } from './errors.ts';
+import type { Schema } from './store/database.ts';
+import { chargeQuota, refundQuota } from './store/quota.ts';
+
+export interface Charge {
+  /** gives the unit back (the request failed with a 5xx) */
+  refund(): Promise<void>;
+}
+
+export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply: FastifyReply): Promise<Charge> {
+  const chargedAt = new Date();
+  const decision = await chargeQuota(db, accountId, chargedAt);
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.reset),
+  };
+  if (!decision.admitted) {
+    const window = decision.exhausted === 'weekly' ? 'weekly (ISO week, Monday 00:00 UTC)' : 'daily (UTC day)';
+    throw new HorizonError('quota_exceeded',
+      `the ${window} quota of ${decision.limit} requests is used up; it resets at ${new Date(decision.reset * 1000).toISOString()}`,
+      { headers: { ...headers, 'retry-after': String(decision.retryAfterSeconds) } });
+  }
+  reply.headers(headers);
+  return { refund: () => refundQuota(db, accountId, chargedAt) };
+}
+
+/** Runs `work` under a charge: a 5xx from it refunds the unit before the error propagates. */
+export async function withRefundOn5xx<T>(charge: Charge, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const status = error instanceof HorizonError ? error.status : 500;
+    if (status >= 500) await charge.refund();
+    throw error;
+  }
+}

@@ -1,0 +1,122 @@
+// The operator CLI (contract B.9): serve; accounts create; keys create/list/revoke.
+// Account and key commands open the same store the server uses; with the embedded store the
+// server must be stopped (its lock file says so).
+import { parseArgs } from 'node:util';
+import { configFromEnv } from '../config.ts';
+import { openDatabase, type Database } from '../store/database.ts';
+import { acquireStoreLock } from '../store/lock.ts';
+import { createAccount, findAccountByName, AccountExistsError, type Account } from '../store/accounts.ts';
+import { createApiKey, listApiKeys, revokeApiKey, DuplicateKeyNameError } from '../store/api-keys.ts';
+import { startServer } from '../server.ts';
+
+const USAGE = `usage:
+  horizon serve
+  horizon accounts create <name> [--daily-quota N] [--weekly-quota N] [--json]
+  horizon keys create --account <name> --name <key-name> [--json]
+  horizon keys list --account <name> [--json]
+  horizon keys revoke --account <name> --id <key-id> [--json]
+
+environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_DATABASE_URL (PostgreSQL instead of the embedded store); see README`;
+
+class UsageError extends Error {}
+
+function quota(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+async function withStore<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  const config = configFromEnv();
+  const release = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
+  try {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try { return await work(database); } finally { await database.close(); }
+  } finally { await release(); }
+}
+
+async function accountNamed(database: Database, name: string | undefined): Promise<Account> {
+  if (!name) throw new UsageError('--account <name> is required');
+  const account = await findAccountByName(database.db, name);
+  if (!account) throw new UsageError(`no account named "${name}"`);
+  return account;
+}
+
+function output(json: boolean, value: object, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv, allowPositionals: true, strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      'daily-quota': { type: 'string' },
+      'weekly-quota': { type: 'string' },
+      account: { type: 'string' },
+      name: { type: 'string' },
+      id: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, command, ...rest] = positionals;
+  const json = values.json ?? false;
+  if (values.help || !group) { process.stdout.write(`${USAGE}\n`); return values.help ? 0 : 2; }
+
+  if (group === 'serve') {
+    const server = await startServer(configFromEnv());
+    process.stdout.write(`horizon: listening on ${server.url} (store: ${server.database.kind})\n`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      process.stdout.write(`horizon: ${signal}, shutting down\n`);
+      server.close().then(() => process.exit(0), (error: Error) => { process.stderr.write(`horizon: shutdown failed: ${error.message}\n`); process.exit(1); });
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    return new Promise<number>(() => {}); // runs until a signal
+  }
+
+  if (group === 'accounts' && command === 'create') {
+    const name = rest[0];
+    if (!name) throw new UsageError('accounts create needs a <name>');
+    const account = await withStore((d) => createAccount(d.db, {
+      name, dailyQuota: quota(values['daily-quota'], '--daily-quota'), weeklyQuota: quota(values['weekly-quota'], '--weekly-quota'),
+    }));
+    output(json, { id: account.id, name: account.name, daily_quota: account.daily_quota, weekly_quota: account.weekly_quota, created_at: account.created_at.toISOString() },
+      `created account "${account.name}" (daily quota ${account.daily_quota}, weekly quota ${account.weekly_quota})`);
+    return 0;
+  }
+
+  if (group === 'keys' && command === 'create') {
+    if (!values.name) throw new UsageError('--name <key-name> is required');
+    const key = await withStore(async (d) => createApiKey(d.db, (await accountNamed(d, values.account)).id, values.name!));
+    output(json, { id: key.id, name: key.name, key: key.key, prefix: key.prefix, created_at: key.created_at.toISOString() },
+      `created key "${key.name}" (id ${key.id}); the secret is shown only now:\n${key.key}`);
+    return 0;
+  }
+
+  if (group === 'keys' && command === 'list') {
+    const keys = await withStore(async (d) => listApiKeys(d.db, (await accountNamed(d, values.account)).id));
+    output(json, { keys }, keys.map((k) => `${k.id}  ${k.prefix}  ${k.revoked_at ? 'revoked' : 'active '}  ${k.name}`).join('\n') || '(no keys)');
+    return 0;
+  }
+
+  if (group === 'keys' && command === 'revoke') {
+    if (!values.id) throw new UsageError('--id <key-id> is required');
+    const key = await withStore(async (d) => revokeApiKey(d.db, (await accountNamed(d, values.account)).id, values.id!));
+    if (!key) throw new UsageError(`no active key with id "${values.id}" in that account`);
+    output(json, key, `revoked key "${key.name}" (${key.id})`);
+    return 0;
+  }
+
+  throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: Error) => {
+  const expected = error instanceof UsageError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error.name === 'StoreLockedError' || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+  process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
+  process.exitCode = expected ? 2 : 1;
+});

@@ -1,0 +1,118 @@
+// Durable forecast jobs on pg-boss, in the same database as everything else. pg-boss delivers job
+// ids with retries and heartbeats (a consumer killed mid-job is detected and the job redelivered);
+// the forecast_jobs row (store/jobs.ts) is the state clients see.
+import { PgBoss, fromPglite } from 'pg-boss';
+import type { Kysely } from 'kysely';
+import type { Database, Schema } from '../store/database.ts';
+import { finishJob, getJob, markRunning, unfinishedJobIds, deleteExpiredJobs } from '../store/jobs.ts';
+import { HorizonError } from '../errors.ts';
+
+export const FORECAST_QUEUE = 'forecast';
+
+export interface JobQueueOptions {
+  /** redeliveries after the first attempt when the failure is transient (worker gone, timeout) */
+  retryLimit: number;
+  concurrency: number;
+  resultTtlSeconds: number;
+  /** seconds without a heartbeat after which a running delivery counts as lost */
+  heartbeatSeconds?: number;
+  superviseIntervalSeconds?: number;
+  logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void; error(o: object, m?: string): void };
+}
+
+/** Runs one job's inference; throws HorizonError on failure. */
+export type JobExecutor = (request: unknown) => Promise<unknown>;
+
+const TRANSIENT = new Set(['no_worker', 'inference_timeout']);
+
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly db: Kysely<Schema>;
+  private readonly options: JobQueueOptions;
+  private sweepTimer?: NodeJS.Timeout;
+
+  constructor(database: Database, options: JobQueueOptions) {
+    this.db = database.db;
+    this.options = options;
+    const common = { superviseIntervalSeconds: options.superviseIntervalSeconds ?? 5, schedule: false, useListenNotify: true };
+    this.boss = database.pglite
+      ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', ...common })
+      : new PgBoss({ connectionString: database.connectionString!, max: 4, ...common });
+    this.boss.on('error', (error: Error) => options.logger?.error({ err: error.message }, 'job queue error'));
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    await this.boss.createQueue(FORECAST_QUEUE, {
+      retryLimit: this.options.retryLimit,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 30,
+      heartbeatSeconds: this.options.heartbeatSeconds ?? 10,
+      deleteAfterSeconds: this.options.resultTtlSeconds,
+    }).catch((error: Error) => { if (!/exists/i.test(error.message)) throw error; });
+  }
+
+  /** Hands a stored job to the queue. Idempotent: the pg-boss id is the job id. */
+  async enqueue(jobId: string): Promise<void> {
+    await this.boss.send(FORECAST_QUEUE, { job_id: jobId }, { id: jobId });
+  }
+
+  /**
+   * Reconciles unfinished job rows with the queue: re-delivers a job stored but never handed over
+   * (a crash between insert and enqueue), and fails one whose deliveries pg-boss has given up on
+   * (e.g. the process died during its last attempt), so no job stays queued or running forever.
+   */
+  async reconcile(): Promise<{ enqueued: number; failed: number }> {
+    let enqueued = 0;
+    let failed = 0;
+    for (const id of await unfinishedJobIds(this.db)) {
+      const delivery = await this.boss.getJobById(FORECAST_QUEUE, id);
+      if (!delivery) {
+        await this.enqueue(id);
+        enqueued += 1;
+      } else if (delivery.state === 'failed' || delivery.state === 'cancelled' || delivery.state === 'completed') {
+        const detail = `the job's deliveries ended (${delivery.state}) without a result after ${delivery.retryCount + 1} attempts; the process running it most likely died`;
+        if (await finishJob(this.db, id, { status: 'failed', error: { code: 'internal_error', detail } }, this.options.resultTtlSeconds)) failed += 1;
+      }
+    }
+    return { enqueued, failed };
+  }
+
+  /** Starts consuming: each delivery runs `execute` on the stored request and records the outcome. */
+  async consume(execute: JobExecutor): Promise<void> {
+    const { concurrency, retryLimit, resultTtlSeconds, logger } = this.options;
+    await this.boss.work<{ job_id: string }>(FORECAST_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: 0.5 }, async ([delivery]) => {
+      const jobId = delivery.data.job_id;
+      const row = await getJob(this.db, jobId);
+      if (!row || !(await markRunning(this.db, jobId))) return; // cancelled, expired or already finished
+      try {
+        const result = await execute(row.request);
+        await finishJob(this.db, jobId, { status: 'completed', result }, resultTtlSeconds);
+      } catch (error) {
+        const horizonError = error instanceof HorizonError ? error : undefined;
+        const code = horizonError?.code ?? 'internal_error';
+        const attempt = delivery.retryCount + 1;
+        if (TRANSIENT.has(code) && delivery.retryCount < retryLimit) {
+          logger?.warn({ job_id: jobId, attempt, code }, 'job attempt failed, will retry');
+          throw error; // pg-boss redelivers after its backoff
+        }
+        const detail = TRANSIENT.has(code)
+          ? `${(error as Error).message} (gave up after ${attempt} attempts)`
+          : (error as Error).message;
+        await finishJob(this.db, jobId, { status: 'failed', error: { code, detail } }, resultTtlSeconds);
+      }
+    });
+    this.sweepTimer = setInterval(() => {
+      void this.reconcile().catch((error: Error) => logger?.warn({ err: error.message }, 'job reconcile failed'));
+      void deleteExpiredJobs(this.db).catch(() => undefined);
+    }, 30_000);
+    this.sweepTimer.unref();
+  }
+
+  /** Stops consuming; in-flight deliveries are left to pg-boss's heartbeat to redeliver. */
+  async stop(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
+  }
+}

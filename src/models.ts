@@ -1,0 +1,72 @@
+// What this deployment can serve: the catalog, narrowed to ids that a running runtime group reports
+// (its library is installed), plus the operator's licence opt-ins.
+import type { Static } from '@fastify/type-provider-typebox';
+import { type Catalog, type CatalogModel, findModel, supportsCovariates } from './catalog.ts';
+import { HorizonError } from './errors.ts';
+import type { ModelInfo } from './schemas.ts';
+import type { WorkerModels } from './runtime/supervisor.ts';
+
+export type ModelsByGroup = () => Map<string, WorkerModels[]>;
+
+export class ModelRegistry {
+  readonly catalog: Catalog;
+  readonly defaultModel: string;
+  private readonly accepted: Set<string>;
+  private readonly modelsByGroup: ModelsByGroup;
+
+  constructor(catalog: Catalog, options: { defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup }) {
+    this.catalog = catalog;
+    this.defaultModel = options.defaultModel ?? catalog.default_model;
+    if (!findModel(catalog, this.defaultModel)) throw new Error(`HORIZON_DEFAULT_MODEL "${this.defaultModel}" is not a model id of the catalog`);
+    this.accepted = new Set(options.acceptedLicenses);
+    this.modelsByGroup = options.modelsByGroup;
+  }
+
+  licenseAccepted(model: CatalogModel): boolean {
+    return !model.license.requires_opt_in || this.accepted.has('*') || this.accepted.has(model.id);
+  }
+
+  private served(model: CatalogModel): WorkerModels | undefined {
+    return this.modelsByGroup().get(model.group)?.find((m) => m.model === model.id);
+  }
+
+  list(): Static<typeof ModelInfo>[] {
+    return this.catalog.models.flatMap((m) => {
+      const served = this.served(m);
+      if (!served) return [];
+      const size = m.sizes[m.default_size];
+      const accepted = this.licenseAccepted(m);
+      return [{
+        model_id: m.id,
+        name: m.name,
+        description: m.description,
+        sizes: Object.keys(m.sizes),
+        default_size: m.default_size,
+        max_context: size.max_context,
+        max_horizon: size.max_horizon,
+        size_limits: Object.fromEntries(Object.entries(m.sizes).map(([s, v]) => [s, { max_context: v.max_context, max_horizon: v.max_horizon }])),
+        supports_covariates: supportsCovariates(m),
+        covariates: m.covariates,
+        license: { ...m.license, accepted },
+        available: accepted,
+        loaded: served.loaded,
+      }];
+    });
+  }
+
+  /** The runtime group to call, or the reason this deployment will not serve the model. */
+  groupFor(modelId: string): string {
+    const model = findModel(this.catalog, modelId);
+    if (!model) throw new HorizonError('validation_failed', `unknown model "${modelId}"`, { errors: [{ field: 'model', reason: `unknown model "${modelId}"` }] });
+    if (!this.served(model)) {
+      const servedIds = this.list().map((m) => m.model_id).join(', ');
+      throw new HorizonError('validation_failed', `model "${modelId}" is not served by this deployment (its runtime is not installed or has no weights); served: ${servedIds}`, {
+        errors: [{ field: 'model', reason: `model "${modelId}" is not served by this deployment; served: ${servedIds}` }],
+      });
+    }
+    if (!this.licenseAccepted(model)) {
+      throw new HorizonError('license_not_accepted', `model "${modelId}" is under the ${model.license.name}, which the operator has not accepted; set HORIZON_ACCEPT_LICENSES=${modelId} to serve it`);
+    }
+    return model.group;
+  }
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { Route } from './index.ts';
+import { ForecastRequest, JobAccepted, problemResponses } from '../schemas.ts';
+import { ownerOf } from '../auth.ts';
+import { normalizeForecastRequest, type ForecastRequestBody } from '../normalize.ts';
+import { chargeRequest, withRefundOn5xx } from '../charge.ts';
+import { insertJob } from '../store/jobs.ts';
+
+/** POST /v1/forecast-jobs — validates like the sync call, stores the job, then answers 202. */
+export const forecastJobsCreate: Route = (app, deps) => {
+  app.post('/v1/forecast-jobs', {
+    schema: {
+      summary: 'Queue a forecast job', tags: ['jobs'],
+      body: ForecastRequest,
+      response: { 202: JobAccepted, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500) },
+    },
+  }, async (request, reply) => {
+    const owner = ownerOf(request);
+    const normalized = normalizeForecastRequest(request.body as ForecastRequestBody, deps.registry.catalog, deps.registry.defaultModel);
+    deps.registry.groupFor(normalized.model);
+    const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
+    const job = await withRefundOn5xx(charge, async () => {
+      // stored before 202: if the enqueue below is lost, start-up reconciliation delivers the job
+      const row = await insertJob(deps.database.db, { id: randomUUID(), accountId: owner.accountId, model: normalized.model, request: normalized });
+      await deps.queue.enqueue(row.id).catch((error: Error) => request.log.warn({ job_id: row.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'));
+      return row;
+    });
+    return reply.code(202).header('location', `/v1/forecast-jobs/${job.id}`)
+      .send({ job_id: job.id, status: 'queued' as const, model: job.model, created_at: job.created_at.toISOString() });
+  });
+};

@@ -1,0 +1,20 @@
+// Every operation of the API, one file each, named after it.
+import type { App, AppDeps } from '../app.ts';
+import { forecastCreate } from './forecast.create.ts';
+import { forecastJobsCreate } from './forecast-jobs.create.ts';
+import { forecastJobsGet } from './forecast-jobs.get.ts';
+import { forecastJobsList } from './forecast-jobs.list.ts';
+import { forecastJobsCancel } from './forecast-jobs.cancel.ts';
+import { modelsList } from './models.list.ts';
+import { warmupGet } from './warmup.get.ts';
+import { statusGet } from './status.get.ts';
+import { apiKeysCreate } from './api-keys.create.ts';
+import { apiKeysList } from './api-keys.list.ts';
+import { apiKeysRevoke } from './api-keys.revoke.ts';
+
+export type Route = (app: App, deps: AppDeps) => void;
+
+export const routes: Route[] = [
+  forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
+  modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
+];

@@ -1,0 +1,22 @@
+import type { Route } from './index.ts';
+import { WarmupQuery, WarmupResponse, problemResponses } from '../schemas.ts';
+import { HorizonError } from '../errors.ts';
+import { findModel } from '../catalog.ts';
+
+/** GET /v1/warmup?model=&model_size= — loads the model on its worker (idempotent, not charged). */
+export const warmupGet: Route = (app, deps) => {
+  app.get('/v1/warmup', {
+    schema: { summary: 'Load a model ahead of use', tags: ['models'], querystring: WarmupQuery, response: { 200: WarmupResponse, ...problemResponses(401, 403, 422, 500, 503, 504) } },
+  }, async (request) => {
+    const modelId = request.query.model ?? deps.registry.defaultModel;
+    const group = deps.registry.groupFor(modelId);
+    const model = findModel(deps.registry.catalog, modelId)!;
+    const size = request.query.model_size ?? model.default_size;
+    if (!model.sizes[size]) {
+      const sizes = Object.keys(model.sizes).join(', ');
+      throw new HorizonError('validation_failed', `model "${modelId}" has no size "${size}"; sizes: ${sizes}`, { errors: [{ field: 'model_size', reason: `unknown size "${size}"; sizes of ${modelId}: ${sizes}` }] });
+    }
+    const loaded = await deps.inference.load(group, modelId, size);
+    return { model: modelId, model_size: size, status: 'warm' as const, load_ms: loaded.load_ms, device: loaded.device };
+  });
+};

@@ -1,0 +1,108 @@
+// The control plane's one inference call: routes a normalised request to the worker of the model's
+// runtime group and maps the worker's protocol errors (docs/runtime-protocol.md) to the registry.
+import { Pool } from 'undici';
+import { HorizonError } from '../errors.ts';
+import type { RuntimeSeries } from '../normalize.ts';
+
+export interface InferRequest {
+  model: string;
+  size: string;
+  freq: string;
+  horizon: number;
+  quantiles: number[];
+  series: RuntimeSeries[];
+}
+
+export interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+
+export interface InferResponse {
+  model: string;
+  size: string;
+  predictions: Prediction[];
+  warnings: string[];
+  timing: Record<string, number>;
+}
+
+export interface LoadResponse { model: string; size: string; load_ms: number; device: string; already_loaded: boolean }
+
+/** Where a group's worker listens right now (undefined while it is down). */
+export type EndpointResolver = (group: string) => string | undefined;
+
+const RETRY_AFTER_SECONDS = '2';
+
+export class InferenceClient {
+  private readonly pools = new Map<string, Pool>();
+  private readonly resolve: EndpointResolver;
+  private readonly timeoutMs: number;
+
+  constructor(resolve: EndpointResolver, timeoutMs: number) {
+    this.resolve = resolve;
+    this.timeoutMs = timeoutMs;
+  }
+
+  infer(group: string, body: InferRequest): Promise<InferResponse> {
+    return this.call<InferResponse>(group, '/infer', body);
+  }
+
+  load(group: string, model: string, size: string): Promise<LoadResponse> {
+    return this.call<LoadResponse>(group, '/load', { model, size });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    this.pools.clear();
+  }
+
+  private pool(baseUrl: string): Pool {
+    let pool = this.pools.get(baseUrl);
+    if (!pool) {
+      pool = new Pool(baseUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+      this.pools.set(baseUrl, pool);
+    }
+    return pool;
+  }
+
+  private async call<T>(group: string, path: string, body: unknown): Promise<T> {
+    const baseUrl = this.resolve(group);
+    if (!baseUrl) {
+      throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
+    }
+    let res;
+    try {
+      res = await this.pool(baseUrl).request({
+        path, method: 'POST', body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+        headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
+      });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+        throw new HorizonError('inference_timeout', `the model worker for "${group}" did not answer within ${this.timeoutMs} ms`, { cause: error });
+      }
+      throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unreachable (${(error as Error).message}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS }, cause: error });
+    }
+    const text = await res.body.text();
+    if (res.statusCode === 200) return JSON.parse(text) as T;
+    let code = 'unknown';
+    let detail = text.slice(0, 500);
+    try {
+      const parsed = JSON.parse(text) as { error?: { code?: string; detail?: string } };
+      code = parsed.error?.code ?? code;
+      detail = parsed.error?.detail ?? detail;
+    } catch { /* not JSON: keep the raw text as detail */ }
+    switch (code) {
+      case 'unknown_model':
+      case 'unknown_size':
+      case 'model_unavailable':
+        throw new HorizonError('model_unavailable', detail);
+      case 'weights_missing':
+        throw new HorizonError('weights_missing', detail);
+      case 'shutting_down':
+        throw new HorizonError('no_worker', detail, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
+      case 'inference_failed':
+        throw new HorizonError('inference_failed', `the model failed: ${detail}`);
+      default:
+        throw new HorizonError('internal_error', `the model worker answered ${res.statusCode} (${code}): ${detail}`);
+    }
+  }
+}

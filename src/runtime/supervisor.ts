@@ -1,0 +1,210 @@
+// Starts and supervises the local model-runtime workers, one per runtime group: spawn, wait for the
+// READY line, health-check, restart a crashed or hung worker with exponential backoff, stop on
+// shutdown. Each worker is its group's virtualenv running `python -m horizon_runtime`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { EventEmitter } from 'node:events';
+import { request } from 'undici';
+import { CATALOG_PATH } from '../catalog.ts';
+
+export const RUNTIME_DIR = fileURLToPath(new URL('../../runtime/', import.meta.url));
+
+export function groupPython(group: string): string {
+  return join(RUNTIME_DIR, `.venv-${group}`, 'bin', 'python');
+}
+
+export function installedGroups(groups: string[]): string[] {
+  return groups.filter((g) => existsSync(groupPython(g)));
+}
+
+export interface WorkerModels { model: string; sizes: string[]; loaded: string[] }
+
+export type WorkerState = 'starting' | 'ready' | 'backoff' | 'stopped';
+
+export interface WorkerStatus {
+  group: string;
+  state: WorkerState;
+  pid?: number;
+  restarts: number;
+  lastError?: string;
+}
+
+interface Logger { info(o: object, m?: string): void; warn(o: object, m?: string): void; error(o: object, m?: string): void }
+
+export interface SupervisorOptions {
+  groups: string[];
+  env?: Record<string, string | undefined>;
+  readyTimeoutMs?: number;
+  healthIntervalMs?: number;
+  /** consecutive failed health checks before the worker is restarted */
+  healthFailures?: number;
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
+  logger?: Logger;
+}
+
+class Worker {
+  state: WorkerState = 'starting';
+  child?: ChildProcess;
+  baseUrl?: string;
+  models: WorkerModels[] = [];
+  restarts = 0;
+  lastError?: string;
+  backoffMs: number;
+  healthTimer?: NodeJS.Timeout;
+  restartTimer?: NodeJS.Timeout;
+  failedChecks = 0;
+  readonly group: string;
+  constructor(group: string, backoffMs: number) { this.group = group; this.backoffMs = backoffMs; }
+}
+
+export class Supervisor extends EventEmitter {
+  private readonly workers = new Map<string, Worker>();
+  private readonly options: Required<Omit<SupervisorOptions, 'env' | 'logger'>> & Pick<SupervisorOptions, 'env' | 'logger'>;
+  private stopping = false;
+
+  constructor(options: SupervisorOptions) {
+    super();
+    this.options = {
+      readyTimeoutMs: 180_000, healthIntervalMs: 5_000, healthFailures: 3, backoffInitialMs: 500, backoffMaxMs: 30_000,
+      ...options,
+    };
+    for (const g of options.groups) this.workers.set(g, new Worker(g, this.options.backoffInitialMs));
+  }
+
+  /** Starts every worker and resolves when each is ready (or has failed its first start). */
+  async start(): Promise<void> {
+    await Promise.all([...this.workers.values()].map((w) => this.launch(w).catch(() => undefined)));
+  }
+
+  endpoint(group: string): string | undefined {
+    const w = this.workers.get(group);
+    return w?.state === 'ready' ? w.baseUrl : undefined;
+  }
+
+  /** Model ids served by each ready (or last-known) worker, by group. */
+  modelsByGroup(): Map<string, WorkerModels[]> {
+    return new Map([...this.workers.values()].map((w) => [w.group, w.models]));
+  }
+
+  status(): WorkerStatus[] {
+    return [...this.workers.values()].map((w) => ({ group: w.group, state: w.state, pid: w.child?.pid, restarts: w.restarts, lastError: w.lastError }));
+  }
+
+  /** Re-reads a worker's model list (after a load changed what is resident). */
+  async refreshModels(group: string): Promise<void> {
+    const w = this.workers.get(group);
+    if (w?.baseUrl && w.state === 'ready') w.models = await fetchModels(w.baseUrl);
+  }
+
+  /** Kills a worker as if it crashed (tests and operators use it to exercise recovery). */
+  kill(group: string, signal: NodeJS.Signals = 'SIGKILL'): number | undefined {
+    const pid = this.workers.get(group)?.child?.pid;
+    this.workers.get(group)?.child?.kill(signal);
+    return pid;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.workers.values()].map(async (w) => {
+      clearInterval(w.healthTimer);
+      clearTimeout(w.restartTimer);
+      w.state = 'stopped';
+      const child = w.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }));
+  }
+
+  private async launch(w: Worker): Promise<void> {
+    if (this.stopping) return;
+    w.state = 'starting';
+    const python = groupPython(w.group);
+    const child = spawn(python, ['-m', 'horizon_runtime', '--group', w.group, '--host', '127.0.0.1', '--port', '0', '--catalog', CATALOG_PATH], {
+      cwd: RUNTIME_DIR,
+      env: { ...process.env, ...this.options.env, PYTHONUNBUFFERED: '1' },
+      // stdin stays a pipe: the worker exits when it closes, so a kill -9 of this server leaves no orphan
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    w.child = child;
+    w.failedChecks = 0;
+    const ready = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`worker ${w.group} printed no READY line within ${this.options.readyTimeoutMs} ms`)), this.options.readyTimeoutMs);
+      const lines = createInterface({ input: child.stdout! });
+      lines.on('line', (line) => {
+        if (!line.startsWith('READY ')) return;
+        clearTimeout(timer);
+        try {
+          const { port } = JSON.parse(line.slice(6)) as { port: number };
+          resolve(`http://127.0.0.1:${port}`);
+        } catch (error) { reject(error as Error); }
+      });
+      child.once('error', (error) => { clearTimeout(timer); reject(error); });
+      child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`worker ${w.group} exited before READY (code ${code}, signal ${signal})`)); });
+    });
+    child.once('exit', (code, signal) => this.onExit(w, child, code, signal));
+    try {
+      w.baseUrl = await ready;
+      w.models = await fetchModels(w.baseUrl);
+      w.state = 'ready';
+      w.lastError = undefined;
+      this.options.logger?.info({ group: w.group, pid: child.pid, url: w.baseUrl, models: w.models.map((m) => m.model) }, 'model worker ready');
+      w.healthTimer = setInterval(() => void this.checkHealth(w, child), this.options.healthIntervalMs);
+      w.healthTimer.unref();
+      // a worker that stays up for a minute has recovered: later crashes start the backoff afresh
+      setTimeout(() => { if (w.child === child && w.state === 'ready') w.backoffMs = this.options.backoffInitialMs; }, 60_000).unref();
+      this.emit('ready', w.group);
+    } catch (error) {
+      w.lastError = (error as Error).message;
+      this.options.logger?.error({ group: w.group, err: w.lastError }, 'model worker failed to start');
+      // the exit handler schedules the retry; a process that never spawned has no exit to wait for
+      if (child.pid === undefined) this.onExit(w, child, null, null);
+      else child.kill('SIGKILL');
+      throw error;
+    }
+  }
+
+  private async checkHealth(w: Worker, child: ChildProcess): Promise<void> {
+    if (w.child !== child || w.state !== 'ready' || !w.baseUrl) return;
+    try {
+      const res = await request(`${w.baseUrl}/health`, { headersTimeout: 2_000, bodyTimeout: 2_000 });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`health answered ${res.statusCode}`);
+      w.failedChecks = 0;
+    } catch (error) {
+      w.failedChecks += 1;
+      if (w.failedChecks >= this.options.healthFailures) {
+        this.options.logger?.warn({ group: w.group, err: (error as Error).message }, 'model worker unhealthy, restarting');
+        child.kill('SIGKILL');
+      }
+    }
+  }
+
+  private onExit(w: Worker, child: ChildProcess, code: number | null, signal: string | null): void {
+    if (w.child !== child) return;
+    clearInterval(w.healthTimer);
+    if (this.stopping) { w.state = 'stopped'; return; }
+    w.state = 'backoff';
+    w.restarts += 1;
+    w.lastError = `exited (code ${code}, signal ${signal})`;
+    const delay = w.backoffMs;
+    w.backoffMs = Math.min(w.backoffMs * 2, this.options.backoffMaxMs);
+    this.options.logger?.warn({ group: w.group, code, signal, restartInMs: delay }, 'model worker exited, restarting');
+    this.emit('exit', w.group);
+    w.restartTimer = setTimeout(() => void this.launch(w).catch(() => undefined), delay);
+    w.restartTimer.unref();
+  }
+}
+
+async function fetchModels(baseUrl: string): Promise<WorkerModels[]> {
+  const res = await request(`${baseUrl}/models`, { headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const body = await res.body.json() as { models: WorkerModels[] };
+  return body.models;
+}

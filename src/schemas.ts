@@ -1,0 +1,169 @@
+// TypeBox schemas: they validate requests (Ajv, unknown fields rejected) and generate the OpenAPI
+// document at /v1/openapi.json — one definition for both.
+import { Type, type Static } from '@fastify/type-provider-typebox';
+
+const NumberOrNull = Type.Union([Type.Number(), Type.Null()]);
+
+export const InputSeries = Type.Object({
+  target: Type.Array(NumberOrNull, { minItems: 1, description: 'observed values, one per timestep, ascending time; null = missing' }),
+  index: Type.Array(Type.String(), { minItems: 1, description: 'dates YYYY-MM-DD (for freq H also YYYY-MM-DDTHH:MM[:SS][Z]), same length as target' }),
+  hist_variables: Type.Optional(Type.Record(Type.String(), Type.Array(NumberOrNull), { description: 'past covariates, one value per index date' })),
+  future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'known-future covariates, one value per future_variables_index date; each also a hist variable' })),
+  future_variables_index: Type.Optional(Type.Array(Type.String(), { description: 'dates continuing the grid right after the last index date, covering at least horizon steps' })),
+  static_variables: Type.Optional(Type.Record(Type.String(), Type.Number(), { description: 'one value per static variable' })),
+}, { additionalProperties: false, $id: 'InputSeries' });
+
+export const ForecastRequest = Type.Object({
+  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1 }),
+  horizon: Type.Integer({ minimum: 1, description: 'steps to predict; at most the model\'s max_horizon' }),
+  freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
+  model: Type.Optional(Type.String({ description: 'model id (GET /v1/models); default: the deployment default_model' })),
+  model_size: Type.Optional(Type.String({ description: 'a size of the model; default: its default_size' })),
+  context: Type.Optional(Type.Integer({ minimum: 1, description: 'use at most the last `context` observations (capped at max_context)' })),
+  quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, description: 'levels to return; default [0.1, 0.5, 0.9]' })),
+}, { additionalProperties: false, $id: 'ForecastRequest' });
+export type ForecastRequestBody = Static<typeof ForecastRequest>;
+
+export const FieldErrorSchema = Type.Object({
+  series: Type.Optional(Type.Integer()),
+  field: Type.String(),
+  reason: Type.String(),
+});
+
+export const Problem = Type.Object({
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.String(),
+  code: Type.String(),
+  errors: Type.Optional(Type.Array(FieldErrorSchema)),
+  request_id: Type.String(),
+}, { $id: 'Problem', description: 'application/problem+json' });
+
+const ProblemRef = Type.Ref('Problem');
+
+export const Warning = Type.Object({
+  series: Type.Optional(Type.Integer()),
+  field: Type.String(),
+  message: Type.String(),
+});
+
+export const SeriesPrediction = Type.Object({
+  prediction: Type.Record(Type.String(), Type.Array(Type.Number()), { description: '"mean" plus one array per requested quantile level, keyed by the level as a string' }),
+  index: Type.Array(Type.String(), { description: 'forecast dates' }),
+});
+
+export const ForecastResponse = Type.Object({
+  status: Type.Literal('completed'),
+  model: Type.String(),
+  model_size: Type.String(),
+  series: Type.Array(Type.Array(SeriesPrediction), { description: 'series[i] holds the prediction of input series i' }),
+  metrics: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  warnings: Type.Array(Warning),
+}, { $id: 'ForecastResponse' });
+
+export const JobStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled')]);
+
+export const JobAccepted = Type.Object({
+  job_id: Type.String(),
+  status: Type.Literal('queued'),
+  model: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const Job = Type.Object({
+  job_id: Type.String(),
+  status: JobStatus,
+  model: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  started_at: Type.Optional(Type.String({ format: 'date-time' })),
+  finished_at: Type.Optional(Type.String({ format: 'date-time' })),
+  attempts: Type.Integer(),
+  error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
+  model_size: Type.Optional(Type.String()),
+  series: Type.Optional(Type.Array(Type.Array(SeriesPrediction))),
+  metrics: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+  warnings: Type.Optional(Type.Array(Warning)),
+}, { additionalProperties: false });
+
+export const JobList = Type.Object({
+  jobs: Type.Array(Job),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as ?cursor= for the next page; null on the last page' }),
+});
+
+export const JobIdParams = Type.Object({ id: Type.String() });
+
+export const JobListQuery = Type.Object({
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'page size, 1–100 (default 20)' })),
+  cursor: Type.Optional(Type.String()),
+  status: Type.Optional(JobStatus),
+}, { additionalProperties: false });
+
+export const ModelInfo = Type.Object({
+  model_id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  sizes: Type.Array(Type.String()),
+  default_size: Type.String(),
+  max_context: Type.Integer({ description: 'of the default size' }),
+  max_horizon: Type.Integer({ description: 'of the default size' }),
+  size_limits: Type.Record(Type.String(), Type.Object({ max_context: Type.Integer(), max_horizon: Type.Integer() })),
+  supports_covariates: Type.Boolean(),
+  covariates: Type.Object({ past: Type.Boolean(), future: Type.Boolean(), static: Type.Boolean() }),
+  license: Type.Object({ id: Type.String(), name: Type.String(), commercial: Type.Boolean(), requires_opt_in: Type.Boolean(), accepted: Type.Boolean() }),
+  available: Type.Boolean({ description: 'false when the licence needs the operator\'s opt-in (HORIZON_ACCEPT_LICENSES)' }),
+  loaded: Type.Array(Type.String()),
+});
+
+export const ModelList = Type.Object({
+  models: Type.Array(ModelInfo),
+  default_model: Type.String(),
+});
+
+export const WarmupQuery = Type.Object({
+  model: Type.Optional(Type.String()),
+  model_size: Type.Optional(Type.String()),
+}, { additionalProperties: false });
+
+export const WarmupResponse = Type.Object({
+  model: Type.String(),
+  model_size: Type.String(),
+  status: Type.Literal('warm'),
+  load_ms: Type.Number(),
+  device: Type.String(),
+});
+
+export const StatusResponse = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  version: Type.String(),
+  store: Type.String(),
+  workers: Type.Array(Type.Object({ group: Type.String(), state: Type.String(), restarts: Type.Integer() })),
+});
+
+export const ApiKeyCreate = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9 _.\\-]+$', description: '1–64 letters, digits, space, _ . -' }),
+}, { additionalProperties: false });
+
+export const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export const CreatedApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  key: Type.String({ description: 'the secret, shown only in this response' }),
+  prefix: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const ApiKeyList = Type.Object({ keys: Type.Array(ApiKey) });
+
+export function problemResponses(...statuses: number[]): Record<number, typeof ProblemRef> {
+  return Object.fromEntries(statuses.map((s) => [s, ProblemRef]));
+}
+
+export const SHARED_SCHEMAS = [InputSeries, ForecastRequest, Problem, ForecastResponse];

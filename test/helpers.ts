@@ -1,0 +1,98 @@
+// Test fixtures: a real server (real PGlite or PostgreSQL, real Python worker, real HTTP on a free
+// port) and small request builders.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { configFromEnv, type Config } from '../src/config.ts';
+import { startServer, type RunningServer } from '../src/server.ts';
+import { createAccount } from '../src/store/accounts.ts';
+import { createApiKey } from '../src/store/api-keys.ts';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** the bootstrap account's first key */
+  key: string;
+  /** a fresh account with its own key and quotas */
+  newAccount(quotas?: { daily?: number; weekly?: number }): Promise<{ accountId: string; key: string }>;
+  request(method: string, path: string, options?: { key?: string | null; body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<TestResponse>;
+}
+
+export interface TestResponse { status: number; headers: Headers; body: any; text: string }
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'horizon-test-'));
+  const config: Config = { ...configFromEnv({ HORIZON_LOG_LEVEL: 'warn', ...env }), port: 0, host: '127.0.0.1', dataDir: env.HORIZON_DATA_DIR ?? dataDir };
+  let printed = '';
+  const server = await startServer(config, { print: (line) => { printed += line; } });
+  const key = /hzn_\S+/.exec(printed)?.[0];
+  if (!key) throw new Error(`the first start printed no key: ${printed}`);
+  const request: TestServer['request'] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const bearer = options.key === undefined ? key : options.key;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) { body = JSON.stringify(options.body); headers['content-type'] ??= 'application/json'; }
+    const res = await fetch(`${server.url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return {
+    ...server, dataDir: config.dataDir, key, request,
+    async newAccount(quotas = {}) {
+      const account = await createAccount(server.database.db, { name: `acct-${randomBytes(6).toString('hex')}`, dailyQuota: quotas.daily, weeklyQuota: quotas.weekly });
+      const created = await createApiKey(server.database.db, account.id, 'test');
+      return { accountId: account.id, key: created.key };
+    },
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh PostgreSQL database on the local server, dropped by the returned cleanup. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.HORIZON_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `horizon_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** AirPassengers (monthly, 1949-01 … 1960-12) from the shared datasets. */
+export function monthlyDates(start: string, n: number): string[] {
+  const [y, m] = start.split('-').map(Number);
+  return Array.from({ length: n }, (_, i) => {
+    const month = m - 1 + i;
+    return `${y + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-01`;
+  });
+}
+
+export function dailyDates(start: string, n: number): string[] {
+  const t0 = Date.parse(`${start}T00:00:00Z`);
+  return Array.from({ length: n }, (_, i) => new Date(t0 + i * 86_400_000).toISOString().slice(0, 10));
+}
+
+export function simpleRequest(overrides: Record<string, unknown> = {}, n = 48): Record<string, unknown> {
+  return {
+    series: [{ target: Array.from({ length: n }, (_, i) => 100 + 10 * Math.sin((2 * Math.PI * i) / 12) + i), index: monthlyDates('2020-01', n) }],
+    horizon: 6, freq: 'MS', model: 'naive',
+    ...overrides,
+  };
+}
