@@ -19,8 +19,9 @@ function unauthorized(detail: string, error?: string): HorizonError {
 
 export function authHook(db: Kysely<Schema>) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    // public routes, and unmatched paths (the 404 handler answers those), need no key
-    if (request.routeOptions.config?.public || request.routeOptions.url === undefined) return;
+    // public routes, the docs page's assets and unmatched paths (the 404 handler answers those) need no key
+    const url = request.routeOptions.url;
+    if (request.routeOptions.config?.public || url === undefined || url.startsWith('/v1/docs')) return;
     const header = request.headers.authorization;
     if (!header) throw unauthorized('the Authorization header is missing; send "Authorization: Bearer <API key>"');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
