@@ -1,0 +1,91 @@
+// Quotas through HTTP (contract B.7): headers, 429 on the daily then the weekly window,
+// exactness under 50 concurrent requests, refunds on 5xx, nothing charged for 4xx.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
+import { setQuotas } from '../src/store/accounts.ts';
+import { quotaWindows } from '../src/store/quota.ts';
+
+let server: TestServer;
+before(async () => { server = await startTestServer(); });
+after(async () => server.close());
+
+const forecast = (key: string, body: unknown = simpleRequest()) => server.request('POST', '/v1/forecast', { key, body });
+
+describe('quotas', () => {
+  it('every charged response carries X-RateLimit-*; 429 on the daily window, then on the weekly window', async () => {
+    const { accountId, key } = await server.newAccount({ daily: 2, weekly: 100 });
+    const windows = quotaWindows(new Date());
+    const ok = await forecast(key);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers.get('x-ratelimit-limit'), '2');
+    assert.equal(ok.headers.get('x-ratelimit-remaining'), '1');
+    assert.equal(ok.headers.get('x-ratelimit-reset'), String(windows.dayResetsAt));
+    const job = await server.request('POST', '/v1/forecast-jobs', { key, body: simpleRequest() });
+    assert.equal(job.status, 202, 'a job is charged too');
+    assert.equal(job.headers.get('x-ratelimit-remaining'), '0');
+    const daily = await forecast(key);
+    assert.equal(daily.status, 429, daily.text);
+    assert.equal(daily.body.code, 'quota_exceeded');
+    assert.match(daily.body.detail, /daily/);
+    assert.equal(daily.headers.get('x-ratelimit-remaining'), '0');
+    assert.equal(daily.headers.get('x-ratelimit-reset'), String(windows.dayResetsAt));
+    const retryAfter = Number(daily.headers.get('retry-after'));
+    assert.ok(retryAfter > 0 && retryAfter <= 86_400, `Retry-After ${retryAfter}`);
+
+    // earlier days of this ISO week count toward the weekly window
+    if (windows.day !== windows.weekStart) {
+      await sql`INSERT INTO quota_usage (account_id, day, used) VALUES (${accountId}::uuid, ${windows.weekStart}::date, 5)`.execute(server.database.db);
+    }
+    const weekUsed = windows.day !== windows.weekStart ? 7 : 2;
+    await setQuotas(server.database.db, accountId, { daily: 50, weekly: weekUsed + 1 });
+    const last = await forecast(key);
+    assert.equal(last.status, 200, last.text);
+    assert.equal(last.headers.get('x-ratelimit-limit'), String(weekUsed + 1), 'the weekly window binds');
+    assert.equal(last.headers.get('x-ratelimit-reset'), String(windows.weekResetsAt));
+    const weekly = await forecast(key);
+    assert.equal(weekly.status, 429, weekly.text);
+    assert.match(weekly.body.detail, /weekly/);
+    assert.equal(weekly.headers.get('x-ratelimit-reset'), String(windows.weekResetsAt));
+    const weeklyRetry = Number(weekly.headers.get('retry-after'));
+    assert.ok(weeklyRetry > 0 && weeklyRetry <= 7 * 86_400 && weeklyRetry >= retryAfter - 5);
+  });
+
+  it('50 concurrent charged requests with 10 left: exactly 10 admitted, 40 get 429', async () => {
+    const { key } = await server.newAccount({ daily: 10, weekly: 1000 });
+    const responses = await Promise.all(Array.from({ length: 50 }, () => forecast(key)));
+    const statuses = responses.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 10, statuses.join(','));
+    assert.equal(statuses.filter((s) => s === 429).length, 40);
+  });
+
+  it('invalid requests (401, 422) are not charged', async () => {
+    const { key } = await server.newAccount({ daily: 1, weekly: 10 });
+    const bad = await forecast(key, simpleRequest({ freq: 'M' }));
+    assert.equal(bad.status, 422);
+    const unknown = await forecast(key, simpleRequest({ model: 'nope' }));
+    assert.equal(unknown.status, 422);
+    const ok = await forecast(key);
+    assert.equal(ok.status, 200, 'the one unit was still there');
+  });
+
+  it('a request that fails with a 5xx is refunded', async () => {
+    const { key } = await server.newAccount({ daily: 5, weekly: 10 });
+    const before = await forecast(key);
+    assert.equal(before.headers.get('x-ratelimit-remaining'), '4');
+    // a valid request while the worker is down gets a 503
+    server.supervisor.kill('core');
+    await new Promise((r) => setTimeout(r, 100));
+    const failed = await forecast(key);
+    assert.equal(failed.status, 503, failed.text);
+    assert.equal(failed.body.code, 'no_worker');
+    assert.ok(Number(failed.headers.get('retry-after')) > 0);
+    // wait for the supervisor to bring the worker back
+    const deadline = Date.now() + 60_000;
+    while (!server.supervisor.endpoint('core') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const after = await forecast(key);
+    assert.equal(after.status, 200, after.text);
+    assert.equal(after.headers.get('x-ratelimit-remaining'), '3', 'the 503 was refunded');
+  });
+});
