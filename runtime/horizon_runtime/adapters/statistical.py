@@ -22,6 +22,7 @@ Fallbacks, each reported as a warning on the response:
 from __future__ import annotations
 
 import functools
+from abc import abstractmethod
 
 import numpy as np
 import statsforecast.utils as statsforecast_utils
@@ -90,6 +91,11 @@ class _IntervalPlan:
         self.levels = sorted(levels) or None
 
 
+@functools.lru_cache(maxsize=256)
+def _interval_plan(quantiles: tuple[float, ...]) -> _IntervalPlan:
+    return _IntervalPlan(quantiles)
+
+
 def _forecast(model, history: np.ndarray, horizon: int, plan: _IntervalPlan) -> tuple[np.ndarray, np.ndarray]:
     out = model.forecast(y=history, h=horizon, level=plan.levels)
     mean = np.asarray(out["mean"], dtype=np.float64)
@@ -104,34 +110,20 @@ def _finite(mean: np.ndarray, rows: np.ndarray) -> bool:
 
 
 class StatisticalAdapter(Adapter):
-    min_history = 1  # fewer observations than this: forecast with naive
-
-    def _make_model(self, season_length: int):
-        raise NotImplementedError
-
+    @abstractmethod
     def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
-        """The model to fit on n observations, and the warning if that is a fallback."""
-        if n < self.min_history:
-            return Naive(), (
-                f"{self.model_id} needs at least {self.min_history} observations, got {n}; forecast with naive"
-            )
-        if season_length > 1 and n < 2 * season_length:
-            return self._make_model(1), (
-                f"{n} observations are fewer than two seasons of {season_length}; "
-                f"{self.model_id} fitted without seasonality"
-            )
-        return self._make_model(season_length), None
+        """The statsforecast model to fit on n observations, and a warning if that is a fallback."""
 
     def load(self) -> None:
-        # Imports and first-call set-up happen here rather than in the first request.
+        # The import happened when the registry loaded this module; this runs the first-call set-up.
         warm_up = np.tile([1.0, 3.0, 2.0, 4.0], 4) + np.arange(16) * 0.1
-        self._predict_series(warm_up, 4, _IntervalPlan((0.1, 0.5, 0.9)), 4)
+        self._predict_series(warm_up, 4, _interval_plan((0.1, 0.5, 0.9)), 4)
 
     def predict_batch(
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
     ) -> list[Prediction]:
         season_length = self.catalog.season_length[freq]
-        plan = _IntervalPlan(quantiles)
+        plan = _interval_plan(quantiles)
         return [self._predict_series(s.target, horizon, plan, season_length) for s in series]
 
     def _predict_series(
@@ -152,6 +144,28 @@ class StatisticalAdapter(Adapter):
         return Prediction(mean=mean, quantiles=make_monotone(rows), warnings=tuple(warnings))
 
 
+class _AutoModelAdapter(StatisticalAdapter):
+    """auto-ets, auto-arima, auto-theta: fitted models with a minimum history and a seasonal fit."""
+
+    min_history = 1  # fewer observations than this: forecast with naive
+
+    @abstractmethod
+    def _make_model(self, season_length: int):
+        """The statsforecast model for this season length."""
+
+    def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
+        if n < self.min_history:
+            return Naive(), (
+                f"{self.model_id} needs at least {self.min_history} observations, got {n}; forecast with naive"
+            )
+        if season_length > 1 and n < 2 * season_length:
+            return self._make_model(1), (
+                f"{n} observations are fewer than two seasons of {season_length}; "
+                f"{self.model_id} fitted without seasonality"
+            )
+        return self._make_model(season_length), None
+
+
 class NaiveAdapter(StatisticalAdapter):
     def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
         return Naive(), None
@@ -167,19 +181,19 @@ class SeasonalNaiveAdapter(StatisticalAdapter):
         return SeasonalNaive(season_length=season_length), None
 
 
-class AutoETSAdapter(StatisticalAdapter):
+class AutoETSAdapter(_AutoModelAdapter):
     min_history = 7
 
     def _make_model(self, season_length: int):
         return AutoETS(season_length=season_length)
 
 
-class AutoARIMAAdapter(StatisticalAdapter):
+class AutoARIMAAdapter(_AutoModelAdapter):
     def _make_model(self, season_length: int):
         return AutoARIMA(season_length=season_length)
 
 
-class AutoThetaAdapter(StatisticalAdapter):
+class AutoThetaAdapter(_AutoModelAdapter):
     min_history = 4
 
     def _make_model(self, season_length: int):
