@@ -48,15 +48,14 @@ def means(result) -> list[float]:
     return [float(p.mean[0]) for p in result.predictions]
 
 
-async def with_batcher(predictor, max_series=256, max_wait_s=0.05):
-    executor = ThreadPoolExecutor(2, thread_name_prefix="predict")
-    return MicroBatcher(predictor, executor, max_series, max_wait_s), executor
+def make_batcher(predictor, max_series=256, max_wait_s=0.05) -> MicroBatcher:
+    return MicroBatcher(predictor, ThreadPoolExecutor(2, thread_name_prefix="predict"), max_series, max_wait_s)
 
 
 def test_concurrent_requests_share_one_batch():
     async def scenario():
         predictor = EchoPredictor()
-        batcher, _ = await with_batcher(predictor)
+        batcher = make_batcher(predictor)
         results = await asyncio.gather(*(batcher.submit(KEY, [series(i)]) for i in range(5)))
         assert predictor.batches == [(KEY, [0.0, 1.0, 2.0, 3.0, 4.0])]
         assert [means(r) for r in results] == [[0.0], [1.0], [2.0], [3.0], [4.0]]
@@ -71,7 +70,7 @@ def test_concurrent_requests_share_one_batch():
 def test_batch_waits_at_most_max_wait():
     async def scenario():
         predictor = EchoPredictor()
-        batcher, _ = await with_batcher(predictor, max_wait_s=0.2)
+        batcher = make_batcher(predictor, max_wait_s=0.2)
         started = time.perf_counter()
         result = await batcher.submit(KEY, [series(1)])
         waited = time.perf_counter() - started
@@ -84,7 +83,7 @@ def test_batch_waits_at_most_max_wait():
 def test_full_batch_goes_without_waiting():
     async def scenario():
         predictor = EchoPredictor()
-        batcher, _ = await with_batcher(predictor, max_series=3, max_wait_s=10)
+        batcher = make_batcher(predictor, max_series=3, max_wait_s=10)
         results = await asyncio.wait_for(asyncio.gather(*(batcher.submit(KEY, [series(i)]) for i in range(3))), 5)
         assert [means(r) for r in results] == [[0.0], [1.0], [2.0]]
 
@@ -94,7 +93,7 @@ def test_full_batch_goes_without_waiting():
 def test_large_request_is_split_into_batches_and_reassembled_in_order():
     async def scenario():
         predictor = EchoPredictor()
-        batcher, _ = await with_batcher(predictor, max_series=4, max_wait_s=0.01)
+        batcher = make_batcher(predictor, max_series=4, max_wait_s=0.01)
         result = await batcher.submit(KEY, [series(i) for i in range(10)])
         assert [values for _, values in predictor.batches] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
         assert means(result) == list(range(10))
@@ -106,7 +105,7 @@ def test_large_request_is_split_into_batches_and_reassembled_in_order():
 def test_keys_never_share_a_batch():
     async def scenario():
         predictor = EchoPredictor()
-        batcher, _ = await with_batcher(predictor)
+        batcher = make_batcher(predictor)
         a, b = await asyncio.gather(batcher.submit(KEY, [series(1)]), batcher.submit(OTHER_KEY, [series(2)]))
         assert sorted(predictor.batches) == sorted([(KEY, [1.0]), (OTHER_KEY, [2.0])])
         assert a.predictions[0].mean.shape == (2,) and b.predictions[0].mean.shape == (3,)
@@ -117,7 +116,7 @@ def test_keys_never_share_a_batch():
 def test_a_failing_batch_fails_only_its_requests():
     async def scenario():
         predictor = EchoPredictor(fail_on=13.0)
-        batcher, _ = await with_batcher(predictor, max_series=2, max_wait_s=0.01)
+        batcher = make_batcher(predictor, max_series=2, max_wait_s=0.01)
         outcomes = await asyncio.gather(
             batcher.submit(KEY, [series(12)]),
             batcher.submit(KEY, [series(13)]),  # shares the first batch with 12
@@ -137,7 +136,7 @@ def test_a_failing_batch_fails_only_its_requests():
 def test_a_request_split_across_batches_fails_if_any_of_them_fails():
     async def scenario():
         predictor = EchoPredictor(fail_on=5.0)
-        batcher, _ = await with_batcher(predictor, max_series=4, max_wait_s=0.01)
+        batcher = make_batcher(predictor, max_series=4, max_wait_s=0.01)
         with pytest.raises(BatchFailed):
             await batcher.submit(KEY, [series(i) for i in range(8)])
 
@@ -146,7 +145,7 @@ def test_a_request_split_across_batches_fails_if_any_of_them_fails():
 
 def test_wrong_number_of_predictions_fails_the_batch():
     async def scenario():
-        batcher, _ = await with_batcher(lambda key, batch: [], max_wait_s=0.01)
+        batcher = make_batcher(lambda key, batch: [], max_wait_s=0.01)
         with pytest.raises(BatchFailed, match="0 predictions for 1 series"):
             await batcher.submit(KEY, [series(1)])
 
@@ -156,7 +155,7 @@ def test_wrong_number_of_predictions_fails_the_batch():
 def test_event_loop_keeps_running_while_a_batch_predicts():
     async def scenario():
         predictor = EchoPredictor(delay_s=0.3)
-        batcher, _ = await with_batcher(predictor, max_wait_s=0.0)
+        batcher = make_batcher(predictor, max_wait_s=0.0)
         ticks = 0
 
         async def tick():

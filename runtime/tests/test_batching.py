@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from .test_http import infer_body, seasonal_series
+from .helpers import infer_body, seasonal_series
 
 MAX_SERIES = 8  # the batching_worker's HORIZON_BATCH_MAX_SERIES
 

@@ -15,7 +15,7 @@ from horizon_runtime.catalog import load_catalog
 from horizon_runtime.server import Worker
 
 from .conftest import CATALOG, start_worker, stop_worker
-from .test_http import infer_body
+from .helpers import infer_body
 
 
 def test_sigterm_on_an_idle_worker_exits_0():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from statsforecast.models import AutoARIMA, AutoETS, AutoTheta, Naive, SeasonalNaive
 
-from .test_http import infer_body, seasonal_series
+from .helpers import infer_body, seasonal_series
 
 QUANTILES = [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95]
 SEASON = {"Q": 4, "MS": 12}

@@ -1,0 +1,25 @@
+"""Request builders shared by the HTTP tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def seasonal_series(n: int, period: int, seed: int = 0) -> list[float]:
+    rng = np.random.default_rng(seed)
+    steps = np.arange(n)
+    values = 100 + 0.3 * steps + 10 * np.sin(2 * np.pi * steps / period) + rng.normal(0, 2, n)
+    return [round(float(v), 4) for v in values]
+
+
+def infer_body(model="naive", target=None, **overrides) -> dict:
+    body = {
+        "model": model,
+        "size": "default",
+        "freq": "Q",
+        "horizon": 6,
+        "quantiles": [0.1, 0.5, 0.9],
+        "series": [{"target": target if target is not None else seasonal_series(40, 4)}],
+    }
+    body.update(overrides)
+    return body
