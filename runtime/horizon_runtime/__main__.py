@@ -1,7 +1,8 @@
 """Starts a worker: python -m horizon_runtime --group core --host 127.0.0.1 --port 0 --catalog PATH.
 
 Prints `READY {"port": N, "pid": P, "group": G}` on stdout once listening; logs go to stderr.
-SIGTERM (or SIGINT) stops accepting, lets in-flight requests finish for up to SHUTDOWN_GRACE_S, exits 0.
+SIGTERM (or SIGINT) stops accepting, lets in-flight requests finish for up to HORIZON_SHUTDOWN_GRACE_S
+seconds (default 10), then exits 0.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from .server import Worker
 
 log = logging.getLogger("horizon_runtime")
 
-SHUTDOWN_GRACE_S = 10.0
 # Predictions run here, off the event loop. More than one thread so that a slow batch (auto-arima on
 # long seasonal series takes seconds) does not hold up the batches of other models.
 PREDICT_THREADS = 4
@@ -45,10 +45,11 @@ async def serve(args: argparse.Namespace) -> bool:
     """Runs until SIGTERM/SIGINT; returns whether predictions were still running when the grace ended."""
     max_series = _env_number("HORIZON_BATCH_MAX_SERIES", 256, 1, int)
     max_wait_ms = _env_number("HORIZON_BATCH_MAX_WAIT_MS", 2.0, 0.0, float)
+    grace_s = _env_number("HORIZON_SHUTDOWN_GRACE_S", 10.0, 0.0, float)
     executor = ThreadPoolExecutor(max_workers=PREDICT_THREADS, thread_name_prefix="predict")
     worker = Worker(load_catalog(args.catalog), args.group, executor, max_series, max_wait_ms / 1e3)
 
-    runner = web.AppRunner(worker.app(), access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_GRACE_S)
+    runner = web.AppRunner(worker.app(), access_log=None, handle_signals=False, shutdown_timeout=grace_s)
     await runner.setup()
     await web.TCPSite(runner, args.host, args.port).start()
     port = runner.addresses[0][1]
@@ -65,9 +66,14 @@ async def serve(args: argparse.Namespace) -> bool:
     print("READY " + json.dumps({"port": port, "pid": os.getpid(), "group": args.group}), flush=True)
 
     await stop.wait()
-    log.info("shutting down: finishing in-flight requests (at most %g s)", SHUTDOWN_GRACE_S)
+    log.info("shutting down: finishing in-flight requests (at most %g s)", grace_s)
     worker.shutting_down = True
-    await runner.cleanup()
+    try:
+        # aiohttp waits shutdown_timeout for in-flight handlers, then cancels them and waits as long
+        # again for a handler stuck on a prediction; the grace period is bounded here as a whole.
+        await asyncio.wait_for(runner.cleanup(), grace_s)
+    except asyncio.TimeoutError:
+        log.warning("grace period of %g s over with requests still in flight", grace_s)
     still_running = worker.batcher.busy
     executor.shutdown(wait=not still_running, cancel_futures=True)
     return still_running

@@ -15,7 +15,7 @@ from horizon_runtime.catalog import load_catalog
 from horizon_runtime.server import Worker
 
 from .conftest import CATALOG, start_worker, stop_worker
-from .helpers import infer_body
+from .helpers import infer_body, seasonal_series
 
 
 def test_sigterm_on_an_idle_worker_exits_0():
@@ -40,6 +40,28 @@ def test_sigterm_finishes_in_flight_requests_then_exits_0():
     status, body = result["response"]
     assert status == 200, body
     assert body["timing"]["queue_ms"] >= 1000
+
+
+def test_shutdown_grace_is_bounded_when_a_prediction_runs_on():
+    worker = start_worker(HORIZON_SHUTDOWN_GRACE_S="1")
+    assert worker.call("POST", "/load", {"model": "auto-arima", "size": "default"})[0] == 200
+    # Seasonal AutoARIMA on 700 hourly points runs for tens of seconds.
+    body = infer_body("auto-arima", target=seasonal_series(700, 24), freq="H", horizon=48)
+    request = threading.Thread(target=lambda: _ignore_errors(lambda: worker.infer(**body)), daemon=True)
+    request.start()
+    time.sleep(1.0)
+    started = time.monotonic()
+    worker.process.send_signal(signal.SIGTERM)
+    assert worker.process.wait(15) == 0
+    assert time.monotonic() - started < 6
+    assert "grace period of 1 s over" in worker.stderr()
+
+
+def _ignore_errors(call):
+    try:
+        call()
+    except OSError:  # the worker closes the connection when the grace period ends
+        pass
 
 
 def test_bad_batching_settings_stop_the_worker():
