@@ -73,16 +73,16 @@ def resolve_model(body: dict, catalog: Catalog, group: str) -> tuple[CatalogMode
     return model, size
 
 
-def _values(values, what: str, length: int | None, allow_null: bool) -> np.ndarray:
-    """A JSON array of numbers (and nulls where allowed) as float64, NaN for null."""
+def _values(values, what: str, length: int | None) -> np.ndarray:
+    """A JSON array of numbers and nulls as float64, NaN for null."""
     if not isinstance(values, list):
         raise bad_request(f"{what} must be an array")
     if length is not None and len(values) != length:
         raise bad_request(f"{what} has {len(values)} values, expected {length}")
     for value in values:
         kind = type(value)
-        if kind is not float and kind is not int and not (value is None and allow_null):
-            raise bad_request(f"{what} holds {value!r}; expected numbers{' or null' if allow_null else ''}")
+        if kind is not float and kind is not int and value is not None:
+            raise bad_request(f"{what} holds {value!r}; expected numbers or null")
     return np.array(values, dtype=np.float64)
 
 
@@ -90,7 +90,7 @@ def _covariates(raw, what: str, length: int) -> dict[str, np.ndarray]:
     if raw is None:
         return {}
     return {
-        name: _values(values, f"{what}['{name}']", length, allow_null=True)
+        name: _values(values, f"{what}['{name}']", length)
         for name, values in json_object(raw, what).items()
     }
 
@@ -103,7 +103,7 @@ def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
         raise bad_request(f"{what}.target must be a non-empty array")
     if len(target) > max_context:
         raise bad_request(f"{what}.target has {len(target)} values, more than max_context {max_context}")
-    values = _values(target, f"{what}.target", None, allow_null=True)
+    values = _values(target, f"{what}.target", None)
     if target.count(None) == len(target):
         raise bad_request(f"{what}.target has no value, only nulls")
     past = _covariates(entry.get("past_covariates"), f"{what}.past_covariates", len(target))
