@@ -2,7 +2,8 @@
 
 Prints `READY {"port": N, "pid": P, "group": G}` on stdout once listening; logs go to stderr.
 SIGTERM (or SIGINT) stops accepting, lets in-flight requests finish for up to HORIZON_SHUTDOWN_GRACE_S
-seconds (default 10), then exits 0.
+seconds (default 10), then exits 0. The worker shuts down the same way when the process that started it
+dies, so a killed control plane leaves no worker behind.
 """
 
 from __future__ import annotations
@@ -41,8 +42,17 @@ def _env_number(name: str, default: float, minimum: float, kind: type) -> float:
     return value
 
 
-async def serve(args: argparse.Namespace) -> bool:
-    """Runs until SIGTERM/SIGINT; returns whether predictions were still running when the grace ended."""
+async def _stop_when_orphaned(parent_pid: int, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        await asyncio.sleep(1.0)
+        if os.getppid() != parent_pid:
+            log.warning("parent process %d is gone", parent_pid)
+            stop.set()
+
+
+async def serve(args: argparse.Namespace, parent_pid: int) -> bool:
+    """Runs until SIGTERM/SIGINT or the parent's death; returns whether predictions were still running
+    when the grace period ended."""
     max_series = _env_number("HORIZON_BATCH_MAX_SERIES", 256, 1, int)
     max_wait_ms = _env_number("HORIZON_BATCH_MAX_WAIT_MS", 2.0, 0.0, float)
     grace_s = _env_number("HORIZON_SHUTDOWN_GRACE_S", 10.0, 0.0, float)
@@ -58,6 +68,7 @@ async def serve(args: argparse.Namespace) -> bool:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    orphan_watch = asyncio.create_task(_stop_when_orphaned(parent_pid, stop))
 
     log.info(
         "group %s listening on %s:%d (models: %s; batches of up to %d series within %g ms)",
@@ -66,6 +77,7 @@ async def serve(args: argparse.Namespace) -> bool:
     print("READY " + json.dumps({"port": port, "pid": os.getpid(), "group": args.group}), flush=True)
 
     await stop.wait()
+    orphan_watch.cancel()
     log.info("shutting down: finishing in-flight requests (at most %g s)", grace_s)
     worker.shutting_down = True
     try:
@@ -85,11 +97,12 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port, printed on the READY line")
     parser.add_argument("--catalog", default=str(DEFAULT_CATALOG_PATH), help="path of catalog/models.json")
+    parent_pid = os.getppid()  # before anything slow, so that an early death of the parent is seen
     args = parser.parse_args()
     logging.basicConfig(
         stream=sys.stderr, level=logging.INFO, format=f"%(asctime)s %(levelname)s [{args.group}] %(name)s: %(message)s"
     )
-    abandoned = asyncio.run(serve(args))
+    abandoned = asyncio.run(serve(args, parent_pid))
     if abandoned:
         # A prediction thread cannot be interrupted; exit without joining it, as the grace period is over.
         log.warning("exiting with predictions still running")

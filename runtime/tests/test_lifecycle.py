@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shlex
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -14,7 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from horizon_runtime.catalog import load_catalog
 from horizon_runtime.server import Worker
 
-from .conftest import CATALOG, start_worker, stop_worker
+from .conftest import CATALOG, RUNTIME_DIR, start_worker, stop_worker
 from .helpers import infer_body, seasonal_series
 
 
@@ -62,6 +66,34 @@ def _ignore_errors(call):
         call()
     except OSError:  # the worker closes the connection when the grace period ends
         pass
+
+
+def test_worker_exits_when_its_parent_dies(tmp_path):
+    # bash starts the worker in the background, outlives its start-up, then exits without stopping it.
+    ready_file = tmp_path / "ready"
+    command = (
+        f"{shlex.quote(sys.executable)} -m horizon_runtime --group core --port 0 --catalog {shlex.quote(str(CATALOG))}"
+        f" > {shlex.quote(str(ready_file))} 2>/dev/null & echo $!; sleep 3"
+    )
+    parent = subprocess.run(
+        ["bash", "-c", command], cwd=RUNTIME_DIR.parent, capture_output=True, text=True, timeout=30,
+        env={**os.environ, "PYTHONPATH": str(RUNTIME_DIR)},
+    )
+    worker_pid = int(parent.stdout.split()[0])
+    assert ready_file.read_text().startswith("READY "), "the worker was not up before its parent exited"
+    deadline = time.monotonic() + 15
+    while _running(worker_pid):
+        assert time.monotonic() < deadline, f"worker {worker_pid} outlived its parent"
+        time.sleep(0.2)
+
+
+def _running(pid: int) -> bool:
+    """Whether pid is alive and not a zombie (an orphan's new parent may be slow to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_bad_batching_settings_stop_the_worker():
