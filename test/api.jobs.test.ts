@@ -2,25 +2,7 @@
 // completed, list newest first with a cursor, cancel (queued and running), 409, cross-account 404.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, simpleRequest, createPostgresDatabase, type TestServer } from './helpers.ts';
-
-/** An hourly series long enough that auto-arima takes a while: keeps the single job slot busy. */
-export function slowRequest(n = 120): Record<string, unknown> {
-  const index = Array.from({ length: n }, (_, i) => new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 13) + ':00');
-  const target = index.map((_, i) => 50 + 20 * Math.sin((2 * Math.PI * i) / 24) + 5 * Math.sin(i / 50) + ((i * 7919) % 13));
-  return { series: [{ target, index }], horizon: 48, freq: "H", model: "auto-arima" };
-}
-
-export async function waitForJob(server: TestServer, id: string, key: string | undefined, done: (status: string) => boolean, timeoutMs = 120_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await server.request('GET', `/v1/forecast-jobs/${id}`, { key });
-    assert.equal(res.status, 200, res.text);
-    if (done(res.body.status)) return res.body;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${res.body.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { startTestServer, simpleRequest, createPostgresDatabase, slowRequest, waitForJob, type TestServer } from './helpers.ts';
 
 const finished = (s: string) => s === 'completed' || s === 'failed' || s === 'cancelled';
 

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { configFromEnv } from '../config.ts';
 import { openDatabase, type Database } from '../store/database.ts';
-import { acquireStoreLock } from '../store/lock.ts';
+import { acquireStoreLock, StoreLockedError } from '../store/lock.ts';
 import { createAccount, findAccountByName, AccountExistsError, type Account } from '../store/accounts.ts';
 import { createApiKey, listApiKeys, revokeApiKey, DuplicateKeyNameError } from '../store/api-keys.ts';
 import { startServer } from '../server.ts';
@@ -116,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: Error) => {
-  const expected = error instanceof UsageError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error.name === 'StoreLockedError' || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+  const expected = error instanceof UsageError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
   process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
   process.exitCode = expected ? 2 : 1;
 });
