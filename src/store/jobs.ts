@@ -1,21 +1,10 @@
 // Forecast job rows: the tenant-facing record of a job (status, normalised request, result).
 // pg-boss (queue.ts) only delivers job ids to consumers; this table is what clients read.
-import { sql, type Kysely } from 'kysely';
-import type { JobStatus, Schema } from './database.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ForecastJobsTable, JobStatus, Schema } from './database.ts';
 
-export interface JobRow {
-  id: string;
-  account_id: string;
-  status: JobStatus;
-  model: string;
-  request: unknown;
-  result: unknown | null;
-  error: unknown | null;
-  attempts: number;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-}
+/** A job as stored (expires_at is internal bookkeeping for the sweeper). */
+export type JobRow = Omit<Selectable<ForecastJobsTable>, 'expires_at'>;
 
 const SUMMARY_COLUMNS = ['id', 'account_id', 'status', 'model', 'attempts', 'created_at', 'started_at', 'finished_at', 'error'] as const;
 export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
