@@ -16,6 +16,7 @@ import { RequestValidationError } from './normalize.ts';
 import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
+import { KeyCache } from './key-cache.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel'>;
@@ -26,6 +27,11 @@ export interface AppDeps {
   workers: () => WorkerStatus[];
   version: string;
   logger?: boolean | object;
+}
+
+/** What routes get: the deps plus what buildApp derives from them. */
+export interface AppContext extends AppDeps {
+  keyCache?: KeyCache;
 }
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -54,7 +60,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { persistAuthorization: true } });
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id); });
-  app.addHook('onRequest', authHook(deps.database.db));
+  const context: AppContext = { ...deps, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined };
+  app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
     const horizonError = toHorizonError(error);
@@ -73,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     void reply.code(404).type('application/problem+json').send(toProblem(error, request.id));
   });
 
-  for (const route of routes) route(app, deps);
+  for (const route of routes) route(app, context);
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

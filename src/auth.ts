@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { HorizonError } from './errors.ts';
 import type { Schema } from './store/database.ts';
 import { authenticateKey, type KeyOwner } from './store/api-keys.ts';
+import type { KeyCache } from './key-cache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest { owner?: KeyOwner }
@@ -17,7 +18,7 @@ function unauthorized(detail: string, error?: string): HorizonError {
   return new HorizonError('unauthorized', detail, { headers: { 'www-authenticate': challenge } });
 }
 
-export function authHook(db: Kysely<Schema>) {
+export function authHook(db: Kysely<Schema>, cache?: KeyCache) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     // public routes, the docs page's assets and unmatched paths (the 404 handler answers those) need no key
     const url = request.routeOptions.url;
@@ -26,8 +27,12 @@ export function authHook(db: Kysely<Schema>) {
     if (!header) throw unauthorized('the Authorization header is missing; send "Authorization: Bearer <API key>"');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('the Authorization header must have the form "Bearer <API key>"', 'invalid_request');
-    const owner = await authenticateKey(db, match[1]);
-    if (!owner) throw unauthorized('the API key is not valid (unknown, malformed or revoked)', 'invalid_token');
+    let owner = cache?.get(match[1]);
+    if (!owner) {
+      owner = await authenticateKey(db, match[1]);
+      if (!owner) throw unauthorized('the API key is not valid (unknown, malformed or revoked)', 'invalid_token');
+      cache?.set(match[1], owner);
+    }
     request.owner = owner;
   };
 }

@@ -68,6 +68,7 @@ describe('API keys', () => {
   it('409 for a duplicate active name; the name is free again after revoke; the revoked key gets 401', async () => {
     const first = await server.request('POST', '/v1/api-keys', { body: { name: 'deploy' } });
     assert.equal(first.status, 201);
+    assert.equal((await server.request('GET', '/v1/models', { key: first.body.key })).status, 200, 'used (and so remembered) before the revoke');
     const dup = await server.request('POST', '/v1/api-keys', { body: { name: 'deploy' } });
     assert.equal(dup.status, 409, dup.text);
     assert.equal(dup.body.code, 'duplicate_key_name');

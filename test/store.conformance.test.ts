@@ -35,7 +35,7 @@ for (const backend of backends) {
       const { migrate } = await import('../src/store/database.ts');
       await migrate(database);
       const rows = await sql<{ name: string }>`SELECT name FROM horizon_migrations`.execute(database.db);
-      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core']);
+      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core', '002_charge_many']);
     });
 
     it('accounts: unique names, default quotas 200/1000', async () => {
@@ -73,6 +73,17 @@ for (const backend of backends) {
       assert.equal(decisions.filter((d) => d.admitted).length, 10);
       assert.equal(decisions.filter((d) => !d.admitted).length, 40);
       assert.ok(decisions.filter((d) => !d.admitted).every((d) => d.exhausted === 'daily' && d.remaining === 0));
+    });
+
+    it('quota: exact across separate connection pools too (as with several API processes)', async (t) => {
+      if (database.kind !== 'postgres') return t.skip('PGlite is a single process\'s store');
+      const account = await createAccount(database.db, { name: 'pools', dailyQuota: 10 });
+      const others = await Promise.all([1, 2, 3].map(() => openDatabase({ databaseUrl: database.connectionString, dataDir: 'unused' })));
+      try {
+        const dbs = [database, ...others];
+        const decisions = await Promise.all(Array.from({ length: 60 }, (_, i) => chargeQuota(dbs[i % dbs.length].db, account.id)));
+        assert.equal(decisions.filter((d) => d.admitted).length, 10);
+      } finally { await Promise.all(others.map((o) => o.close())); }
     });
 
     it('quota: the weekly window sums the days of the ISO week; refund gives a unit back', async () => {

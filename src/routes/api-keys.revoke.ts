@@ -13,6 +13,7 @@ export const apiKeysRevoke: Route = (app, deps) => {
     const { id } = request.params;
     const key = UUID_PATTERN.test(id) ? await revokeApiKey(deps.database.db, ownerOf(request).accountId, id) : undefined;
     if (!key) throw new HorizonError('not_found', `no active API key "${id}" for this account`);
+    deps.keyCache?.forget(key.id);
     return { id: key.id, name: key.name, prefix: key.prefix, created_at: key.created_at.toISOString(), revoked_at: key.revoked_at?.toISOString() ?? null };
   });
 };

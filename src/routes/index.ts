@@ -1,5 +1,5 @@
 // Every operation of the API, one file each, named after it.
-import type { App, AppDeps } from '../app.ts';
+import type { App, AppContext } from '../app.ts';
 import { forecastCreate } from './forecast.create.ts';
 import { forecastJobsCreate } from './forecast-jobs.create.ts';
 import { forecastJobsGet } from './forecast-jobs.get.ts';
@@ -12,7 +12,7 @@ import { apiKeysCreate } from './api-keys.create.ts';
 import { apiKeysList } from './api-keys.list.ts';
 import { apiKeysRevoke } from './api-keys.revoke.ts';
 
-export type Route = (app: App, deps: AppDeps) => void;
+export type Route = (app: App, deps: AppContext) => void;
 
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,

@@ -1,9 +1,12 @@
 // Quotas (contract B.7): a UTC-day window and an ISO-week window (Monday 00:00 UTC) per account.
-// The charge is one SQL call to horizon_charge (migration 001), exact under concurrency.
+// A charge is one call of the SQL function horizon_charge (migrations 001/002), exact under
+// concurrency. Concurrent charges of one account are coalesced into one call (group commit): while a
+// call is in flight, later arrivals wait and go together in the next, in arrival order.
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './database.ts';
 
 const DAY_MS = 86_400_000;
+const MAX_GROUP = 512;
 
 export interface QuotaWindows {
   day: string;        // YYYY-MM-DD
@@ -36,28 +39,72 @@ export interface QuotaDecision {
   retryAfterSeconds?: number;
 }
 
-export async function chargeQuota(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision> {
-  const w = quotaWindows(now);
-  const { rows } = await sql<{ admitted: boolean; day_used: number; week_used: number; daily_quota: number; weekly_quota: number }>`
-    SELECT * FROM horizon_charge(${accountId}::uuid, ${w.day}::date, ${w.weekStart}::date)`.execute(db);
-  const r = rows[0];
-  const dayLeft = Math.max(0, r.daily_quota - r.day_used);
-  const weekLeft = Math.max(0, r.weekly_quota - r.week_used);
+interface ChargeRow { admitted: number; day_used_before: number; week_used_before: number; daily_quota: number; weekly_quota: number }
+
+/** The decision for the request at `position` (0-based) of a group charged together. */
+function decide(row: ChargeRow, position: number, windows: QuotaWindows, now: Date): QuotaDecision {
+  const admitted = position < row.admitted;
+  const dayUsed = row.day_used_before + Math.min(position + 1, row.admitted);
+  const weekUsed = row.week_used_before + Math.min(position + 1, row.admitted);
+  const dayLeft = Math.max(0, row.daily_quota - dayUsed);
+  const weekLeft = Math.max(0, row.weekly_quota - weekUsed);
   // the binding window is the one with less room; on a tie the day, which resets first
   const weekBinds = weekLeft < dayLeft;
   const decision: QuotaDecision = {
-    admitted: r.admitted,
-    limit: weekBinds ? r.weekly_quota : r.daily_quota,
+    admitted,
+    limit: weekBinds ? row.weekly_quota : row.daily_quota,
     remaining: Math.min(dayLeft, weekLeft),
-    reset: weekBinds ? w.weekResetsAt : w.dayResetsAt,
+    reset: weekBinds ? windows.weekResetsAt : windows.dayResetsAt,
   };
-  if (!r.admitted) {
-    // when both are exhausted, the week is the one that decides when a retry can succeed
-    const weekExhausted = r.week_used >= r.weekly_quota;
+  if (!admitted) {
+    // when both are exhausted, the week decides when a retry can succeed
+    const weekExhausted = weekUsed >= row.weekly_quota;
     decision.exhausted = weekExhausted ? 'weekly' : 'daily';
-    decision.limit = weekExhausted ? r.weekly_quota : r.daily_quota;
-    decision.reset = weekExhausted ? w.weekResetsAt : w.dayResetsAt;
+    decision.limit = weekExhausted ? row.weekly_quota : row.daily_quota;
+    decision.reset = weekExhausted ? windows.weekResetsAt : windows.dayResetsAt;
+    decision.remaining = 0;
     decision.retryAfterSeconds = Math.max(1, Math.ceil(decision.reset - now.getTime() / 1000));
+  }
+  return decision;
+}
+
+interface Waiter { now: Date; resolve(d: QuotaDecision): void; reject(e: unknown): void }
+
+const queues = new WeakMap<Kysely<Schema>, Map<string, { waiting: Waiter[]; running: boolean }>>();
+
+async function chargeGroup(db: Kysely<Schema>, accountId: string, group: Waiter[]): Promise<void> {
+  // one group, one window: the first waiter's clock (a group spans microseconds)
+  const now = group[0].now;
+  const windows = quotaWindows(now);
+  try {
+    const { rows } = await sql<ChargeRow>`
+      SELECT * FROM horizon_charge(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer)`.execute(db);
+    group.forEach((w, i) => w.resolve(decide(rows[0], i, windows, now)));
+  } catch (error) {
+    for (const w of group) w.reject(error);
+  }
+}
+
+export function chargeQuota(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision> {
+  let perDb = queues.get(db);
+  if (!perDb) queues.set(db, perDb = new Map());
+  let queue = perDb.get(accountId);
+  if (!queue) perDb.set(accountId, queue = { waiting: [], running: false });
+  const entry = queue;
+  const decision = new Promise<QuotaDecision>((resolve, reject) => entry.waiting.push({ now, resolve, reject }));
+  if (!entry.running) {
+    entry.running = true;
+    void (async () => {
+      while (entry.waiting.length) {
+        // waiters with another UTC day go in their own group (tests charge at chosen instants)
+        const day = quotaWindows(entry.waiting[0].now).day;
+        let n = 0;
+        while (n < entry.waiting.length && n < MAX_GROUP && quotaWindows(entry.waiting[n].now).day === day) n++;
+        await chargeGroup(db, accountId, entry.waiting.splice(0, n));
+      }
+      entry.running = false;
+      perDb.delete(accountId);
+    })();
   }
   return decision;
 }
