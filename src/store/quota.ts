@@ -1,7 +1,7 @@
 // Quotas (contract B.7): a UTC-day window and an ISO-week window (Monday 00:00 UTC) per account.
 // A charge is one call of the SQL function horizon_charge (migrations 001/002), exact under
-// concurrency. Concurrent charges of one account are coalesced into one call (group commit): while a
-// call is in flight, later arrivals wait and go together in the next, in arrival order.
+// concurrency. Concurrent charges of one account are coalesced into one call (group commit): the
+// charges of one event-loop turn, and those arriving while a call is in flight, go together in arrival order.
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './database.ts';
 
@@ -95,6 +95,9 @@ export function chargeQuota(db: Kysely<Schema>, accountId: string, now: Date = n
   if (!entry.running) {
     entry.running = true;
     void (async () => {
+      // PGlite runs a query on this thread, so without a pause each charge would finish before the
+      // next request is even parsed; waiting for the check phase lets this turn's requests join
+      await new Promise((resolve) => setImmediate(resolve));
       while (entry.waiting.length) {
         // waiters with another UTC day go in their own group (tests charge at chosen instants)
         const day = quotaWindows(entry.waiting[0].now).day;
