@@ -78,6 +78,7 @@ describe('quotas', () => {
     server.supervisor.kill('core');
     await new Promise((r) => setTimeout(r, 100));
     const failed = await forecast(key);
+    assert.equal((await server.request('GET', '/v1/status', { key: null })).body.status, 'degraded', 'status shows the missing worker');
     assert.equal(failed.status, 503, failed.text);
     assert.equal(failed.body.code, 'no_worker');
     assert.ok(Number(failed.headers.get('retry-after')) > 0);

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../src/store/database.ts';
 import { createAccount, findAccountByName, setQuotas, AccountExistsError } from '../src/store/accounts.ts';
 import { createApiKey, authenticateKey, revokeApiKey, listApiKeys, DuplicateKeyNameError } from '../src/store/api-keys.ts';
 import { chargeQuota, refundQuota, quotaWindows } from '../src/store/quota.ts';
-import { insertJob, getAccountJob, listAccountJobs, cancelAccountJob, markRunning, finishJob } from '../src/store/jobs.ts';
+import { insertJob, getAccountJob, listAccountJobs, cancelAccountJob, markRunning, finishJob, deleteExpiredJobs } from '../src/store/jobs.ts';
 import { JobQueue } from '../src/jobs/queue.ts';
 import { HorizonError } from '../src/errors.ts';
 import { createPostgresDatabase } from './helpers.ts';
@@ -144,6 +144,18 @@ for (const backend of backends) {
       assert.equal(await markRunning(database.db, ids[1]), false);
       assert.deepEqual((await getAccountJob(database.db, a.id, ids[0]))?.result, { ok: 1 });
       for (const id of ids.slice(2)) await cancelAccountJob(database.db, a.id, id, 60); // leave no unfinished rows behind
+    });
+
+    it('jobs: finished jobs are kept for their TTL, then swept; unfinished ones never', async () => {
+      const account = await createAccount(database.db, { name: 'ttl' });
+      const done = await insertJob(database.db, { id: randomUUID(), accountId: account.id, model: 'naive', request: {} });
+      const open = await insertJob(database.db, { id: randomUUID(), accountId: account.id, model: 'naive', request: {} });
+      await finishJob(database.db, done.id, { status: 'completed', result: {} }, 60);
+      assert.equal(await deleteExpiredJobs(database.db, new Date(Date.now() + 30_000)), 0, 'kept within the TTL');
+      assert.equal(await deleteExpiredJobs(database.db, new Date(Date.now() + 61_000)), 1);
+      assert.equal(await getAccountJob(database.db, account.id, done.id), undefined);
+      assert.ok(await getAccountJob(database.db, account.id, open.id), 'a queued job is never swept');
+      await cancelAccountJob(database.db, account.id, open.id, 60);
     });
 
     it('queue: delivers stored jobs, retries transient failures, fails after the limit, reconciles lost ones', async () => {

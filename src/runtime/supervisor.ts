@@ -102,9 +102,11 @@ export class Supervisor extends EventEmitter {
 
   /** Kills a worker as if it crashed (tests and operators use it to exercise recovery). */
   kill(group: string, signal: NodeJS.Signals = 'SIGKILL'): number | undefined {
-    const pid = this.workers.get(group)?.child?.pid;
-    this.workers.get(group)?.child?.kill(signal);
-    return pid;
+    const w = this.workers.get(group);
+    if (!w?.child) return undefined;
+    if (w.state === 'ready') w.state = 'backoff'; // hand out no endpoint of a process being killed
+    w.child.kill(signal);
+    return w.child.pid;
   }
 
   async stop(): Promise<void> {
@@ -182,7 +184,7 @@ export class Supervisor extends EventEmitter {
       w.failedChecks += 1;
       if (w.failedChecks >= this.options.healthFailures) {
         this.options.logger?.warn({ group: w.group, err: (error as Error).message }, 'model worker unhealthy, restarting');
-        child.kill('SIGKILL');
+        this.kill(w.group, 'SIGKILL');
       }
     }
   }
