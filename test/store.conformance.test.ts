@@ -151,9 +151,10 @@ for (const backend of backends) {
       const done = await insertJob(database.db, { id: randomUUID(), accountId: account.id, model: 'naive', request: {} });
       const open = await insertJob(database.db, { id: randomUUID(), accountId: account.id, model: 'naive', request: {} });
       await finishJob(database.db, done.id, { status: 'completed', result: {} }, 60);
-      assert.equal(await deleteExpiredJobs(database.db, new Date(Date.now() + 30_000)), 0, 'kept within the TTL');
-      assert.equal(await deleteExpiredJobs(database.db, new Date(Date.now() + 61_000)), 1);
-      assert.equal(await getAccountJob(database.db, account.id, done.id), undefined);
+      await deleteExpiredJobs(database.db, new Date(Date.now() + 30_000));
+      assert.ok(await getAccountJob(database.db, account.id, done.id), 'kept within the TTL');
+      assert.ok((await deleteExpiredJobs(database.db, new Date(Date.now() + 61_000))) >= 1);
+      assert.equal(await getAccountJob(database.db, account.id, done.id), undefined, 'swept after the TTL');
       assert.ok(await getAccountJob(database.db, account.id, open.id), 'a queued job is never swept');
       await cancelAccountJob(database.db, account.id, open.id, 60);
     });
