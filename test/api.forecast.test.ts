@@ -57,6 +57,12 @@ describe('POST /v1/forecast — happy paths', () => {
     assertMonotone(prediction, levels);
   });
 
+  it('quantiles: [] returns the mean only', async () => {
+    const res = await server.request('POST', '/v1/forecast', { body: simpleRequest({ model: 'auto-ets', quantiles: [] }) });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.body.series[0][0].prediction), ['mean']);
+  });
+
   it('naive repeats the last value; seasonal-naive repeats the last season', async () => {
     const target = Array.from({ length: 36 }, (_, i) => (i % 12) * 10 + 5);
     const base = { series: [{ target, index: monthlyDates('2020-01', 36) }], horizon: 12, freq: 'MS' };
