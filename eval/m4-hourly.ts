@@ -10,7 +10,7 @@
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { mase, smape, wql, mean, type QuantileForecast } from './metrics.ts';
+import { mase, smape, wql, mean, type QuantileForecast } from '../src/metrics.ts';
 import { serviceFromArgs } from './service.ts';
 
 const DATA = '/work/shared/datasets/m4';

@@ -1,3 +1,4 @@
+// Used by the service (backtest `metrics`, contract B.5) and by the evaluation harness (eval/).
 // Point and probabilistic forecast metrics, as defined in shared/research/data.md section C
 // (the M4 / gluonts conventions the published reference numbers use). Lower is better for all.
 // Per-series functions return one number; dataset aggregates are plain means over series (MASE,
