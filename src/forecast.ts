@@ -1,20 +1,39 @@
 // One forecast code path for sync requests and jobs: normalised request → worker → contract shape.
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from './errors.ts';
-import type { NormalizedRequest } from './normalize.ts';
+import { normalizeForecastRequest, type ForecastRequestBody, type NormalizedRequest } from './normalize.ts';
+import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions } from './backtest.ts';
 import type { InferenceClient, InferResponse } from './runtime/inference.ts';
 import type { ModelRegistry } from './models.ts';
 import type { ForecastResponse } from './schemas.ts';
 
 export type ForecastResult = Static<typeof ForecastResponse>;
 
-export async function runForecast(inference: InferenceClient, registry: ModelRegistry, request: NormalizedRequest): Promise<ForecastResult> {
-  const group = registry.groupFor(request.model);
-  const answer = await inference.infer(group, {
-    model: request.model, size: request.size, freq: request.freq, horizon: request.horizon,
-    quantiles: request.quantiles, series: request.series,
-  });
-  return toContract(request, answer);
+/** A validated forecast, ready to run now or to store as a job. */
+export interface ForecastPlan extends NormalizedRequest {
+  backtest?: BacktestPlan;
+}
+
+/** Everything that can make a request a 4xx, checked before anything is charged or stored. */
+export function planForecast(body: ForecastRequestBody & { evaluation?: EvaluationOptions }, registry: ModelRegistry): ForecastPlan {
+  const normalized = normalizeForecastRequest(body, registry.catalog, registry.defaultModel);
+  registry.groupFor(normalized.model);
+  return body.evaluation ? { ...normalized, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : normalized;
+}
+
+export async function runForecast(inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan): Promise<ForecastResult> {
+  const group = registry.groupFor(plan.model);
+  // the backtest goes to the worker at the same time, so both can share its batches
+  const [answer, backtest] = await Promise.all([
+    inference.infer(group, {
+      model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon,
+      quantiles: plan.quantiles, series: plan.series,
+    }),
+    plan.backtest ? inference.infer(group, plan.backtest.request) : undefined,
+  ]);
+  const result = toContract(plan, answer);
+  if (plan.backtest && backtest) result.metrics = { ...scoreBacktest(plan.backtest, backtest, [...plan.quantiles].sort((a, b) => a - b)) };
+  return result;
 }
 
 /** Shapes the worker's answer as ForecastAPIResponse, checking what the contract promises. */

@@ -21,6 +21,10 @@ export const ForecastRequest = Type.Object({
   model_size: Type.Optional(Type.String({ description: 'a size of the model; default: its default_size' })),
   context: Type.Optional(Type.Integer({ minimum: 1, description: 'use at most the last `context` observations (capped at max_context)' })),
   quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, description: 'levels to return; default [0.1, 0.5, 0.9]' })),
+  evaluation: Type.Optional(Type.Object({
+    holdout: Type.Optional(Type.Integer({ minimum: 1, description: 'steps held out at the end of each series; default: horizon' })),
+    season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short' })),
+  }, { additionalProperties: false, description: 'asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate' })),
 }, { additionalProperties: false, $id: 'ForecastRequest' });
 export type ForecastRequestBody = Static<typeof ForecastRequest>;
 
@@ -53,12 +57,22 @@ export const SeriesPrediction = Type.Object({
   index: Type.Array(Type.String(), { description: 'forecast dates' }),
 });
 
+const Scores = { mase: Type.Union([Type.Number(), Type.Null()]), wql: Type.Union([Type.Number(), Type.Null()]), smape: Type.Number() };
+
+export const BacktestMetrics = Type.Object({
+  holdout: Type.Integer(),
+  season_length: Type.Integer(),
+  quantiles: Type.Array(Type.Number()),
+  aggregate: Type.Object(Scores, { description: 'mean MASE and sMAPE over series; WQL weighted over all series' }),
+  series: Type.Array(Type.Object(Scores), { description: 'series[i] scores input series i' }),
+});
+
 export const ForecastResponse = Type.Object({
   status: Type.Literal('completed'),
   model: Type.String(),
   model_size: Type.String(),
   series: Type.Array(Type.Array(SeriesPrediction), { description: 'series[i] holds the prediction of input series i' }),
-  metrics: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  metrics: Type.Union([BacktestMetrics, Type.Null()], { description: 'null unless the request has `evaluation`' }),
   warnings: Type.Array(Warning),
 }, { $id: 'ForecastResponse' });
 
@@ -82,7 +96,7 @@ export const Job = Type.Object({
   error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
   model_size: Type.Optional(Type.String()),
   series: Type.Optional(Type.Array(Type.Array(SeriesPrediction))),
-  metrics: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+  metrics: Type.Optional(Type.Union([BacktestMetrics, Type.Null()])),
   warnings: Type.Optional(Type.Array(Warning)),
 }, { additionalProperties: false });
 

@@ -10,10 +10,9 @@ import { Supervisor, installedGroups } from './runtime/supervisor.ts';
 import { InferenceClient } from './runtime/inference.ts';
 import { ModelRegistry } from './models.ts';
 import { JobQueue } from './jobs/queue.ts';
-import { runForecast } from './forecast.ts';
+import { runForecast, type ForecastPlan } from './forecast.ts';
 import { buildApp, type App } from './app.ts';
 import { acquireStoreLock } from './store/lock.ts';
-import type { NormalizedRequest } from './normalize.ts';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -66,7 +65,7 @@ export async function startServer(config: Config, options: { print?: (line: stri
 
   await supervisor.start();
   await queue.start();
-  await queue.consume((request) => runForecast(inference, registry, request as NormalizedRequest));
+  await queue.consume((request) => runForecast(inference, registry, request as ForecastPlan));
   const recovered = await queue.reconcile();
   if (recovered.enqueued || recovered.failed) app.log.info(recovered, 'reconciled unfinished jobs');
 

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Route } from './index.ts';
 import { ForecastRequest, JobAccepted, problemResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
-import { normalizeForecastRequest, type ForecastRequestBody } from '../normalize.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
 import { insertJob } from '../store/jobs.ts';
+import { planForecast } from '../forecast.ts';
 
 /** POST /v1/forecast-jobs — validates like the sync call, stores the job, then answers 202. */
 export const forecastJobsCreate: Route = (app, deps) => {
@@ -16,12 +16,11 @@ export const forecastJobsCreate: Route = (app, deps) => {
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);
-    const normalized = normalizeForecastRequest(request.body as ForecastRequestBody, deps.registry.catalog, deps.registry.defaultModel);
-    deps.registry.groupFor(normalized.model);
+    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry);
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     const job = await withRefundOn5xx(charge, async () => {
       // stored before 202: if the enqueue below is lost, start-up reconciliation delivers the job
-      const row = await insertJob(deps.database.db, { id: randomUUID(), accountId: owner.accountId, model: normalized.model, request: normalized });
+      const row = await insertJob(deps.database.db, { id: randomUUID(), accountId: owner.accountId, model: plan.model, request: plan });
       await deps.queue.enqueue(row.id).catch((error: Error) => request.log.warn({ job_id: row.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'));
       return row;
     });

@@ -1,9 +1,8 @@
 import type { Route } from './index.ts';
 import { ForecastRequest, ForecastResponse, problemResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
-import { normalizeForecastRequest, type ForecastRequestBody } from '../normalize.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
-import { runForecast } from '../forecast.ts';
+import { planForecast, runForecast } from '../forecast.ts';
 
 /** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. */
 export const forecastCreate: Route = (app, deps) => {
@@ -15,9 +14,8 @@ export const forecastCreate: Route = (app, deps) => {
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);
-    const normalized = normalizeForecastRequest(request.body as ForecastRequestBody, deps.registry.catalog, deps.registry.defaultModel);
-    deps.registry.groupFor(normalized.model);
+    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry);
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
-    return withRefundOn5xx(charge, () => runForecast(deps.inference, deps.registry, normalized));
+    return withRefundOn5xx(charge, () => runForecast(deps.inference, deps.registry, plan));
   });
 };
