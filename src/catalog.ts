@@ -37,7 +37,7 @@ export interface CatalogModel {
 export interface Catalog {
   season_length: Record<Freq, number>;
   default_model: string;
-  groups: Record<string, { description: string }>;
+  groups: Record<string, { description: string; in_process?: boolean }>;
   models: CatalogModel[];
 }
 

@@ -10,6 +10,8 @@ export interface Config {
   defaultModel?: string;
   /** model ids whose non-commercial / gated licence the operator has accepted ("*" = all) */
   acceptedLicenses: string[];
+  /** prism's members; empty = served foundation models, else the statistical ones */
+  prismMembers: string[];
   bodyLimitBytes: number;
   /** runtime groups to start locally; empty = every group whose virtualenv exists */
   runtimeGroups: string[];
@@ -44,6 +46,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     modelDir: env.HORIZON_MODEL_DIR ? resolve(env.HORIZON_MODEL_DIR) : undefined,
     defaultModel: env.HORIZON_DEFAULT_MODEL || undefined,
     acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
+    prismMembers: list(env, 'HORIZON_PRISM_MEMBERS'),
     bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),
     inferenceTimeoutMs: int(env, 'HORIZON_INFERENCE_TIMEOUT_MS', 120_000),

@@ -3,7 +3,8 @@ import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from './errors.ts';
 import { normalizeForecastRequest, type ForecastRequestBody, type NormalizedRequest } from './normalize.ts';
 import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions } from './backtest.ts';
-import type { InferenceClient, InferResponse } from './runtime/inference.ts';
+import type { InferenceClient, InferRequest, InferResponse } from './runtime/inference.ts';
+import { PRISM_ID, runPrism } from './prism.ts';
 import type { ModelRegistry } from './models.ts';
 import type { ForecastResponse } from './schemas.ts';
 
@@ -21,15 +22,20 @@ export function planForecast(body: ForecastRequestBody & { evaluation?: Evaluati
   return body.evaluation ? { ...normalized, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : normalized;
 }
 
+/** One model call: a worker's, or the ensemble's (which calls the workers of its members). */
+function infer(inference: InferenceClient, registry: ModelRegistry, request: InferRequest): Promise<InferResponse> {
+  const group = registry.groupFor(request.model);
+  return request.model === PRISM_ID ? runPrism(inference, registry.catalog, registry.prismMembers(), request) : inference.infer(group, request);
+}
+
 export async function runForecast(inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan): Promise<ForecastResult> {
-  const group = registry.groupFor(plan.model);
   // the backtest goes to the worker at the same time, so both can share its batches
   const [answer, backtest] = await Promise.all([
-    inference.infer(group, {
+    infer(inference, registry, {
       model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon,
       quantiles: plan.quantiles, series: plan.series,
     }),
-    plan.backtest ? inference.infer(group, plan.backtest.request) : undefined,
+    plan.backtest ? infer(inference, registry, plan.backtest.request) : undefined,
   ]);
   const result = toContract(plan, answer);
   if (plan.backtest && backtest) result.metrics = { ...scoreBacktest(plan.backtest, backtest, [...plan.quantiles].sort((a, b) => a - b)) };

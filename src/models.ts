@@ -5,6 +5,7 @@ import { type Catalog, type CatalogModel, findModel, supportsCovariates } from '
 import { HorizonError } from './errors.ts';
 import type { ModelInfo } from './schemas.ts';
 import type { WorkerModels } from './runtime/supervisor.ts';
+import { PRISM_ID, prismMembers, type PrismMember } from './prism.ts';
 
 export type ModelsByGroup = () => Map<string, WorkerModels[]>;
 
@@ -14,20 +15,34 @@ export class ModelRegistry {
   private readonly accepted: Set<string>;
   private readonly modelsByGroup: ModelsByGroup;
 
-  constructor(catalog: Catalog, options: { defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup }) {
+  private readonly configuredPrismMembers: string[];
+
+  constructor(catalog: Catalog, options: { defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup; prismMembers?: string[] }) {
     this.catalog = catalog;
     this.defaultModel = options.defaultModel ?? catalog.default_model;
     if (!findModel(catalog, this.defaultModel)) throw new Error(`HORIZON_DEFAULT_MODEL "${this.defaultModel}" is not a model id of the catalog`);
     this.accepted = new Set(options.acceptedLicenses);
     this.modelsByGroup = options.modelsByGroup;
+    this.configuredPrismMembers = options.prismMembers ?? [];
+  }
+
+  /** prism's members on this deployment right now (served, licence accepted). */
+  prismMembers(): PrismMember[] {
+    return prismMembers(this.catalog, this.configuredPrismMembers, (m) => this.workerServes(m) !== undefined && this.licenseAccepted(m));
   }
 
   licenseAccepted(model: CatalogModel): boolean {
     return !model.license.requires_opt_in || this.accepted.has('*') || this.accepted.has(model.id);
   }
 
-  private served(model: CatalogModel): WorkerModels | undefined {
+  private workerServes(model: CatalogModel): WorkerModels | undefined {
     return this.modelsByGroup().get(model.group)?.find((m) => m.model === model.id);
+  }
+
+  private served(model: CatalogModel): WorkerModels | undefined {
+    if (model.id !== PRISM_ID) return this.workerServes(model);
+    // the ensemble runs here; it is served while at least two members are
+    return this.prismMembers().length >= 2 ? { model: PRISM_ID, sizes: Object.keys(model.sizes), loaded: [] } : undefined;
   }
 
   list(): Static<typeof ModelInfo>[] {

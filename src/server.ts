@@ -39,7 +39,8 @@ export async function startServer(config: Config, options: { print?: (line: stri
   await bootstrapFirstAccount(database, print);
 
   const catalog = loadCatalog();
-  const wanted = config.runtimeGroups.length ? config.runtimeGroups : Object.keys(catalog.groups);
+  // groups that run in this process (the ensemble) have no worker to start
+  const wanted = config.runtimeGroups.length ? config.runtimeGroups : Object.entries(catalog.groups).filter(([, g]) => !g.in_process).map(([name]) => name);
   const groups = installedGroups(wanted);
   const missing = wanted.filter((g) => !groups.includes(g));
   const logger = { info: (o: object, m?: string) => app.log.info(o, m), warn: (o: object, m?: string) => app.log.warn(o, m), error: (o: object, m?: string) => app.log.error(o, m) };
@@ -52,7 +53,7 @@ export async function startServer(config: Config, options: { print?: (line: stri
       HORIZON_BATCH_MAX_WAIT_MS: config.batchMaxWaitMs?.toString(),
     },
   });
-  const registry = new ModelRegistry(catalog, { defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, modelsByGroup: () => supervisor.modelsByGroup() });
+  const registry = new ModelRegistry(catalog, { defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, modelsByGroup: () => supervisor.modelsByGroup() });
   const inference = new InferenceClient((g) => supervisor.endpoint(g), config.inferenceTimeoutMs);
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
 

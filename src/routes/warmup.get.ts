@@ -2,6 +2,7 @@ import type { Route } from './index.ts';
 import { WarmupQuery, WarmupResponse, problemResponses } from '../schemas.ts';
 import { HorizonError } from '../errors.ts';
 import { findModel } from '../catalog.ts';
+import { PRISM_ID } from '../prism.ts';
 
 /** GET /v1/warmup?model=&model_size= — loads the model on its worker (idempotent, not charged). */
 export const warmupGet: Route = (app, deps) => {
@@ -15,6 +16,12 @@ export const warmupGet: Route = (app, deps) => {
     if (!model.sizes[size]) {
       const sizes = Object.keys(model.sizes).join(', ');
       throw new HorizonError('validation_failed', `model "${modelId}" has no size "${size}"; sizes: ${sizes}`, { errors: [{ field: 'model_size', reason: `unknown size "${size}"; sizes of ${modelId}: ${sizes}` }] });
+    }
+    if (modelId === PRISM_ID) {
+      // warming the ensemble warms its members, side by side
+      const loads = await Promise.all(deps.registry.prismMembers().map((m) => deps.inference.load(m.group, m.model, m.size)));
+      const devices = [...new Set(loads.map((l) => l.device))].join(',');
+      return { model: modelId, model_size: size, status: 'warm' as const, load_ms: Math.max(0, ...loads.map((l) => l.load_ms)), device: devices };
     }
     const loaded = await deps.inference.load(group, modelId, size);
     return { model: modelId, model_size: size, status: 'warm' as const, load_ms: loaded.load_ms, device: loaded.device };
