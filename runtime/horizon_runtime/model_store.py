@@ -1,4 +1,8 @@
-"""The models this worker serves: which catalog ids it can serve, and their loaded adapters."""
+"""The models this worker serves: which catalog ids and sizes it can serve, and their loaded adapters.
+
+An id is servable when its adapter's library is importable; a size of an adapter that loads a
+checkpoint, when weights.find_weights finds one (path checks only, so this runs on every call).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ from functools import partial
 from .adapters.base import Adapter
 from .catalog import Catalog, CatalogModel
 from .protocol import ProtocolError
-from .registry import adapter_class, unavailable_reason
+from .registry import adapter_class, needs_weights, unavailable_reason
+from .weights import find_weights, weights_directory
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +41,19 @@ class ModelStore:
         """The adapter of a loaded model (the batcher's predict runs only after `load`)."""
         return self._adapters[(model_id, size)]
 
-    def check_servable(self, model: CatalogModel) -> None:
+    def servable_sizes(self, model: CatalogModel) -> list[str]:
+        """The sizes of a servable model that have weights here (all of them for models without weights)."""
+        if not needs_weights(model.adapter):
+            return list(model.sizes)
+        return [size for size, caps in model.sizes.items() if find_weights(model.id, size, caps.checkpoint).directory]
+
+    def check_servable(self, model: CatalogModel, size: str) -> None:
+        """409 model_unavailable without the library, 424 weights_missing without the weights."""
         reason = self._unavailable.get(model.id)
         if reason is not None:
             raise ProtocolError(409, "model_unavailable", f"model '{model.id}': {reason}")
+        if needs_weights(model.adapter) and (model.id, size) not in self._adapters:
+            weights_directory(model.id, size, model.sizes[size].checkpoint)
 
     async def load(self, model: CatalogModel, size: str) -> tuple[Adapter, float, bool]:
         """The loaded adapter, the milliseconds this call waited for loading, and whether it was loaded
@@ -48,7 +62,7 @@ class ModelStore:
         adapter = self._adapters.get(key)
         if adapter is not None:
             return adapter, 0.0, True
-        self.check_servable(model)
+        self.check_servable(model, size)
         started = time.perf_counter()
         loading = self._loading.get(key)
         if loading is None:

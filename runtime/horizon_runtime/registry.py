@@ -18,6 +18,7 @@ class AdapterRef:
     module: str
     class_name: str
     requires: tuple[str, ...]  # top-level modules that must be importable
+    weights: bool = False  # loads a checkpoint (see weights.py): servable per size only where one is found
 
 
 _STATISTICAL = "horizon_runtime.adapters.statistical"
@@ -28,6 +29,9 @@ ADAPTERS: dict[str, AdapterRef] = {
     "auto-ets": AdapterRef(_STATISTICAL, "AutoETSAdapter", ("statsforecast",)),
     "auto-arima": AdapterRef(_STATISTICAL, "AutoARIMAAdapter", ("statsforecast",)),
     "auto-theta": AdapterRef(_STATISTICAL, "AutoThetaAdapter", ("statsforecast",)),
+    "chronos": AdapterRef("horizon_runtime.adapters.chronos_t5", "ChronosT5Adapter", ("chronos",), weights=True),
+    "chronos-bolt": AdapterRef("horizon_runtime.adapters.chronos_bolt", "ChronosBoltAdapter", ("chronos",), weights=True),
+    "chronos-2": AdapterRef("horizon_runtime.adapters.chronos_2", "Chronos2Adapter", ("chronos",), weights=True),
 }
 
 
@@ -40,6 +44,10 @@ def unavailable_reason(adapter: str) -> str | None:
     if missing:
         return f"adapter '{adapter}' needs {', '.join(missing)}, which is not installed in this group"
     return None
+
+
+def needs_weights(adapter: str) -> bool:
+    return ADAPTERS[adapter].weights
 
 
 def adapter_class(adapter: str) -> type[Adapter]:

@@ -82,7 +82,7 @@ class Worker:
     async def infer(self, request: web.Request) -> web.Response:
         body = json_object(await _json_body(request))
         model, size = resolve_model(body, self.catalog, self.group)
-        self.store.check_servable(model)
+        self.store.check_servable(model, size)
         req = parse_infer_request(body, model, size, self.catalog)
         _, loaded_ms, _ = await self.store.load(model, size)
         key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq)
@@ -127,12 +127,14 @@ class Worker:
         )
 
     async def models(self, request: web.Request) -> web.Response:
+        sizes = {model.id: self.store.servable_sizes(model) for model in self.store.servable}
         return _json(
             {
                 "group": self.group,
                 "models": [
-                    {"model": model.id, "sizes": list(model.sizes), "loaded": self.store.loaded_sizes(model.id)}
+                    {"model": model.id, "sizes": sizes[model.id], "loaded": self.store.loaded_sizes(model.id)}
                     for model in self.store.servable
+                    if sizes[model.id]
                 ],
             }
         )

@@ -21,6 +21,9 @@ RUNTIME_DIR = Path(__file__).resolve().parents[1]
 REPO_ROOT = RUNTIME_DIR.parent
 CATALOG = REPO_ROOT / "catalog" / "models.json"
 READY_TIMEOUT_S = 60
+# Workers look for weights in the Hugging Face cache too; an empty one keeps what they find to what a
+# test gives them, whatever this machine has downloaded.
+EMPTY_HF_CACHE = tempfile.TemporaryDirectory(prefix="horizon-empty-hf-cache-")  # removed at exit
 
 
 @dataclass
@@ -58,7 +61,7 @@ def start_worker(**env: str) -> Worker:
         [sys.executable, "-m", "horizon_runtime", "--group", "core", "--host", "127.0.0.1", "--port", "0",
          "--catalog", str(CATALOG)],
         cwd=REPO_ROOT,  # where the control plane starts it
-        env={**os.environ, "PYTHONPATH": str(RUNTIME_DIR), **env},
+        env={**os.environ, "PYTHONPATH": str(RUNTIME_DIR), "HF_HUB_CACHE": EMPTY_HF_CACHE.name, **env},
         stdout=subprocess.PIPE,
         stderr=stderr,
         text=True,
@@ -91,6 +94,25 @@ def stop_worker(worker: Worker, timeout: float = 30) -> int:
 def worker():
     """A worker with the default batching settings, shared by the whole session."""
     started = start_worker()
+    yield started
+    stop_worker(started)
+
+
+@pytest.fixture(scope="session")
+def chronos_weights(tmp_path_factory) -> Path:
+    """Tiny random-weight checkpoints of every Chronos size, as HORIZON_MODEL_DIR."""
+    from horizon_runtime.fixtures import write_fixtures
+
+    root = tmp_path_factory.mktemp("weights")
+    write_fixtures(root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def chronos_worker(chronos_weights):
+    """A worker with all Chronos fixture weights and a batching window long enough that concurrent
+    requests share batches."""
+    started = start_worker(HORIZON_MODEL_DIR=str(chronos_weights), HORIZON_BATCH_MAX_WAIT_MS="200", HORIZON_DEVICE="cpu")
     yield started
     stop_worker(started)
 

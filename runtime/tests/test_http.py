@@ -34,7 +34,7 @@ def test_ready_line_and_health(worker):
 def test_models_lists_only_what_this_group_can_serve(worker):
     status, body = worker.call("GET", "/models")
     assert status == 200 and body["group"] == "core"
-    assert [m["model"] for m in body["models"]] == STATISTICAL  # no chronos etc.: no adapter here
+    assert [m["model"] for m in body["models"]] == STATISTICAL  # chronos ids: no weights here; others: no adapter
     for entry in body["models"]:
         assert entry["sizes"] == ["default"]
         assert set(entry["loaded"]) <= {"default"}
@@ -63,8 +63,8 @@ def test_unknown_model_and_size(worker, path):
 
 @pytest.mark.parametrize("path", ["/infer", "/load"])
 def test_model_without_adapter_is_unavailable(worker, path):
-    body = infer_body("chronos", size="small") if path == "/infer" else {"model": "chronos", "size": "small"}
-    assert "chronos" in assert_error(worker.call("POST", path, body), 409, "model_unavailable")
+    body = infer_body("timesfm-2", size="200m") if path == "/infer" else {"model": "timesfm-2", "size": "200m"}
+    assert "timesfm-2" in assert_error(worker.call("POST", path, body), 409, "model_unavailable")
 
 
 @pytest.mark.parametrize(

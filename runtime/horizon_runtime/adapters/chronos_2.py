@@ -1,0 +1,67 @@
+"""Chronos-2 (`chronos-2`): the official Chronos2Pipeline, with covariates.
+
+Each series becomes one Chronos-2 task: its target, `past_covariates` (the history of every covariate)
+and `future_covariates` (the known future values, for the covariates that have them). Static
+covariates have no input of their own in Chronos-2, so each goes in as a covariate that is constant
+over the history and the horizon. The model standardises every covariate by its own history, though,
+which turns a constant into zeros: a static covariate's presence changes the forecast a little, its
+value does not carry information for a single series. The response says so.
+
+All tasks of a batch run through one `predict_quantiles` call with cross-learning off, so every task
+only attends to its own target and covariates. The pipeline requires one covariate schema per call
+for raw dicts; the tasks are therefore prepared one by one with the library's own
+`preprocess.from_list_of_dicts` (what the pipeline itself calls), and prepared tasks of any schema
+can share a call.
+
+`mean` is the pipeline's point forecast, the median (0.5) output. The model predicts 21 levels
+(0.01, 0.05, 0.1 … 0.9, 0.95, 0.99); others are interpolated linearly by the pipeline, and levels
+outside 0.01-0.99 get the nearest level's values, with a warning.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from chronos.chronos2 import preprocess
+
+from .base import Prediction, SeriesInput
+from .chronos_common import ChronosAdapter, outside_trained_levels, to_predictions
+
+STATIC_PREFIX = "static:"  # names of the constant covariates that carry static covariates
+
+STATIC_WARNING = (
+    "static covariates reach chronos-2 as constant covariates; the model standardises each covariate by its "
+    "own history, so their values carry no information for a single series"
+)
+
+
+def chronos2_task(series: SeriesInput, horizon: int) -> dict:
+    """The Chronos-2 input dict of one series: target, past_covariates, future_covariates."""
+    past = dict(series.past_covariates)
+    future = dict(series.future_covariates)
+    for name, value in series.static_covariates.items():
+        past[STATIC_PREFIX + name] = np.full(len(series.target), value)
+        future[STATIC_PREFIX + name] = np.full(horizon, value)
+    task = {"target": series.target}
+    if past:
+        task["past_covariates"] = past
+    if future:
+        task["future_covariates"] = future
+    return task
+
+
+class Chronos2Adapter(ChronosAdapter):
+    pipeline_class = "Chronos2Pipeline"
+
+    def predict_batch(
+        self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
+    ) -> list[Prediction]:
+        tasks = [
+            preprocess.from_list_of_dicts([chronos2_task(one, horizon)], prediction_length=horizon)[0] for one in series
+        ]
+        q, mean = self.pipeline.predict_quantiles(
+            tasks, prediction_length=horizon, quantile_levels=list(quantiles), cross_learning=False
+        )
+        clamped = outside_trained_levels(quantiles, self.pipeline.quantiles)
+        warnings = [clamped + ((STATIC_WARNING,) if one.static_covariates else ()) for one in series]
+        # One target per task: (1, horizon, levels) and (1, horizon) each.
+        return to_predictions([task_q[0] for task_q in q], [task_mean[0] for task_mean in mean], warnings)

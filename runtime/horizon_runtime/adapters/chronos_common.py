@@ -1,0 +1,76 @@
+"""What the Chronos adapters share: loading a checkpoint with the official `chronos` pipeline, and
+turning the pipeline's (quantiles, mean) output into Predictions."""
+
+from __future__ import annotations
+
+import logging
+from typing import ClassVar
+
+import numpy as np
+
+from ..quantiles import make_monotone
+from ..torch_device import torch_device, torch_dtype
+from ..weights import weights_directory
+from .base import Adapter, Prediction, SeriesInput
+
+log = logging.getLogger(__name__)
+
+
+class ChronosAdapter(Adapter):
+    """Loads HORIZON_MODEL_DIR/<id>/<size>/ (or the HF cache entry) with `BaseChronosPipeline.from_pretrained`,
+    which picks the pipeline class from the checkpoint's config."""
+
+    pipeline_class: ClassVar[str]  # the class the checkpoint must load as, e.g. "ChronosBoltPipeline"
+
+    def load(self) -> None:
+        from chronos import BaseChronosPipeline
+
+        caps = self.catalog.models[self.model_id].sizes[self.size]
+        directory = weights_directory(self.model_id, self.size, caps.checkpoint)
+        device = torch_device()
+        pipeline = BaseChronosPipeline.from_pretrained(str(directory), device_map=device, dtype=torch_dtype(device))
+        if type(pipeline).__name__ != self.pipeline_class:
+            raise ValueError(
+                f"{directory} holds a {type(pipeline).__name__} checkpoint; '{self.model_id}' needs a {self.pipeline_class}"
+            )
+        self.pipeline = pipeline
+        self.device = device
+        # The catalog caps should be the checkpoint's own limits; beyond them the library truncates
+        # the context or predicts autoregressively, which an operator should know about.
+        if caps.max_context > pipeline.model_context_length or caps.max_horizon > pipeline.model_prediction_length:
+            log.warning(
+                "%s/%s: catalog caps (context %d, horizon %d) exceed the checkpoint's (%d, %d)",
+                self.model_id, self.size, caps.max_context, caps.max_horizon,
+                pipeline.model_context_length, pipeline.model_prediction_length,
+            )
+        self.prepare()
+        self.predict_batch([SeriesInput(np.arange(1.0, 33.0), {}, {}, {})], 1, (0.5,), "D")  # warm-up
+
+
+    def prepare(self) -> None:
+        """Runs once the pipeline is loaded, before the warm-up prediction."""
+
+
+def outside_trained_levels(quantiles: tuple[float, ...], trained: list[float]) -> tuple[str, ...]:
+    """The warning for levels the library clamps to the nearest trained level (Bolt and Chronos-2)."""
+    outside = [q for q in quantiles if q < trained[0] or q > trained[-1]]
+    if not outside:
+        return ()
+    return (
+        f"quantile levels {', '.join(map(repr, outside))} lie outside {trained[0]}-{trained[-1]}, the levels "
+        f"this model predicts; they get the values of the nearest predicted level",
+    )
+
+
+def to_predictions(quantiles, mean, warnings: list[tuple[str, ...]]) -> list[Prediction]:
+    """quantiles (series, horizon, levels) and mean (series, horizon), as tensors or arrays, with each
+    series' warnings. The levels are sorted at each step: models that predict quantiles directly can
+    cross them (see quantiles.make_monotone). C order, which the response encoder needs."""
+    return [
+        Prediction(
+            mean=np.ascontiguousarray(m, dtype=np.float64),
+            quantiles=make_monotone(np.ascontiguousarray(np.asarray(q).T, dtype=np.float64)),
+            warnings=w,
+        )
+        for q, m, w in zip(quantiles, mean, warnings)
+    ]
