@@ -72,7 +72,8 @@ async def serve(args: argparse.Namespace, parent_pid: int) -> bool:
 
     log.info(
         "group %s listening on %s:%d (models: %s; batches of up to %d series within %g ms)",
-        args.group, args.host, port, ", ".join(m.id for m in worker.store.servable) or "none", max_series, max_wait_ms,
+        args.group, args.host, port,
+        ", ".join(m.id for m in worker.store.servable if worker.store.servable_sizes(m)) or "none", max_series, max_wait_ms,
     )
     print("READY " + json.dumps({"port": port, "pid": os.getpid(), "group": args.group}), flush=True)
 

@@ -24,7 +24,9 @@ class ChronosAdapter(Adapter):
 
     def load(self) -> None:
         from chronos import BaseChronosPipeline
+        from transformers.utils import logging as transformers_logging
 
+        transformers_logging.disable_progress_bar()  # a "Loading weights" bar per load in the worker's log
         caps = self.catalog.models[self.model_id].sizes[self.size]
         directory = weights_directory(self.model_id, self.size, caps.checkpoint)
         device = torch_device()

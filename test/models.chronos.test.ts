@@ -1,0 +1,129 @@
+// Chronos, Chronos-Bolt and Chronos-2 end to end: POST /v1/forecast through the real control plane and
+// the real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures), compared with
+// the official chronos pipelines called directly on the same checkpoint and values
+// (runtime/tests/chronos_reference.py).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
+const CATALOG = JSON.parse(readFileSync(join(REPO, 'catalog', 'models.json'), 'utf8')) as { models: { id: string; sizes: Record<string, unknown> }[] };
+const CHRONOS = ['chronos', 'chronos-bolt', 'chronos-2'];
+const SIZES = CATALOG.models.filter((m) => CHRONOS.includes(m.id)).flatMap((m) => Object.keys(m.sizes).map((size) => [m.id, size] as const));
+
+const N = 60;
+const HORIZON = 12;
+const QUANTILES = [0.1, 0.5, 0.9];
+const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
+target[0] = null;
+target[30] = null;
+const index = monthlyDates('2019-01', N);
+const forecastIndex = monthlyDates('2024-01', HORIZON);
+const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
+const promo = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+
+/** chronos-2 with a hist-only variable, two known-future ones and a static one. */
+function covariateSeries(futurePromo = promo.slice(N)) {
+  return {
+    target, index,
+    hist_variables: { price: price.slice(0, N), promo: promo.slice(0, N), weather: price.slice(0, N).map((v) => -v) },
+    future_variables: { price: price.slice(N), promo: futurePromo },
+    future_variables_index: forecastIndex,
+  };
+}
+
+interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+
+let server: TestServer;
+let weights: string;
+let expected: Prediction[][];
+
+/** The same values the control plane sends to the worker for these requests, through the official pipelines. */
+function referenceCases() {
+  const plain = SIZES.map(([model, size]) => ({ weights: join(weights, model, size), model, horizon: HORIZON, quantiles: QUANTILES, series: [{ target }] }));
+  const covariates = { past_covariates: { price: price.slice(0, N), promo: promo.slice(0, N), weather: price.slice(0, N).map((v) => -v) }, future_covariates: { price: price.slice(N), promo: promo.slice(N) } };
+  return [...plain, { weights: join(weights, 'chronos-2', 'base'), model: 'chronos-2', horizon: HORIZON, quantiles: QUANTILES, series: [{ target, ...covariates }] }];
+}
+
+before(async () => {
+  weights = mkdtempSync(join(tmpdir(), 'horizon-chronos-weights-'));
+  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'chronos_reference.py')], { cwd: REPO, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024 });
+  expected = JSON.parse(reference.toString()) as Prediction[][];
+  server = await startTestServer({ HORIZON_MODEL_DIR: weights });
+});
+after(async () => {
+  await server?.close();
+  rmSync(weights, { recursive: true, force: true });
+});
+
+async function forecast(body: Record<string, unknown>) {
+  const res = await server.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+/** float32 models: equal up to rounding of the last bits (the worker and the reference run the same code). */
+function assertClose(actual: number[], wanted: number[], what: string): void {
+  assert.equal(actual.length, wanted.length, what);
+  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-5 * (Math.abs(wanted[t]) + 100), `${what}[${t}]: ${v} vs ${wanted[t]}`));
+}
+
+function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
+  assert.deepEqual(entry.index, forecastIndex, what);
+  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
+  for (let l = 1; l < QUANTILES.length; l++) {
+    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
+    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
+  }
+  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
+  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
+}
+
+describe('Chronos models through POST /v1/forecast', () => {
+  it('GET /v1/models lists the Chronos ids once their weights are present', async () => {
+    const res = await server.request('GET', '/v1/models');
+    assert.equal(res.status, 200, res.text);
+    const ids = res.body.models.map((m: { model_id: string }) => m.model_id);
+    for (const id of CHRONOS) assert.ok(ids.includes(id), `${id} in ${ids}`);
+  });
+
+  for (const [i, [model, size]] of SIZES.entries()) {
+    it(`${model} ${size}: dated forecast equal to the official pipeline's`, async () => {
+      const body = await forecast({ model, model_size: size, series: [{ target, index }] });
+      assert.equal(body.model, model);
+      assertForecast(body.series[0][0], expected[i][0], `${model}/${size}`);
+    });
+  }
+
+  it('chronos-2: covariates through the API equal the official pipeline with them', async () => {
+    const body = await forecast({ model: 'chronos-2', model_size: 'base', series: [covariateSeries()] });
+    assert.deepEqual(body.warnings, []);
+    assertForecast(body.series[0][0], expected[SIZES.length][0], 'chronos-2 with covariates');
+  });
+
+  it('chronos-2: a different known-future value changes the forecast; static variables reach it with a warning', async () => {
+    const base = await forecast({ model: 'chronos-2', model_size: 'small', series: [covariateSeries()] });
+    const changed = await forecast({ model: 'chronos-2', model_size: 'small', series: [covariateSeries(promo.slice(N).map(() => 5))] });
+    assert.notDeepEqual(changed.series[0][0].prediction.mean, base.series[0][0].prediction.mean);
+    const withStatic = await forecast({ model: 'chronos-2', model_size: 'small', series: [{ ...covariateSeries(), static_variables: { store: 7 } }] });
+    assert.notDeepEqual(withStatic.series[0][0].prediction.mean, base.series[0][0].prediction.mean);
+    assert.match(JSON.stringify(withStatic.warnings), /constant covariates/);
+  });
+
+  for (const model of ['chronos', 'chronos-bolt']) {
+    it(`${model}: covariates are ignored with a warning, the forecast is the one without them`, async () => {
+      const bare = await forecast({ model, model_size: 'tiny', series: [{ target, index }] });
+      const body = await forecast({ model, model_size: 'tiny', series: [{ ...covariateSeries(), static_variables: { store: 7 } }] });
+      const text = JSON.stringify(body.warnings);
+      for (const name of ['price', 'promo', 'weather', 'store']) assert.match(text, new RegExp(name));
+      assert.deepEqual(body.series[0][0].prediction, bare.series[0][0].prediction);
+    });
+  }
+});
