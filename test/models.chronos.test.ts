@@ -26,7 +26,7 @@ target[30] = null;
 const index = monthlyDates('2019-01', N);
 const forecastIndex = monthlyDates('2024-01', HORIZON);
 const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
-const promo = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
 
 /** chronos-2 with a hist-only variable, two known-future ones and a static one. */
 function covariateSeries(futurePromo = promo.slice(N)) {
