@@ -66,7 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
     const horizonError = toHorizonError(error);
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
-    if (horizonError.status === 503) request.log.warn({ code: horizonError.code }, horizonError.message);
+    if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
     else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
     void reply.code(horizonError.status)
       .headers(horizonError.headers ?? {})

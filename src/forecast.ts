@@ -5,6 +5,7 @@ import { normalizeForecastRequest, type ForecastRequestBody, type NormalizedRequ
 import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions } from './backtest.ts';
 import type { InferenceClient, InferRequest, InferResponse } from './runtime/inference.ts';
 import { PRISM_ID, runPrism } from './prism.ts';
+import { findModel } from './catalog.ts';
 import type { ModelRegistry } from './models.ts';
 import type { ForecastResponse } from './schemas.ts';
 
@@ -17,8 +18,12 @@ export interface ForecastPlan extends NormalizedRequest {
 
 /** Everything that can make a request a 4xx, checked before anything is charged or stored. */
 export function planForecast(body: ForecastRequestBody & { evaluation?: EvaluationOptions }, registry: ModelRegistry): ForecastPlan {
-  const normalized = normalizeForecastRequest(body, registry.catalog, registry.defaultModel);
+  // an omitted size means the default this deployment serves (the catalog's, if its weights are here)
+  const model = findModel(registry.catalog, body.model ?? registry.defaultModel);
+  const sized = body.model_size === undefined && model ? { ...body, model_size: registry.defaultSize(model) } : body;
+  const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel);
   registry.groupFor(normalized.model);
+  registry.checkSize(normalized.model, normalized.size);
   return body.evaluation ? { ...normalized, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : normalized;
 }
 

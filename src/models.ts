@@ -49,17 +49,19 @@ export class ModelRegistry {
     return this.catalog.models.flatMap((m) => {
       const served = this.served(m);
       if (!served) return [];
-      const size = m.sizes[m.default_size];
+      const sizes = this.servedSizes(m);
+      const defaultSize = this.defaultSize(m);
+      const size = m.sizes[defaultSize];
       const accepted = this.licenseAccepted(m);
       return [{
         model_id: m.id,
         name: m.name,
         description: m.description,
-        sizes: Object.keys(m.sizes),
-        default_size: m.default_size,
+        sizes,
+        default_size: defaultSize,
         max_context: size.max_context,
         max_horizon: size.max_horizon,
-        size_limits: Object.fromEntries(Object.entries(m.sizes).map(([s, v]) => [s, { max_context: v.max_context, max_horizon: v.max_horizon }])),
+        size_limits: Object.fromEntries(sizes.map((s) => [s, { max_context: m.sizes[s].max_context, max_horizon: m.sizes[s].max_horizon }])),
         supports_covariates: supportsCovariates(m),
         covariates: m.covariates,
         license: { ...m.license, accepted },
@@ -67,6 +69,29 @@ export class ModelRegistry {
         loaded: served.loaded,
       }];
     });
+  }
+
+  /** Sizes this deployment can serve (a worker lists only sizes whose weights it found), catalog order. */
+  servedSizes(model: CatalogModel): string[] {
+    const served = this.served(model)?.sizes ?? [];
+    return Object.keys(model.sizes).filter((s) => served.includes(s));
+  }
+
+  /** The catalog's default size when it is served, else the first served one. */
+  defaultSize(model: CatalogModel): string {
+    const sizes = this.servedSizes(model);
+    return sizes.includes(model.default_size) ? model.default_size : sizes[0] ?? model.default_size;
+  }
+
+  /** 422 unless this deployment serves the size (e.g. has its weights). */
+  checkSize(modelId: string, size: string): void {
+    const model = findModel(this.catalog, modelId);
+    if (!model || !model.sizes[size]) return; // unknown ids and sizes are the normaliser's 422s
+    const sizes = this.servedSizes(model);
+    if (!sizes.includes(size)) {
+      const reason = `size "${size}" of ${modelId} is not served by this deployment (no weights installed); served sizes: ${sizes.join(', ')}`;
+      throw new HorizonError('validation_failed', reason, { errors: [{ field: 'model_size', reason }] });
+    }
   }
 
   /** The runtime group to call, or the reason this deployment will not serve the model. */

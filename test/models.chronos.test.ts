@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,4 +126,40 @@ describe('Chronos models through POST /v1/forecast', () => {
       assert.deepEqual(body.series[0][0].prediction, bare.series[0][0].prediction);
     });
   }
+});
+
+describe('sizes without weights', () => {
+  let partial: TestServer;
+  let dir: string;
+  before(async () => {
+    // only chronos-bolt/tiny is installed on this deployment
+    dir = mkdtempSync(join(tmpdir(), 'horizon-chronos-partial-'));
+    cpSync(join(weights, 'chronos-bolt', 'tiny'), join(dir, 'chronos-bolt', 'tiny'), { recursive: true });
+    partial = await startTestServer({ HORIZON_MODEL_DIR: dir });
+  });
+  after(async () => { await partial?.close(); rmSync(dir, { recursive: true, force: true }); });
+
+  it('GET /v1/models lists only installed sizes; the default size falls back to an installed one', async () => {
+    const res = await partial.request('GET', '/v1/models');
+    const bolt = res.body.models.find((m: { model_id: string }) => m.model_id === 'chronos-bolt');
+    assert.deepEqual(bolt.sizes, ['tiny']);
+    assert.equal(bolt.default_size, 'tiny');
+    assert.deepEqual(Object.keys(bolt.size_limits), ['tiny']);
+    assert.ok(!res.body.models.some((m: { model_id: string }) => m.model_id === 'chronos-2'), 'no weights, not listed');
+    const omitted = await partial.request('POST', '/v1/forecast', { body: { model: 'chronos-bolt', freq: 'MS', horizon: 6, series: [{ target, index }] } });
+    assert.equal(omitted.status, 200, omitted.text);
+    assert.equal(omitted.body.model_size, 'tiny');
+  });
+
+  it('a size without weights is 422 naming the served sizes, for forecasts and warm-up', async () => {
+    const res = await partial.request('POST', '/v1/forecast', { body: { model: 'chronos-bolt', model_size: 'base', freq: 'MS', horizon: 6, series: [{ target, index }] } });
+    assert.equal(res.status, 422, res.text);
+    assert.equal(res.body.errors[0].field, 'model_size');
+    assert.match(res.body.errors[0].reason, /served sizes: tiny/);
+    const warm = await partial.request('GET', '/v1/warmup?model=chronos-bolt&model_size=small');
+    assert.equal(warm.status, 422, warm.text);
+    const ok = await partial.request('GET', '/v1/warmup?model=chronos-bolt');
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.model_size, 'tiny');
+  });
 });

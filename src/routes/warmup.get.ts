@@ -12,11 +12,12 @@ export const warmupGet: Route = (app, deps) => {
     const modelId = request.query.model ?? deps.registry.defaultModel;
     const group = deps.registry.groupFor(modelId);
     const model = findModel(deps.registry.catalog, modelId)!;
-    const size = request.query.model_size ?? model.default_size;
+    const size = request.query.model_size ?? deps.registry.defaultSize(model);
     if (!model.sizes[size]) {
       const sizes = Object.keys(model.sizes).join(', ');
       throw new HorizonError('validation_failed', `model "${modelId}" has no size "${size}"; sizes: ${sizes}`, { errors: [{ field: 'model_size', reason: `unknown size "${size}"; sizes of ${modelId}: ${sizes}` }] });
     }
+    deps.registry.checkSize(modelId, size);
     if (modelId === PRISM_ID) {
       // warming the ensemble warms its members, side by side
       const loads = await Promise.all(deps.registry.prismMembers().map((m) => deps.inference.load(m.group, m.model, m.size)));
