@@ -1,0 +1,147 @@
+// Model throughput of chronos-2 base (full size, RANDOM weights) in series/s at batch 1, 16 and 256:
+// through the whole service (POST /v1/forecast, one request carrying `batch` series), straight to the
+// Python worker (POST /infer, the body the control plane sends), and the official library in-process
+// (Chronos2Pipeline.predict_quantiles on the same series, bench/model_throughput.py). The ratio
+// service / in-process says what serving costs on top of the model (goal for context: ≥ 0.95 at 256).
+//
+//   node bench/model-throughput.ts [--batches 1,16,256] [--context 512] [--horizon 64] [--warmup 1] [--duration 3] [--min-calls 2]
+//
+// Steps: builds the checkpoint with bench/chronos2_base.py into a temp HORIZON_MODEL_DIR (~480 MB,
+// removed at the end), runs the in-process half (a Python child, alone on the machine), then starts the
+// service in this process (runtime group core, HORIZON_DEVICE as set, default auto) and measures
+// service and direct cells. Each cell: warm-up calls for --warmup s (at least one), then calls back to
+// back, one in flight, for --duration s (at least --min-calls). Measures and reports; never asserts.
+// Results also go to bench/results/ (git-ignored).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+
+const { values: args } = parseArgs({
+  options: {
+    batches: { type: 'string', default: '1,16,256' },
+    context: { type: 'string', default: '512' },
+    horizon: { type: 'string', default: '64' },
+    warmup: { type: 'string', default: '1' },
+    duration: { type: 'string', default: '3' },
+    'min-calls': { type: 'string', default: '2' },
+  },
+});
+const batches = args.batches!.split(',').map(Number);
+const CONTEXT = Number(args.context);
+const HORIZON = Number(args.horizon);
+const QUANTILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(ROOT, 'runtime', '.venv-core', 'bin', 'python');
+
+/** Series i, as series() in bench/model_throughput.py (rounded to 2 decimals, so both sides agree). */
+function seriesValues(i: number, length: number): number[] {
+  return Array.from({ length }, (_, t) => Math.round((100 + 10 * i + 10 * Math.sin((2 * Math.PI * t) / 24 + i) + 5 * Math.sin((2 * Math.PI * t) / 168) + 0.05 * t) * 100) / 100);
+}
+const index = Array.from({ length: CONTEXT }, (_, t) => new Date(Date.UTC(2020, 0, 1) + t * 86_400_000).toISOString().slice(0, 10));
+
+interface Cell { mode: 'service' | 'direct' | 'inprocess'; batch: number; calls: number; elapsed_s: number; series_per_s: number; p50_ms: number; max_ms: number; warmup_calls: number; worker_cpu?: number; worker_infer_ms_mean?: number; body_bytes?: number }
+
+function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function python(script: string, argv: string[]): unknown {
+  const r = spawnSync(PYTHON, [join(ROOT, 'bench', script), ...argv], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`${script} exited ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+}
+
+const loadBefore = loadavg()[0];
+const modelDir = mkdtempSync(join(tmpdir(), 'horizon-bench-weights-'));
+try {
+  const built = python('chronos2_base.py', ['--out', modelDir]) as { directory: string; params: number };
+  console.error(`checkpoint: ${built.directory} (${(built.params / 1e6).toFixed(1)} M parameters, random weights)`);
+
+  // (b) the official library in-process, on the device the worker would pick (HORIZON_DEVICE, else auto)
+  const device = process.env.HORIZON_DEVICE === 'cuda' ? 'cuda' : 'cpu';
+  const inprocess = python('model_throughput.py', ['inprocess', '--model-dir', built.directory, '--device', device, '--batches', args.batches!,
+    '--context', String(CONTEXT), '--horizon', String(HORIZON), '--warmup', args.warmup!, '--duration', args.duration!, '--min-calls', args['min-calls']!]) as { cells: Cell[]; torch: string; torch_threads: number; dtype: string };
+
+  // (a) the service, in this process, with the worker reading the checkpoint from HORIZON_MODEL_DIR
+  process.env.HORIZON_MODEL_DIR = modelDir;
+  const { startService } = await import('../eval/service.ts');
+  const service = await startService({ inferenceTimeoutMs: 600_000 });
+  const cells: Cell[] = inprocess.cells.map((c) => ({ ...c, mode: 'inprocess' as const }));
+  try {
+    const server = service.server!;
+    const workerUrl = server.supervisor.endpoint('core')!;
+    const workerPid = server.supervisor.status().find((w) => w.group === 'core')!.pid!;
+    const pools = { service: new Pool(service.url, { connections: 1, keepAliveTimeout: 600_000 }), direct: new Pool(workerUrl, { connections: 1, keepAliveTimeout: 600_000 }) };
+    const auth = { 'content-type': 'application/json', authorization: `Bearer ${service.key}` };
+    const json = { 'content-type': 'application/json' };
+
+    async function post(mode: 'service' | 'direct', body: string): Promise<unknown> {
+      const res = await pools[mode].request({ path: mode === 'service' ? '/v1/forecast' : '/infer', method: 'POST', headers: mode === 'service' ? auth : json, body, headersTimeout: 600_000, bodyTimeout: 600_000 });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${mode} answered ${res.statusCode}: ${text.slice(0, 500)}`);
+      return JSON.parse(text); // parsed, as a client would
+    }
+
+    for (const batch of batches) {
+      const series = Array.from({ length: batch }, (_, i) => seriesValues(i, CONTEXT));
+      const bodies = {
+        service: JSON.stringify({ model: 'chronos-2', model_size: 'base', freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, index })) }),
+        direct: JSON.stringify({ model: 'chronos-2', size: 'base', freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })) }),
+      };
+      for (const mode of ['service', 'direct'] as const) {
+        const warmupMs = Number(args.warmup) * 1000, durationMs = Number(args.duration) * 1000, minCalls = Number(args['min-calls']);
+        let warmupCalls = 0;
+        const start = performance.now();
+        while (warmupCalls === 0 || performance.now() - start < warmupMs) { await post(mode, bodies[mode]); warmupCalls++; }
+        const latencies: number[] = [];
+        const inferMs: number[] = [];
+        const cpu0 = processCpuSeconds(workerPid), t0 = performance.now();
+        while (latencies.length < minCalls || performance.now() - t0 < durationMs) {
+          const c0 = performance.now();
+          const answer = await post(mode, bodies[mode]) as { timing?: { infer_ms: number } };
+          latencies.push(performance.now() - c0);
+          if (answer.timing) inferMs.push(answer.timing.infer_ms);
+        }
+        const elapsed = (performance.now() - t0) / 1000;
+        latencies.sort((a, b) => a - b);
+        const cell: Cell = {
+          mode, batch, calls: latencies.length, elapsed_s: elapsed, series_per_s: (latencies.length * batch) / elapsed,
+          p50_ms: latencies[(latencies.length - 1) >> 1], max_ms: latencies.at(-1)!, warmup_calls: warmupCalls,
+          worker_cpu: (processCpuSeconds(workerPid) - cpu0) / elapsed, body_bytes: Buffer.byteLength(bodies[mode]),
+          ...(inferMs.length ? { worker_infer_ms_mean: inferMs.reduce((a, b) => a + b, 0) / inferMs.length } : {}),
+        };
+        console.error(`${mode} batch ${batch}: ${cell.series_per_s.toFixed(1)} series/s (${cell.calls} calls)`);
+        cells.push(cell);
+      }
+    }
+    await pools.service.close();
+    await pools.direct.close();
+  } finally {
+    await service.close();
+  }
+
+  const get = (mode: Cell['mode'], batch: number) => cells.find((c) => c.mode === mode && c.batch === batch)!;
+  console.log(`chronos-2 base (${(built.params / 1e6).toFixed(1)} M params, random weights), context ${CONTEXT}, horizon ${HORIZON}, quantiles 0.1…0.9; device ${device} (${inprocess.dtype}), torch ${inprocess.torch} (${inprocess.torch_threads} threads)`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; ${args.warmup} s warm-up + ${args.duration} s (≥ ${args['min-calls']} calls) per cell, one call in flight`);
+  console.log('batch  service s/s  direct s/s  in-proc s/s  svc/in-proc  direct/in-proc  svc p50 ms  in-proc p50 ms  worker infer_ms');
+  const summary = batches.map((b) => {
+    const s = get('service', b), d = get('direct', b), p = get('inprocess', b);
+    const row = { batch: b, service: s.series_per_s, direct: d.series_per_s, inprocess: p.series_per_s, ratio: s.series_per_s / p.series_per_s, directRatio: d.series_per_s / p.series_per_s };
+    console.log(`${String(b).padStart(5)}  ${s.series_per_s.toFixed(1).padStart(11)}  ${d.series_per_s.toFixed(1).padStart(10)}  ${p.series_per_s.toFixed(1).padStart(11)}  ${row.ratio.toFixed(2).padStart(11)}  ${row.directRatio.toFixed(2).padStart(14)}  ${s.p50_ms.toFixed(0).padStart(10)}  ${p.p50_ms.toFixed(0).padStart(14)}  ${(d.worker_infer_ms_mean ?? NaN).toFixed(0).padStart(15)}`);
+    return row;
+  });
+  console.log('(goal for context, not asserted: service / in-process ≥ 0.95 at batch 256; s/s = series per second)');
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const file = new URL(`model-throughput-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, dir);
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().map((c) => c.model), node: process.version, loadBefore, args, device, params: built.params, inprocess: { ...inprocess, cells: undefined }, cells, summary }, null, 2));
+  console.log(`results: ${file.pathname}`);
+} finally {
+  rmSync(modelDir, { recursive: true, force: true });
+}

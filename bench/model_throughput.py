@@ -1,0 +1,166 @@
+"""Series/s of Chronos-2 at fixed batch sizes, measured from Python. Two modes:
+
+    python bench/model_throughput.py inprocess --model-dir DIR/chronos-2/base [--device cpu|cuda] ...
+    python bench/model_throughput.py infer --url http://127.0.0.1:PORT [--size base] ...
+
+`inprocess`: the official library alone, `Chronos2Pipeline.from_pretrained(dir)` then
+`predict_quantiles(batch of series, prediction_length=horizon, quantile_levels=quantiles)`, with the
+dtype the worker uses on that device (fp32 on the CPU, bf16 on CUDA; see torch_device.py).
+`infer`: the same series POSTed as one body to a runtime worker's `/infer` (docs/runtime-protocol.md),
+over one keep-alive connection, as the control plane sends them.
+
+Each cell (one batch size): warm-up calls for --warmup seconds (at least one), then calls back to
+back for --duration seconds (at least --min-calls); series/s = calls × batch / elapsed. Closed loop,
+one call in flight. Prints one JSON object on stdout; progress goes to stderr. Measures, never asserts.
+The series are the ones bench/model-throughput.ts sends (see `series`), so the figures compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import os
+import platform
+import sys
+import time
+from urllib.parse import urlparse
+
+QUANTILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+
+
+def series(i: int, length: int) -> list[float]:
+    """Series i: daily-ish seasonality, a trend and a level per series, rounded to 2 decimals.
+    Same formula as seriesValues() in bench/model-throughput.ts."""
+    return [
+        round(100 + 10 * i + 10 * math.sin(2 * math.pi * t / 24 + i) + 5 * math.sin(2 * math.pi * t / 168) + 0.05 * t, 2)
+        for t in range(length)
+    ]
+
+
+def measure(call, batch: int, warmup_s: float, duration_s: float, min_calls: int) -> dict:
+    start = time.perf_counter()
+    warm_calls = 0
+    while warm_calls == 0 or time.perf_counter() - start < warmup_s:
+        call()
+        warm_calls += 1
+    latencies = []
+    t0 = time.perf_counter()
+    while len(latencies) < min_calls or time.perf_counter() - t0 < duration_s:
+        c0 = time.perf_counter()
+        call()
+        latencies.append(time.perf_counter() - c0)
+    elapsed = time.perf_counter() - t0
+    latencies.sort()
+    return {
+        "batch": batch,
+        "calls": len(latencies),
+        "elapsed_s": elapsed,
+        "series_per_s": len(latencies) * batch / elapsed,
+        "p50_ms": latencies[(len(latencies) - 1) // 2] * 1e3,
+        "max_ms": latencies[-1] * 1e3,
+        "warmup_calls": warm_calls,
+    }
+
+
+def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
+    import numpy as np
+    import torch
+    from chronos import Chronos2Pipeline
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()
+
+    device = args.device
+    dtype = torch.float32 if device == "cpu" else torch.bfloat16  # as runtime/horizon_runtime/torch_device.py
+    t = time.perf_counter()
+    pipeline = Chronos2Pipeline.from_pretrained(args.model_dir, device_map=device, dtype=dtype)
+    load_s = time.perf_counter() - t
+    cells = []
+    for batch in args.batches:
+        tasks = [np.asarray(s, dtype=np.float64) for s in inputs[batch]]
+
+        def call():
+            q, mean = pipeline.predict_quantiles(
+                tasks, prediction_length=args.horizon, quantile_levels=QUANTILES, cross_learning=False
+            )
+            # results as numpy, as a caller would use them (and so that CUDA work is finished)
+            [x.numpy() for x in q], [x.numpy() for x in mean]
+
+        cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
+        print(f"inprocess batch {batch}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
+        cells.append(cell)
+    info = {
+        "load_s": load_s,
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+        "dtype": str(dtype),
+        "gpu": torch.cuda.get_device_name(0) if device == "cuda" else None,
+    }
+    return cells, info
+
+
+def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
+    url = urlparse(args.url)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
+
+    def post(path: str, body: bytes) -> bytes:
+        connection.request("POST", path, body=body, headers={"content-type": "application/json"})
+        response = connection.getresponse()
+        data = response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{path} answered {response.status}: {data[:500]!r}")
+        return data
+
+    t = time.perf_counter()
+    loaded = json.loads(post("/load", json.dumps({"model": "chronos-2", "size": args.size}).encode()))
+    load_s = time.perf_counter() - t
+    cells = []
+    for batch in args.batches:
+        body = json.dumps({
+            "model": "chronos-2", "size": args.size, "freq": "D", "horizon": args.horizon, "quantiles": QUANTILES,
+            "series": [{"target": s, "past_covariates": {}, "future_covariates": {}, "static_covariates": {}} for s in inputs[batch]],
+        }).encode()
+        timings = []
+
+        def call():
+            answer = json.loads(post("/infer", body))  # parsed, as the control plane does
+            timings.append(answer["timing"])
+
+        cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
+        measured = timings[cell["warmup_calls"]:]
+        cell["worker_infer_ms_mean"] = sum(x["infer_ms"] for x in measured) / len(measured)
+        cell["worker_queue_ms_mean"] = sum(x["queue_ms"] for x in measured) / len(measured)
+        cell["body_bytes"] = len(body)
+        print(f"infer batch {batch}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
+        cells.append(cell)
+    return cells, {"load_s": load_s, "load": loaded}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=["inprocess", "infer"])
+    parser.add_argument("--model-dir", help="inprocess: the checkpoint directory (…/chronos-2/base)")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="inprocess: where the pipeline runs")
+    parser.add_argument("--url", help="infer: the worker's base URL")
+    parser.add_argument("--size", default="base", help="infer: the catalog size")
+    parser.add_argument("--batches", default="1,16,256", type=lambda s: [int(x) for x in s.split(",")])
+    parser.add_argument("--context", default=512, type=int)
+    parser.add_argument("--horizon", default=64, type=int)
+    parser.add_argument("--warmup", default=1.0, type=float, help="seconds of warm-up per cell (at least one call)")
+    parser.add_argument("--duration", default=5.0, type=float, help="seconds measured per cell")
+    parser.add_argument("--min-calls", default=2, type=int, help="measured calls per cell at least")
+    args = parser.parse_args()
+    inputs = {b: [series(i, args.context) for i in range(b)] for b in args.batches}
+    cells, info = (run_inprocess if args.mode == "inprocess" else run_infer)(args, inputs)
+    print(json.dumps({
+        "mode": args.mode, "device": args.device if args.mode == "inprocess" else "worker",
+        "context": args.context, "horizon": args.horizon, "quantiles": QUANTILES,
+        "warmup_s": args.warmup, "duration_s": args.duration, "min_calls": args.min_calls,
+        "python": platform.python_version(), "cpus": os.cpu_count(), **info, "cells": cells,
+    }), flush=True)
+
+
+if __name__ == "__main__":
+    main()
