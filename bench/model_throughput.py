@@ -102,6 +102,10 @@ def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict
 
 
 def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
+    try:  # the worker's own JSON library (the control plane's JSON.parse is C++ too); stdlib json otherwise
+        from orjson import loads
+    except ImportError:
+        loads = json.loads
     url = urlparse(args.url)
     connection = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
 
@@ -125,7 +129,7 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
         timings = []
 
         def call():
-            answer = json.loads(post("/infer", body))  # parsed, as the control plane does
+            answer = loads(post("/infer", body))  # parsed, as the control plane does
             timings.append(answer["timing"])
 
         cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
