@@ -1,6 +1,8 @@
 // Starts a throw-away Horizon service in this process for the eval and bench scripts: a temp data
-// dir (embedded store), only the "core" runtime group, and a fresh account whose quotas are large
-// enough that the default 200/day never gets in the way of a measurement.
+// dir (embedded store), only the "core" runtime group (unless HORIZON_RUNTIME_GROUPS names others,
+// e.g. for foundation models served by another group), and a fresh account whose quotas are large
+// enough that the default 200/day never gets in the way of a measurement. Everything else comes
+// from the environment as for `horizon serve` (HORIZON_MODEL_DIR, HORIZON_ACCEPT_LICENSES, ...).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,17 +19,27 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startService(): Promise<Service> {
+export interface ServiceOptions {
+  /** worker-call timeout (504 after it); default: HORIZON_INFERENCE_TIMEOUT_MS or the service's 120 s */
+  inferenceTimeoutMs?: number;
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'horizon-eval-'));
+  const fromEnv = configFromEnv({ HORIZON_LOG_LEVEL: 'warn', ...process.env });
   const config = {
-    ...configFromEnv({ HORIZON_LOG_LEVEL: 'warn', ...process.env }),
-    port: 0, host: '127.0.0.1', dataDir, runtimeGroups: ['core'],
+    ...fromEnv,
+    port: 0, host: '127.0.0.1', dataDir,
+    runtimeGroups: fromEnv.runtimeGroups.length ? fromEnv.runtimeGroups : ['core'],
+    ...(options.inferenceTimeoutMs !== undefined ? { inferenceTimeoutMs: options.inferenceTimeoutMs } : {}),
   };
   // the bootstrap key printed on the first start is not needed: we make our own account below
   const server = await startServer(config, { print: () => {} });
-  if (!server.supervisor.endpoint('core')) {
-    await server.close();
-    throw new Error('the "core" runtime worker did not start (is runtime/.venv-core set up?)');
+  for (const group of config.runtimeGroups) {
+    if (!server.supervisor.endpoint(group)) {
+      await server.close();
+      throw new Error(`the "${group}" runtime worker did not start (is runtime/.venv-${group} set up?)`);
+    }
   }
   const account = await createAccount(server.database.db, { name: 'eval-bench', dailyQuota: 10_000_000, weeklyQuota: 10_000_000 });
   const { key } = await createApiKey(server.database.db, account.id, 'bench');
@@ -41,10 +53,10 @@ export async function startService(): Promise<Service> {
 }
 
 /** `--url URL --key KEY` targets a running service; otherwise one is started in-process. */
-export async function serviceFromArgs(args: { url?: string; key?: string }): Promise<Service> {
+export async function serviceFromArgs(args: { url?: string; key?: string }, options: ServiceOptions = {}): Promise<Service> {
   if (args.url) {
     if (!args.key) throw new Error('--url needs --key');
     return { url: args.url.replace(/\/$/, ''), key: args.key, async close() {} };
   }
-  return startService();
+  return startService(options);
 }
