@@ -58,6 +58,16 @@ describe('horizon CLI', () => {
     } finally { await database.close(); }
   });
 
+  it('eval runs the evaluation harness through the service', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'horizon-eval-'));
+    try {
+      const res = await horizon('eval', '--models', 'seasonal-naive', '--datasets', 'airpassengers', '--out', out, '--name', 'cli');
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, /airpassengers/);
+      assert.match(res.stdout, /seasonal-naive/);
+    } finally { rmSync(out, { recursive: true, force: true }); }
+  });
+
   it('usage errors exit 2 with a message', async () => {
     const unknownAccount = await horizon('keys', 'create', '--account', 'nobody', '--name', 'x');
     assert.equal(unknownAccount.code, 2);

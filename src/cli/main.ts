@@ -2,6 +2,8 @@
 // Account and key commands open the same store the server uses; with the embedded store the
 // server must be stopped (its lock file says so).
 import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../config.ts';
 import { openDatabase, type Database } from '../store/database.ts';
 import { acquireStoreLock, StoreLockedError } from '../store/lock.ts';
@@ -15,6 +17,7 @@ const USAGE = `usage:
   horizon keys create --account <name> --name <key-name> [--json]
   horizon keys list --account <name> [--json]
   horizon keys revoke --account <name> --id <key-id> [--json]
+  horizon eval [--models a,b] [--datasets all|a,b] [--url URL --key KEY] …   (see eval/README.md)
 
 environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_DATABASE_URL (PostgreSQL instead of the embedded store); see README`;
 
@@ -47,7 +50,15 @@ function output(json: boolean, value: object, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
 
+/** `horizon eval …` is the evaluation harness (eval/run.ts) with its own flags. */
+function runEval(args: string[]): Promise<number> {
+  const harness = fileURLToPath(new URL('../../eval/run.ts', import.meta.url));
+  const child = spawn(process.execPath, [harness, ...args], { stdio: 'inherit' });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'eval') return runEval(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv, allowPositionals: true, strict: true,
     options: {
