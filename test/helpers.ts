@@ -70,6 +70,13 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
     async drop() {
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
+      // let connections that are closing finish first: forcing them would make their clients, still
+      // in this process, raise 'terminating connection' errors after the test ended
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
