@@ -1,38 +1,52 @@
 #!/usr/bin/env bash
-# Creates the "core" runtime virtualenv (runtime/.venv-core) and installs requirements/core.txt.
-# Idempotent: the install is skipped while the stamp in the venv matches the requirements file and
-# the interpreter. Needs no stdin, so it runs the same on a fresh machine and in CI.
+# Creates one virtualenv per runtime group (runtime/.venv-<group>) from requirements/<group>.txt:
+# `core` (statistical models and every foundation model whose pins agree) and `timesfm1` (TimesFM 1.0,
+# whose package shares its name with the timesfm 3.x in core). docs/runtime-groups.md says why.
+#   runtime/setup.sh            every group
+#   runtime/setup.sh core       only the named groups
+# Idempotent: a group's install is skipped while the stamp in its venv matches its requirements file
+# and the interpreter. Needs no stdin, so it runs the same on a fresh machine and in CI.
 set -euo pipefail
 runtime="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-venv="$runtime/.venv-core"
-requirements="$runtime/requirements/core.txt"
-stamp="$venv/.horizon-requirements"
 python="${PYTHON:-python3}"
 
-if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
-  echo "runtime/setup.sh: $python is $("$python" --version 2>&1); Python >= 3.11 is required" >&2
+if ! "$python" -c 'import sys; sys.exit(not ((3, 11) <= sys.version_info < (3, 12)))'; then
+  # 3.11 exactly: timesfm 1.3.0 (group timesfm1) requires <3.12, and the torch wheel pinned is cp311.
+  echo "runtime/setup.sh: $python is $("$python" --version 2>&1); Python 3.11 is required" >&2
   exit 1
 fi
 
-# A venv whose interpreter no longer runs (moved checkout, removed Python) is rebuilt from scratch.
-if [ -d "$venv" ] && ! "$venv/bin/python" -c '' 2>/dev/null; then
-  echo "runtime/setup.sh: $venv is broken; recreating it" >&2
-  rm -rf "$venv"
-fi
-if [ ! -x "$venv/bin/python" ]; then
-  echo "runtime/setup.sh: creating $venv" >&2
-  "$python" -m venv "$venv"
+groups=("$@")
+if [ ${#groups[@]} -eq 0 ]; then
+  for file in "$runtime"/requirements/*.txt; do groups+=("$(basename "$file" .txt)"); done
 fi
 
-wanted="$("$venv/bin/python" --version 2>&1)
+for group in "${groups[@]}"; do
+  venv="$runtime/.venv-$group"
+  requirements="$runtime/requirements/$group.txt"
+  stamp="$venv/.horizon-requirements"
+  [ -f "$requirements" ] || { echo "runtime/setup.sh: no $requirements" >&2; exit 1; }
+  # A venv whose interpreter no longer runs (moved checkout, removed Python) is rebuilt from scratch.
+  if [ -d "$venv" ] && ! "$venv/bin/python" -c '' 2>/dev/null; then
+    echo "runtime/setup.sh: $venv is broken; recreating it" >&2
+    rm -rf "$venv"
+  fi
+  if [ ! -x "$venv/bin/python" ]; then
+    echo "runtime/setup.sh: creating $venv" >&2
+    "$python" -m venv "$venv"
+  fi
+  wanted="$("$venv/bin/python" --version 2>&1)
 $(cat "$requirements")"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
-  echo "runtime/setup.sh: installing requirements/core.txt" >&2
-  "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check -r "$requirements" >&2
-  printf '%s' "$wanted" > "$stamp"
-fi
-
-# `python -m horizon_runtime` must work from any directory (the control plane starts it from the repo
-# root), so the venv gets a .pth entry for runtime/ instead of a package install.
-site_packages="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
-printf '%s\n' "$runtime" > "$site_packages/horizon_runtime.pth"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+    echo "runtime/setup.sh: installing requirements/$group.txt" >&2
+    # --no-deps: every file is the complete, ==-pinned set pip resolved once (regeneration recipe in
+    # the file's header); resolving ~150 pins again is slow and pip 23 can crash doing it.
+    "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$requirements" >&2
+    "$venv/bin/python" -m pip check >&2
+    printf '%s' "$wanted" > "$stamp"
+  fi
+  # `python -m horizon_runtime` must work from any directory (the control plane starts it from the repo
+  # root), so the venv gets a .pth entry for runtime/ instead of a package install.
+  site_packages="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+  printf '%s\n' "$runtime" > "$site_packages/horizon_runtime.pth"
+done

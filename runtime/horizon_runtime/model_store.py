@@ -15,7 +15,7 @@ from functools import partial
 from .adapters.base import Adapter
 from .catalog import Catalog, CatalogModel
 from .protocol import ProtocolError
-from .registry import adapter_class, needs_weights, unavailable_reason
+from .registry import adapter_class, unavailable_reason, weights_layout
 from .weights import find_weights, weights_directory
 
 log = logging.getLogger(__name__)
@@ -43,17 +43,19 @@ class ModelStore:
 
     def servable_sizes(self, model: CatalogModel) -> list[str]:
         """The sizes of a servable model that have weights here (all of them for models without weights)."""
-        if not needs_weights(model.adapter):
+        layout = weights_layout(model.adapter)
+        if layout is None:
             return list(model.sizes)
-        return [size for size, caps in model.sizes.items() if find_weights(model.id, size, caps.checkpoint).directory]
+        return [size for size, caps in model.sizes.items() if find_weights(model.id, size, caps.checkpoint, layout).directory]
 
     def check_servable(self, model: CatalogModel, size: str) -> None:
         """409 model_unavailable without the library, 424 weights_missing without the weights."""
         reason = self._unavailable.get(model.id)
         if reason is not None:
             raise ProtocolError(409, "model_unavailable", f"model '{model.id}': {reason}")
-        if needs_weights(model.adapter) and (model.id, size) not in self._adapters:
-            weights_directory(model.id, size, model.sizes[size].checkpoint)
+        layout = weights_layout(model.adapter)
+        if layout is not None and (model.id, size) not in self._adapters:
+            weights_directory(model.id, size, model.sizes[size].checkpoint, layout)
 
     async def load(self, model: CatalogModel, size: str) -> tuple[Adapter, float, bool]:
         """The loaded adapter, the milliseconds this call waited for loading, and whether it was loaded

@@ -23,3 +23,31 @@ def make_monotone(rows: np.ndarray) -> np.ndarray:
     """Sorts each step's values across levels, so that rows (levels ascending, shape (levels, horizon))
     never decrease in the level. Sorting keeps the set of values and is deterministic."""
     return np.sort(rows, axis=0)
+
+
+def outside_trained_levels(quantiles: tuple[float, ...], trained) -> tuple[str, ...]:
+    """The warning for requested levels outside the model's trained ones (they get the nearest level's values)."""
+    outside = [q for q in quantiles if q < trained[0] or q > trained[-1]]
+    if not outside:
+        return ()
+    return (
+        f"quantile levels {', '.join(map(repr, outside))} lie outside {trained[0]}-{trained[-1]}, the levels "
+        f"this model predicts; they get the values of the nearest predicted level",
+    )
+
+
+def interpolate_levels(trained, values: np.ndarray, requested: tuple[float, ...]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """A model's fixed quantile outputs at the requested levels, for models that predict a fixed set.
+
+    trained: the model's levels, ascending; values: (len(trained), horizon). Returns (len(requested),
+    horizon), made monotone, and the warnings: a requested level between two trained ones is linear in
+    the level (what the Chronos pipelines do), one outside gets the nearest trained level's values.
+    """
+    trained = np.asarray(trained, dtype=np.float64)
+    values = np.sort(np.asarray(values, dtype=np.float64), axis=0)
+    wanted = np.clip(np.asarray(requested, dtype=np.float64), trained[0], trained[-1])
+    upper = np.clip(np.searchsorted(trained, wanted, side="left"), 1, len(trained) - 1)
+    lower = upper - 1
+    weight = ((wanted - trained[lower]) / (trained[upper] - trained[lower]))[:, None]
+    rows = values[lower] * (1.0 - weight) + values[upper] * weight
+    return make_monotone(rows), outside_trained_levels(tuple(requested), list(trained))

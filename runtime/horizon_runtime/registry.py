@@ -11,6 +11,7 @@ import importlib.util
 from dataclasses import dataclass
 
 from .adapters.base import Adapter
+from .weights import HF_LAYOUT, WeightsLayout
 
 
 @dataclass(frozen=True)
@@ -18,7 +19,9 @@ class AdapterRef:
     module: str
     class_name: str
     requires: tuple[str, ...]  # top-level modules that must be importable
-    weights: bool = False  # loads a checkpoint (see weights.py): servable per size only where one is found
+    # The checkpoint layout it loads (see weights.py), None for models without weights: a size is
+    # servable only where its checkpoint is found.
+    weights: WeightsLayout | None = None
 
 
 _STATISTICAL = "horizon_runtime.adapters.statistical"
@@ -29,9 +32,25 @@ ADAPTERS: dict[str, AdapterRef] = {
     "auto-ets": AdapterRef(_STATISTICAL, "AutoETSAdapter", ("statsforecast",)),
     "auto-arima": AdapterRef(_STATISTICAL, "AutoARIMAAdapter", ("statsforecast",)),
     "auto-theta": AdapterRef(_STATISTICAL, "AutoThetaAdapter", ("statsforecast",)),
-    "chronos": AdapterRef("horizon_runtime.adapters.chronos_t5", "ChronosT5Adapter", ("chronos",), weights=True),
-    "chronos-bolt": AdapterRef("horizon_runtime.adapters.chronos_bolt", "ChronosBoltAdapter", ("chronos",), weights=True),
-    "chronos-2": AdapterRef("horizon_runtime.adapters.chronos_2", "Chronos2Adapter", ("chronos",), weights=True),
+    "chronos": AdapterRef("horizon_runtime.adapters.chronos_t5", "ChronosT5Adapter", ("chronos",), HF_LAYOUT),
+    "chronos-bolt": AdapterRef("horizon_runtime.adapters.chronos_bolt", "ChronosBoltAdapter", ("chronos",), HF_LAYOUT),
+    "chronos-2": AdapterRef("horizon_runtime.adapters.chronos_2", "Chronos2Adapter", ("chronos",), HF_LAYOUT),
+    # TimesFM 1.0 (timesfm 1.3.0, runtime group timesfm1): the published repo holds one torch_model.ckpt.
+    "timesfm-1": AdapterRef(
+        "horizon_runtime.adapters.timesfm_1", "TimesFM1Adapter", ("timesfm",), WeightsLayout(("torch_model.ckpt",), ())
+    ),
+    "timesfm-2": AdapterRef("horizon_runtime.adapters.timesfm_2", "TimesFM2Adapter", ("timesfm",), HF_LAYOUT),
+    "timesfm-3": AdapterRef("horizon_runtime.adapters.timesfm_3", "TimesFM3Adapter", ("timesfm3",), HF_LAYOUT),
+    "moirai-2": AdapterRef("horizon_runtime.adapters.moirai_2", "Moirai2Adapter", ("uni2ts",), HF_LAYOUT),
+    # TabPFN checkpoints are single files with the config inside (.safetensors for v3.5, .ckpt before).
+    "tabpfn-ts": AdapterRef(
+        "horizon_runtime.adapters.tabpfn_ts", "TabPFNTSAdapter", ("tabpfn_time_series", "tabpfn"),
+        WeightsLayout((), ("*.safetensors", "*.ckpt")),
+    ),
+    # TiRex: the published repo holds one Lightning model.ckpt (hyper-parameters inside).
+    "tirex": AdapterRef("horizon_runtime.adapters.tirex", "TiRexAdapter", ("tirex",), WeightsLayout(("model.ckpt",), ())),
+    "yug": AdapterRef("horizon_runtime.adapters.yug", "YugAdapter", ("yug",), HF_LAYOUT),
+    "toto-2": AdapterRef("horizon_runtime.adapters.toto_2", "Toto2Adapter", ("toto2",), HF_LAYOUT),
 }
 
 
@@ -46,7 +65,8 @@ def unavailable_reason(adapter: str) -> str | None:
     return None
 
 
-def needs_weights(adapter: str) -> bool:
+def weights_layout(adapter: str) -> WeightsLayout | None:
+    """The checkpoint layout the adapter loads, or None when it needs no weights."""
     return ADAPTERS[adapter].weights
 
 

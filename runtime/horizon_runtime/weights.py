@@ -1,11 +1,13 @@
 """Where the weights of a (model, size) lie: HORIZON_MODEL_DIR/<model-id>/<size>/ first, then the
-Hugging Face cache entry of the catalog's `checkpoint` repo id.
+Hugging Face cache snapshot of the catalog's `checkpoint` repo id.
 
-A directory counts when it holds config.json and a weights file, the layout `save_pretrained` writes.
-Lookups only test paths, so GET /models can run them on every call. Nothing is downloaded here: a
-request must not start a multi-gigabyte download, and GET /models could not tell a reachable hub from
-an unreachable one, so weights come from the operator (the directory, or `hf download <repo>` into
-the cache), and HF_HUB_OFFLINE needs no special handling.
+A directory counts when it holds the files of the family's published layout (`WeightsLayout`): for
+most families config.json and a weights file, the layout `save_pretrained` writes; TiRex ships one
+Lightning `model.ckpt`, TimesFM 1.0 one `torch_model.ckpt`. Lookups only test paths, so GET /models
+can run them on every call. Nothing is downloaded here: a request must not start a multi-gigabyte
+download, and GET /models could not tell a reachable hub from an unreachable one, so weights come
+from the operator (the directory, or `hf download <repo>` into the cache), and HF_HUB_OFFLINE needs
+no special handling.
 """
 
 from __future__ import annotations
@@ -20,53 +22,78 @@ WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_mo
 
 
 @dataclass(frozen=True)
+class WeightsLayout:
+    """The files a checkpoint directory must hold: every `required` pattern and, if given, one of `any_of`
+    (glob patterns relative to the directory)."""
+
+    required: tuple[str, ...] = ("config.json",)
+    any_of: tuple[str, ...] = WEIGHT_FILES
+
+    def complete(self, directory: Path) -> bool:
+        def present(pattern: str) -> bool:
+            return any(path.is_file() for path in directory.glob(pattern))
+
+        return all(present(p) for p in self.required) and (not self.any_of or any(present(p) for p in self.any_of))
+
+    def describe(self) -> str:
+        parts = list(self.required)
+        if self.any_of:
+            parts.append(" or ".join(self.any_of))
+        return " and ".join(parts)
+
+
+HF_LAYOUT = WeightsLayout()  # what `save_pretrained` writes
+
+
+@dataclass(frozen=True)
 class WeightsLookup:
     directory: Path | None  # None when no place holds them
     looked: tuple[str, ...]  # every place looked, in order, for the 424 detail
 
 
-def _complete(directory: Path) -> bool:
-    return (directory / "config.json").is_file() and any((directory / name).is_file() for name in WEIGHT_FILES)
-
-
-def _model_dir(model_id: str, size: str) -> tuple[Path | None, str]:
+def _model_dir(model_id: str, size: str, layout: WeightsLayout) -> tuple[Path | None, str]:
     root = os.environ.get("HORIZON_MODEL_DIR")
     if not root:
         return None, "HORIZON_MODEL_DIR (not set)"
     directory = Path(root) / model_id / size
-    return (directory if _complete(directory) else None), f"{directory}/ (HORIZON_MODEL_DIR)"
+    return (directory if layout.complete(directory) else None), f"{directory}/ (HORIZON_MODEL_DIR)"
 
 
-def _hf_cache(checkpoint: str) -> tuple[Path | None, str]:
+def _hf_cache(checkpoint: str, layout: WeightsLayout) -> tuple[Path | None, str]:
+    """The cache snapshot `refs/main` points at (what `hf download <repo>` fills), by path only."""
     try:
-        from huggingface_hub import constants, try_to_load_from_cache
+        from huggingface_hub import constants
     except ImportError:
         return None, f"the Hugging Face cache for {checkpoint} (huggingface_hub is not installed)"
+    repo = Path(constants.HF_HUB_CACHE) / ("models--" + checkpoint.replace("/", "--"))
     place = f"the Hugging Face cache {constants.HF_HUB_CACHE} for {checkpoint}"
-    config = try_to_load_from_cache(checkpoint, "config.json")
-    if not isinstance(config, str):  # None, or the "known not to exist" marker
+    try:
+        revision = (repo / "refs" / "main").read_text(encoding="utf-8").strip()
+    except OSError:
         return None, place
-    snapshot = Path(config).parent
-    return (snapshot if _complete(snapshot) else None), place
+    snapshot = repo / "snapshots" / revision
+    return (snapshot if revision and layout.complete(snapshot) else None), place
 
 
-def find_weights(model_id: str, size: str, checkpoint: str | None) -> WeightsLookup:
-    directory, place = _model_dir(model_id, size)
+def find_weights(model_id: str, size: str, checkpoint: str | None, layout: WeightsLayout = HF_LAYOUT) -> WeightsLookup:
+    directory, place = _model_dir(model_id, size, layout)
     looked = [place]
     if directory is None and checkpoint:
-        directory, place = _hf_cache(checkpoint)
+        directory, place = _hf_cache(checkpoint, layout)
         looked.append(place)
     return WeightsLookup(directory, tuple(looked))
 
 
-def weights_directory(model_id: str, size: str, checkpoint: str | None) -> Path:
+def weights_directory(
+    model_id: str, size: str, checkpoint: str | None, layout: WeightsLayout = HF_LAYOUT
+) -> Path:
     """The directory to load from, or 424 weights_missing naming every place looked."""
-    lookup = find_weights(model_id, size, checkpoint)
+    lookup = find_weights(model_id, size, checkpoint, layout)
     if lookup.directory is None:
         raise ProtocolError(
             424,
             "weights_missing",
-            f"no weights for model '{model_id}' size '{size}' (config.json and {' or '.join(WEIGHT_FILES)}); "
+            f"no weights for model '{model_id}' size '{size}' ({layout.describe()}); "
             f"looked in: {'; '.join(lookup.looked)}",
         )
     return lookup.directory

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -32,8 +33,21 @@ class Adapter(ABC):
 
     def __init__(self, model: CatalogModel, size: str, catalog: Catalog):
         self.model_id = model.id
+        self.adapter_name = model.adapter
         self.size = size
         self.catalog = catalog
+
+    @property
+    def caps(self):
+        """This size's catalog entry: max_context, max_horizon, checkpoint."""
+        return self.catalog.models[self.model_id].sizes[self.size]
+
+    def weights_directory(self) -> Path:
+        """Where this size's checkpoint lies (HORIZON_MODEL_DIR, then the HF cache), or 424 weights_missing."""
+        from ..registry import weights_layout
+        from ..weights import weights_directory
+
+        return weights_directory(self.model_id, self.size, self.caps.checkpoint, weights_layout(self.adapter_name))
 
     def load(self) -> None:
         """Makes the first prediction fast (weights, compilation, warm-up). Default: nothing to do."""

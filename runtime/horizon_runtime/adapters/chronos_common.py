@@ -8,9 +8,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..quantiles import make_monotone
+from ..quantiles import make_monotone, outside_trained_levels  # noqa: F401 (re-exported for the adapters)
 from ..torch_device import torch_device, torch_dtype
-from ..weights import weights_directory
 from .base import Adapter, Prediction, SeriesInput
 
 log = logging.getLogger(__name__)
@@ -27,8 +26,8 @@ class ChronosAdapter(Adapter):
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()  # a "Loading weights" bar per load in the worker's log
-        caps = self.catalog.models[self.model_id].sizes[self.size]
-        directory = weights_directory(self.model_id, self.size, caps.checkpoint)
+        caps = self.caps
+        directory = self.weights_directory()
         device = torch_device()
         pipeline = BaseChronosPipeline.from_pretrained(str(directory), device_map=device, dtype=torch_dtype(device))
         if type(pipeline).__name__ != self.pipeline_class:
@@ -51,17 +50,6 @@ class ChronosAdapter(Adapter):
 
     def prepare(self) -> None:
         """Runs once the pipeline is loaded, before the warm-up prediction."""
-
-
-def outside_trained_levels(quantiles: tuple[float, ...], trained: list[float]) -> tuple[str, ...]:
-    """The warning for levels the library clamps to the nearest trained level (Bolt and Chronos-2)."""
-    outside = [q for q in quantiles if q < trained[0] or q > trained[-1]]
-    if not outside:
-        return ()
-    return (
-        f"quantile levels {', '.join(map(repr, outside))} lie outside {trained[0]}-{trained[-1]}, the levels "
-        f"this model predicts; they get the values of the nearest predicted level",
-    )
 
 
 def to_predictions(quantiles, mean, warnings: list[tuple[str, ...]]) -> list[Prediction]:
