@@ -2,13 +2,22 @@
 
 An id is servable when its adapter's library is importable; a size of an adapter that loads a
 checkpoint, when weights.find_weights finds one (path checks only, so this runs on every call).
+
+Loaded models are kept in least-recently-used order within a memory budget
+(HORIZON_MODEL_MEMORY_MB, default half the machine's memory): after a load, the least recently used
+models that no request is using are dropped until the loaded ones fit (the newest always stays). A
+model's size is what its torch modules hold (parameters and buffers), else the process' resident
+memory growth while it loaded; models without weights count as nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import os
 import time
+from collections import OrderedDict
 from concurrent.futures import Executor
 from functools import partial
 
@@ -21,18 +30,76 @@ from .weights import find_weights, weights_directory
 log = logging.getLogger(__name__)
 
 
+def default_memory_budget() -> int:
+    """Half the machine's physical memory, in bytes."""
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def torch_module_bytes(root: object, depth: int = 4) -> int:
+    """Bytes of the parameters and buffers of the torch modules reachable from `root` through object
+    attributes (adapters hold a pipeline that holds the model), each tensor storage counted once."""
+    try:
+        import torch
+    except ImportError:
+        return 0
+    seen_objects: set[int] = set()
+    storages: dict[int, int] = {}
+
+    def walk(obj: object, level: int) -> None:
+        if id(obj) in seen_objects or level > depth:
+            return
+        seen_objects.add(id(obj))
+        if isinstance(obj, torch.nn.Module):
+            for tensor in list(obj.parameters()) + list(obj.buffers()):
+                storage = tensor.untyped_storage()
+                storages[storage.data_ptr()] = storage.nbytes()
+            return
+        children = vars(obj).values() if hasattr(obj, "__dict__") else ()
+        if isinstance(obj, (list, tuple)):
+            children = obj
+        elif isinstance(obj, dict):
+            children = obj.values()
+        for child in children:
+            if not isinstance(child, (str, bytes, int, float, bool, type(None))):
+                walk(child, level + 1)
+
+    walk(root, 0)
+    return sum(storages.values())
+
+
 class ModelStore:
-    def __init__(self, catalog: Catalog, group: str, executor: Executor):
+    def __init__(self, catalog: Catalog, group: str, executor: Executor, memory_budget: int | None = None):
         self._catalog = catalog
         self._executor = executor
         group_models = [model for model in catalog.models.values() if model.group == group]
         self._unavailable = {model.id: unavailable_reason(model.adapter) for model in group_models}
         self.servable = [model for model in group_models if self._unavailable[model.id] is None]
-        self._adapters: dict[tuple[str, str], Adapter] = {}
+        self.memory_budget = default_memory_budget() if memory_budget is None else memory_budget
+        self._adapters: OrderedDict[tuple[str, str], Adapter] = OrderedDict()  # least recently used first
+        self._bytes: dict[tuple[str, str], int] = {}
+        self._in_use: dict[tuple[str, str], int] = {}
         self._loading: dict[tuple[str, str], asyncio.Future] = {}
 
     def loaded(self) -> list[tuple[str, str]]:
         return list(self._adapters)
+
+    def memory_bytes(self, model_id: str, size: str) -> int:
+        return self._bytes.get((model_id, size), 0)
+
+    def acquire(self, model_id: str, size: str) -> None:
+        """Marks a loaded model as used by a request until `release`: it is not evicted meanwhile."""
+        self._in_use[(model_id, size)] = self._in_use.get((model_id, size), 0) + 1
+
+    def release(self, model_id: str, size: str) -> None:
+        key = (model_id, size)
+        self._in_use[key] -= 1
+        if not self._in_use[key]:
+            del self._in_use[key]
 
     def loaded_sizes(self, model_id: str) -> list[str]:
         return [size for loaded_id, size in self._adapters if loaded_id == model_id]
@@ -63,6 +130,7 @@ class ModelStore:
         key = (model.id, size)
         adapter = self._adapters.get(key)
         if adapter is not None:
+            self._adapters.move_to_end(key)
             return adapter, 0.0, True
         self.check_servable(model, size)
         started = time.perf_counter()
@@ -71,16 +139,42 @@ class ModelStore:
             loading = asyncio.get_running_loop().run_in_executor(self._executor, self._load_blocking, model, size)
             self._loading[key] = loading
             loading.add_done_callback(partial(self._loaded, key))
-        adapter = await asyncio.shield(loading)
+        adapter, _ = await asyncio.shield(loading)
         return adapter, (time.perf_counter() - started) * 1e3, False
 
     def _loaded(self, key: tuple[str, str], loading: asyncio.Future) -> None:
         del self._loading[key]
         if not loading.cancelled() and loading.exception() is None:
-            self._adapters[key] = loading.result()
+            adapter, size_bytes = loading.result()
+            self._adapters[key] = adapter
+            self._bytes[key] = size_bytes
+            self._evict(keep=key)
 
-    def _load_blocking(self, model: CatalogModel, size: str) -> Adapter:
+    def _evict(self, keep: tuple[str, str]) -> None:
+        """Drops least recently used models, except `keep` and those in use, until the rest fit the budget."""
+        for key in list(self._adapters):
+            if sum(self._bytes.values()) <= self.memory_budget:
+                break
+            if key == keep or key in self._in_use or not self._bytes.get(key):
+                continue
+            del self._adapters[key]
+            freed = self._bytes.pop(key)
+            log.info(
+                "unloaded %s/%s (%.1f MB, least recently used) to stay within the model memory budget of %.1f MB",
+                key[0], key[1], freed / 1e6, self.memory_budget / 1e6,
+            )
+        gc.collect()
+        try:
+            import torch
+
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
+        except ImportError:
+            pass
+
+    def _load_blocking(self, model: CatalogModel, size: str) -> tuple[Adapter, int]:
         started = time.perf_counter()
+        resident = _resident_bytes()
         try:
             adapter = adapter_class(model.adapter)(model, size, self._catalog)
         except ImportError as exc:
@@ -93,5 +187,11 @@ class ModelStore:
             raise ProtocolError(
                 500, "inference_failed", f"loading '{model.id}' size '{size}' failed: {type(exc).__name__}: {exc}"
             )
-        log.info("loaded %s/%s on %s in %.0f ms", model.id, size, adapter.device, (time.perf_counter() - started) * 1e3)
-        return adapter
+        size_bytes = 0
+        if weights_layout(model.adapter) is not None:
+            size_bytes = torch_module_bytes(adapter) or max(_resident_bytes() - resident, 0)
+        log.info(
+            "loaded %s/%s on %s in %.0f ms (%.1f MB)",
+            model.id, size, adapter.device, (time.perf_counter() - started) * 1e3, size_bytes / 1e6,
+        )
+        return adapter, size_bytes

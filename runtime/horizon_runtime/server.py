@@ -52,10 +52,13 @@ def _check_predictions(predictions: list[Prediction], horizon: int, levels: int)
 
 
 class Worker:
-    def __init__(self, catalog: Catalog, group: str, executor: Executor, max_series: int, max_wait_s: float):
+    def __init__(
+        self, catalog: Catalog, group: str, executor: Executor, max_series: int, max_wait_s: float,
+        memory_budget: int | None = None,
+    ):
         self.catalog = catalog
         self.group = group
-        self.store = ModelStore(catalog, group, executor)
+        self.store = ModelStore(catalog, group, executor, memory_budget)
         self.batcher = MicroBatcher(self._predict, executor, max_series, max_wait_s)
         self.shutting_down = False
 
@@ -86,10 +89,13 @@ class Worker:
         req = parse_infer_request(body, model, size, self.catalog)
         _, loaded_ms, _ = await self.store.load(model, size)
         key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq)
+        self.store.acquire(model.id, size)  # not evicted while this request's batches run
         try:
             result = await self.batcher.submit(key, req.series)
         except BatchFailed as exc:
             raise ProtocolError(500, "inference_failed", f"{req.model.id} ({req.size}): {exc}")
+        finally:
+            self.store.release(model.id, size)
 
         warnings = [f"{kind} covariates ignored: {req.model.id} does not use them" for kind in req.ignored_covariates]
         predictions = []
@@ -123,6 +129,7 @@ class Worker:
                 "load_ms": round(load_ms, 3),
                 "device": adapter.device,
                 "already_loaded": already_loaded,
+                "memory_mb": round(self.store.memory_bytes(model.id, size) / 1e6, 3),
             }
         )
 
