@@ -33,7 +33,15 @@ function infer(inference: InferenceClient, registry: ModelRegistry, request: Inf
   return request.model === PRISM_ID ? runPrism(inference, registry.catalog, registry.prismMembers(), request) : inference.infer(group, request);
 }
 
-export async function runForecast(inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan): Promise<ForecastResult> {
+/** The worker's timing of a forecast (ms) as a Server-Timing header value: shows, e.g., that a warm model did not load. */
+export function serverTiming(timing: Record<string, number>): string {
+  const names: Record<string, string> = { loaded_ms: 'load', queue_ms: 'queue', infer_ms: 'infer' };
+  return Object.entries(names).filter(([key]) => Number.isFinite(timing[key])).map(([key, name]) => `${name};dur=${timing[key]}`).join(', ');
+}
+
+export async function runForecast(
+  inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, onTiming?: (timing: Record<string, number>) => void,
+): Promise<ForecastResult> {
   // the backtest goes to the worker at the same time, so both can share its batches
   const [answer, backtest] = await Promise.all([
     infer(inference, registry, {
@@ -42,6 +50,7 @@ export async function runForecast(inference: InferenceClient, registry: ModelReg
     }),
     plan.backtest ? infer(inference, registry, plan.backtest.request) : undefined,
   ]);
+  if (onTiming && answer.timing) onTiming(answer.timing);
   const result = toContract(plan, answer);
   if (plan.backtest && backtest) result.metrics = { ...scoreBacktest(plan.backtest, backtest, [...plan.quantiles].sort((a, b) => a - b)) };
   return result;

@@ -128,6 +128,17 @@ describe('Chronos models through POST /v1/forecast', () => {
   }
 });
 
+describe('warm-up', () => {
+  it('GET /v1/warmup loads the model; the next forecast does no loading (Server-Timing load;dur=0)', async () => {
+    const warm = await server.request('GET', '/v1/warmup?model=chronos-2&model_size=small');
+    assert.equal(warm.status, 200, warm.text);
+    assert.equal(warm.body.device, 'cpu');
+    const res = await server.request('POST', '/v1/forecast', { body: { model: 'chronos-2', model_size: 'small', freq: 'MS', horizon: 6, series: [{ target, index }] } });
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.headers.get('server-timing') ?? '', /^load;dur=0, queue;dur=[\d.]+, infer;dur=[\d.]+$/);
+  });
+});
+
 describe('sizes without weights', () => {
   let partial: TestServer;
   let dir: string;
@@ -149,6 +160,9 @@ describe('sizes without weights', () => {
     const omitted = await partial.request('POST', '/v1/forecast', { body: { model: 'chronos-bolt', freq: 'MS', horizon: 6, series: [{ target, index }] } });
     assert.equal(omitted.status, 200, omitted.text);
     assert.equal(omitted.body.model_size, 'tiny');
+    // the first use loaded the model, and the response says how long that took
+    const load = Number(/load;dur=([\d.]+)/.exec(omitted.headers.get('server-timing') ?? '')?.[1]);
+    assert.ok(load > 0, `first use: ${omitted.headers.get('server-timing')}`);
   });
 
   it('a size without weights is 422 naming the served sizes, for forecasts and warm-up', async () => {

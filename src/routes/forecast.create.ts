@@ -2,9 +2,10 @@ import type { Route } from './index.ts';
 import { ForecastRequest, ForecastResponse, problemResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
-import { planForecast, runForecast } from '../forecast.ts';
+import { planForecast, runForecast, serverTiming } from '../forecast.ts';
 
-/** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. */
+/** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
+ * header carries the worker's load, queue and infer milliseconds (load 0: the model was warm). */
 export const forecastCreate: Route = (app, deps) => {
   app.post('/v1/forecast', {
     schema: {
@@ -16,6 +17,9 @@ export const forecastCreate: Route = (app, deps) => {
     const owner = ownerOf(request);
     const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry);
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
-    return withRefundOn5xx(charge, () => runForecast(deps.inference, deps.registry, plan));
+    return withRefundOn5xx(charge, () => runForecast(deps.inference, deps.registry, plan, (timing) => {
+      const value = serverTiming(timing);
+      if (value) reply.header('server-timing', value);
+    }));
   });
 };
