@@ -145,7 +145,9 @@ def parse_infer_request(body: dict, model: CatalogModel, size: str, catalog: Cat
         raise bad_request("'series' must be a non-empty array")
     series = [_series(raw, i, horizon, caps.max_context) for i, raw in enumerate(raw_series)]
     sent = {
-        "past": any(s.past_covariates for s in series),
+        # for a model that uses known-future covariates, their history is part of them, not past-only
+        "past": any(set(s.past_covariates) - (set(s.future_covariates) if model.covariates.get("future") else set())
+                    for s in series),
         "future": any(s.future_covariates for s in series),
         "static": any(s.static_covariates for s in series),
     }
