@@ -1,0 +1,163 @@
+// TiRex (`tirex`) and Yug (`house-tsfm`) end to end: POST /v1/forecast through the real control plane
+// and the real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures), compared
+// with the official tirex-ts and yug libraries called directly on the same checkpoint and values
+// (runtime/tests/tirex_yug_reference.py). TiRex is under the NXAI Community License, so the server
+// accepts it with HORIZON_ACCEPT_LICENSES=tirex; a server without that answers 403.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
+const MODELS = { tirex: 'default', 'house-tsfm': 'base' } as const;
+type Model = keyof typeof MODELS;
+
+const N = 60;
+const HORIZON = 12;
+const QUANTILES = [0.1, 0.5, 0.9];
+const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
+target[0] = null;
+target[30] = null;
+const index = monthlyDates('2019-01', N);
+// a shorter second series ending in the same month, so both forecasts share the dates
+const short = Array.from({ length: 40 }, (_, i) => Math.round((50 + 5 * Math.cos(i / 2) + 0.2 * i) * 1000) / 1000);
+const shortIndex = monthlyDates('2020-09', 40);
+const forecastIndex = monthlyDates('2024-01', HORIZON);
+const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
+const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+
+/** A hist-only variable and two with known-future values; Yug gets the history of all three. */
+function covariateSeries(options: { futurePromo?: number[]; lastPrice?: number } = {}) {
+  const histPrice = price.slice(0, N);
+  if (options.lastPrice !== undefined) histPrice[N - 1] = options.lastPrice;
+  return {
+    target, index,
+    hist_variables: { price: histPrice, promo: promo.slice(0, N), weather: price.slice(0, N).map((v) => -v) },
+    future_variables: { price: price.slice(N), promo: options.futurePromo ?? promo.slice(N) },
+    future_variables_index: forecastIndex,
+  };
+}
+
+interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+
+let server: TestServer;
+let weights: string;
+let expected: Prediction[][];
+
+/** The values the control plane sends to the worker for these requests, through the official libraries. */
+function referenceCases() {
+  const plain = (Object.keys(MODELS) as Model[]).map((model) => ({
+    weights: join(weights, model, MODELS[model]), model, freq: 'MS', horizon: HORIZON, quantiles: QUANTILES,
+    series: [{ target }, { target: short }],
+  }));
+  const past = { price: price.slice(0, N), promo: promo.slice(0, N), weather: price.slice(0, N).map((v) => -v) };
+  return [...plain, { weights: join(weights, 'house-tsfm', 'base'), model: 'house-tsfm', freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, series: [{ target, past_covariates: past }] }];
+}
+
+before(async () => {
+  weights = mkdtempSync(join(tmpdir(), 'horizon-tirex-yug-weights-'));
+  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', 'tirex,house-tsfm'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'tirex_yug_reference.py')], { cwd: REPO, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'ignore'] });
+  expected = JSON.parse(reference.toString()) as Prediction[][];
+  server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'tirex' });
+});
+after(async () => {
+  await server?.close();
+  rmSync(weights, { recursive: true, force: true });
+});
+
+async function forecast(body: Record<string, unknown>, on: TestServer = server) {
+  const res = await on.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+/** float32 models run by the same code in the worker and the reference: equal up to the last bits. */
+function assertClose(actual: number[], wanted: number[], what: string): void {
+  assert.equal(actual.length, wanted.length, what);
+  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-6 * (Math.abs(wanted[t]) + 1), `${what}[${t}]: ${v} vs ${wanted[t]}`));
+}
+
+function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
+  assert.deepEqual(entry.index, forecastIndex, what);
+  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
+  for (const values of Object.values(entry.prediction)) assert.ok(values.length === HORIZON && values.every(Number.isFinite), what);
+  for (let l = 1; l < QUANTILES.length; l++) {
+    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
+    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
+  }
+  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
+  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
+}
+
+function warningText(body: { warnings: unknown[] }): string {
+  return JSON.stringify(body.warnings);
+}
+
+describe('TiRex and Yug through POST /v1/forecast', () => {
+  it('GET /v1/models lists both once their weights are present, with their covariates and licences', async () => {
+    const res = await server.request('GET', '/v1/models');
+    assert.equal(res.status, 200, res.text);
+    const byId = new Map(res.body.models.map((m: { model_id: string }) => [m.model_id, m]));
+    const tirex = byId.get('tirex') as any;
+    const yug = byId.get('house-tsfm') as any;
+    assert.ok(tirex && yug, `listed: ${[...byId.keys()]}`);
+    assert.deepEqual(tirex.covariates, { past: false, future: false, static: false });
+    assert.deepEqual(yug.covariates, { past: true, future: false, static: false });
+    assert.equal(tirex.license.accepted, true);
+    assert.equal(tirex.license.requires_opt_in, true);
+  });
+
+  for (const [i, model] of (Object.keys(MODELS) as Model[]).entries()) {
+    it(`${model}: two series of different lengths, dated forecasts equal to the official library's (each alone)`, async () => {
+      const body = await forecast({ model, series: [{ target, index }, { target: short, index: shortIndex }] });
+      assert.equal(body.model, model);
+      assert.equal(body.model_size, MODELS[model]);
+      assertForecast(body.series[0][0], expected[i][0], `${model} series 0`);
+      assertForecast(body.series[1][0], expected[i][1], `${model} series 1`);
+    });
+  }
+
+  it('house-tsfm: historical variables reach Yug as past covariates, equal to the library with them', async () => {
+    const body = await forecast({ model: 'house-tsfm', series: [covariateSeries()] });
+    assertForecast(body.series[0][0], expected[2][0], 'house-tsfm with covariates');
+    const changed = await forecast({ model: 'house-tsfm', series: [covariateSeries({ lastPrice: 25 })] });
+    assert.notDeepEqual(changed.series[0][0].prediction.mean, body.series[0][0].prediction.mean, 'a different historical value changes the forecast');
+  });
+
+  it('house-tsfm: known-future and static variables cannot reach Yug; they are ignored with warnings', async () => {
+    const body = await forecast({ model: 'house-tsfm', series: [{ ...covariateSeries(), static_variables: { store: 7 } }] });
+    const text = warningText(body);
+    assert.match(text, /does not use future covariates; ignored future_variables of series 0: price, promo/);
+    assert.match(text, /does not use static covariates; ignored static_variables of series 0: store/);
+    const changed = await forecast({ model: 'house-tsfm', series: [{ ...covariateSeries({ futurePromo: promo.slice(N).map(() => 5) }), static_variables: { store: 1 } }] });
+    assert.deepEqual(changed.series[0][0].prediction, body.series[0][0].prediction);
+  });
+
+  it('tirex: covariates are ignored with a warning, the forecast is the one without them', async () => {
+    const bare = await forecast({ model: 'tirex', series: [{ target, index }] });
+    const body = await forecast({ model: 'tirex', series: [{ ...covariateSeries(), static_variables: { store: 7 } }] });
+    const text = warningText(body);
+    for (const name of ['price', 'promo', 'weather', 'store']) assert.match(text, new RegExp(name));
+    assert.deepEqual(body.series[0][0].prediction, bare.series[0][0].prediction);
+  });
+});
+
+describe('licence opt-in', () => {
+  let plain: TestServer;
+  before(async () => { plain = await startTestServer({ HORIZON_MODEL_DIR: weights }); });
+  after(async () => { await plain?.close(); });
+
+  it('tirex without HORIZON_ACCEPT_LICENSES is 403 license_not_accepted; house-tsfm (Apache-2.0) needs no opt-in', async () => {
+    const res = await plain.request('POST', '/v1/forecast', { body: { model: 'tirex', freq: 'MS', horizon: HORIZON, series: [{ target, index }] } });
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.code, 'license_not_accepted');
+    assert.match(res.body.detail, /HORIZON_ACCEPT_LICENSES=tirex/);
+    await forecast({ model: 'house-tsfm', series: [{ target, index }] }, plain);
+  });
+});
