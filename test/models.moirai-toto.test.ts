@@ -1,0 +1,173 @@
+// Moirai-2, Toto-2 and Toto-2-FT end to end: POST /v1/forecast through the real control plane and the
+// real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures), compared with the
+// official uni2ts / toto2 libraries called directly on the same checkpoint and values, one series at a
+// time (runtime/tests/moirai_toto_reference.py). moirai-2 is CC-BY-NC-4.0: served only with
+// HORIZON_ACCEPT_LICENSES=moirai-2.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
+const MODELS: Record<string, string> = { 'moirai-2': 'small', 'toto-2': '2.5b', 'toto-2-ft': '2.5b' };
+const IDS = Object.keys(MODELS);
+
+const N = 60;
+const HORIZON = 12;
+const QUANTILES = [0.1, 0.5, 0.9];
+const wave = (n: number, phase: number) => Array.from({ length: n }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12 + phase) + 0.5 * i) * 1000) / 1000);
+const target: (number | null)[] = wave(N, 0);
+target[0] = null;
+target[30] = null;
+const index = monthlyDates('2019-01', N);
+const forecastIndex = monthlyDates('2024-01', HORIZON);
+const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
+const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+// series of other lengths for the batch check: shorter than a Toto patch (32), between patches, longer
+const OTHER_LENGTHS = [20, 45, 130];
+const endingDec2023 = (n: number) => { const m = 2024 * 12 - n; return monthlyDates(`${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`, n); };
+const others = OTHER_LENGTHS.map((n, k) => ({ target: wave(n, k + 1), index: endingDec2023(n) }));
+
+/** Two historical variables, one of them with known future values. */
+function covariateSeries(histPromo = promo.slice(0, N), futurePromo = promo.slice(N)) {
+  return {
+    target, index,
+    hist_variables: { price: price.slice(0, N), promo: histPromo },
+    future_variables: { promo: futurePromo },
+    future_variables_index: forecastIndex,
+  };
+}
+
+interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+
+let server: TestServer;
+let weights: string;
+let expected: Prediction[][];
+
+/** What the control plane sends to the worker for these requests, through the official libraries. */
+function referenceCases() {
+  const plain = IDS.map((model) => ({ weights: join(weights, model, MODELS[model]), model, horizon: HORIZON, quantiles: QUANTILES, series: [{ target }, ...others.map((o) => ({ target: o.target }))] }));
+  // moirai-2 uses historical variables only: both histories go in as past covariates, promo's future values are dropped
+  const covariates = { target, past_covariates: { price: price.slice(0, N), promo: promo.slice(0, N) } };
+  return [...plain, { weights: join(weights, 'moirai-2', 'small'), model: 'moirai-2', horizon: HORIZON, quantiles: QUANTILES, series: [covariates] }];
+}
+
+before(async () => {
+  weights = mkdtempSync(join(tmpdir(), 'horizon-moirai-toto-weights-'));
+  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', IDS.join(',')], { cwd: join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
+  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'moirai_toto_reference.py')], {
+    cwd: REPO, env: { ...process.env, PYTHONPATH: join(REPO, 'runtime') }, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  expected = JSON.parse(reference.toString()) as Prediction[][];
+  server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'moirai-2' });
+});
+after(async () => {
+  await server?.close();
+  rmSync(weights, { recursive: true, force: true });
+});
+
+async function forecast(body: Record<string, unknown>) {
+  const res = await server.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+/** float32 models: equal up to rounding of the last bits (the worker and the reference run the same code). */
+function assertClose(actual: number[], wanted: number[], what: string): void {
+  assert.equal(actual.length, wanted.length, what);
+  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-5 * (Math.abs(wanted[t]) + 100), `${what}[${t}]: ${v} vs ${wanted[t]}`));
+}
+
+function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string, dates = forecastIndex): void {
+  assert.deepEqual(entry.index, dates, what);
+  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
+  for (const values of Object.values(entry.prediction)) {
+    assert.equal(values.length, HORIZON, what);
+    assert.ok(values.every(Number.isFinite), what);
+  }
+  for (let l = 1; l < QUANTILES.length; l++) {
+    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
+    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
+  }
+  assert.deepEqual(entry.prediction.mean, entry.prediction['0.5'], `${what}: mean is the median`);
+  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
+  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
+}
+
+describe('Moirai-2 and Toto-2 through POST /v1/forecast', () => {
+  it('GET /v1/models lists the three ids with their caps, covariate flags and licences', async () => {
+    const res = await server.request('GET', '/v1/models');
+    assert.equal(res.status, 200, res.text);
+    const byId = new Map(res.body.models.map((m: { model_id: string }) => [m.model_id, m]));
+    for (const id of IDS) assert.ok(byId.has(id), `${id} listed`);
+    const moirai = byId.get('moirai-2') as Record<string, any>;
+    assert.deepEqual([moirai.max_context, moirai.max_horizon], [1680, 512]);
+    assert.deepEqual(moirai.covariates, { past: true, future: false, static: false });
+    assert.equal(moirai.license.requires_opt_in, true);
+    assert.equal(moirai.license.accepted, true);
+    for (const id of ['toto-2', 'toto-2-ft']) {
+      const toto = byId.get(id) as Record<string, any>;
+      assert.deepEqual([toto.max_context, toto.max_horizon, toto.supports_covariates], [4096, 1024, false]);
+    }
+  });
+
+  for (const [i, model] of IDS.entries()) {
+    it(`${model}: dated forecasts equal the library's, each series as if alone in a request of four lengths`, async () => {
+      const body = await forecast({ model, series: [{ target, index }, ...others] });
+      assert.equal(body.model, model);
+      assert.equal(body.model_size, MODELS[model]);
+      assertForecast(body.series[0][0], expected[i][0], model);
+      others.forEach((_, k) => assertForecast(body.series[k + 1][0], expected[i][k + 1], `${model} length ${OTHER_LENGTHS[k]}`));
+    });
+  }
+
+  it('moirai-2: historical variables equal the library with them; future values are ignored with a warning', async () => {
+    const body = await forecast({ model: 'moirai-2', series: [covariateSeries()] });
+    assertForecast(body.series[0][0], expected[IDS.length][0], 'moirai-2 with covariates');
+    assert.equal(body.warnings.length, 1, JSON.stringify(body.warnings));
+    assert.match(body.warnings[0].message, /does not use future covariates.*promo/);
+    const histOnly = await forecast({ model: 'moirai-2', series: [{ target, index, hist_variables: covariateSeries().hist_variables }] });
+    assert.deepEqual(histOnly.series[0][0].prediction, body.series[0][0].prediction);
+  });
+
+  it('moirai-2: a different history of a variable changes the forecast; its future values do not', async () => {
+    const base = await forecast({ model: 'moirai-2', series: [covariateSeries()] });
+    const bare = await forecast({ model: 'moirai-2', series: [{ target, index }] });
+    assert.notDeepEqual(bare.series[0][0].prediction.mean, base.series[0][0].prediction.mean);
+    const history = await forecast({ model: 'moirai-2', series: [covariateSeries(promo.slice(0, N).map((v) => 5 * v + 1))] });
+    assert.notDeepEqual(history.series[0][0].prediction.mean, base.series[0][0].prediction.mean);
+    const future = await forecast({ model: 'moirai-2', series: [covariateSeries(undefined, promo.slice(N).map(() => 5))] });
+    assert.deepEqual(future.series[0][0].prediction, base.series[0][0].prediction);
+  });
+
+  for (const model of ['toto-2', 'toto-2-ft']) {
+    it(`${model}: covariates are ignored with a warning, the forecast is the one without them`, async () => {
+      const bare = await forecast({ model, series: [{ target, index }] });
+      const body = await forecast({ model, series: [{ ...covariateSeries(), static_variables: { store: 7 } }] });
+      const text = JSON.stringify(body.warnings);
+      for (const name of ['price', 'promo', 'store']) assert.match(text, new RegExp(name));
+      assert.deepEqual(body.series[0][0].prediction, bare.series[0][0].prediction);
+    });
+  }
+});
+
+describe('moirai-2 without the licence opt-in', () => {
+  let plain: TestServer;
+  before(async () => { plain = await startTestServer({ HORIZON_MODEL_DIR: weights }); });
+  after(async () => { await plain?.close(); });
+
+  it('is listed as not available and answers 403; toto-2 (Apache-2.0) stays available', async () => {
+    const models = await plain.request('GET', '/v1/models');
+    const find = (id: string) => models.body.models.find((m: { model_id: string }) => m.model_id === id);
+    assert.equal(find('moirai-2')?.available, false, JSON.stringify(find('moirai-2')));
+    assert.equal(find('toto-2')?.available, true, JSON.stringify(find('toto-2')));
+    const res = await plain.request('POST', '/v1/forecast', { body: { model: 'moirai-2', freq: 'MS', horizon: HORIZON, series: [{ target, index }] } });
+    assert.equal(res.status, 403, res.text);
+    assert.match(res.text, /HORIZON_ACCEPT_LICENSES=moirai-2/);
+  });
+});
