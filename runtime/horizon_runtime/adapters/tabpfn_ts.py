@@ -76,6 +76,8 @@ from ..torch_device import torch_device  # noqa: E402
 from .base import Adapter, Prediction, SeriesInput  # noqa: E402
 
 log = logging.getLogger(__name__)
+# The pipeline logs "Valid covariates: [...]" at INFO on every call.
+logging.getLogger("tabpfn_time_series").setLevel(logging.WARNING)
 
 # The default checkpoint of tabpfn-time-series 1.3.0 (tabpfn ModelSource.get_v3_5().default_filename).
 DEFAULT_CHECKPOINT = "tabpfn-v3.5-20260909.safetensors"

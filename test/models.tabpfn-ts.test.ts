@@ -1,0 +1,138 @@
+// TabPFN-TS end to end: POST /v1/forecast through the real control plane and the real worker on a tiny
+// random-weight TabPFN v3.5 checkpoint (python -m horizon_runtime.fixtures --models tabpfn-ts), compared
+// with the official TabPFNTSPipeline called directly on the same checkpoint and values
+// (runtime/tests/tabpfn_ts_reference.py). TabPFN-3 weights are non-commercial: the server accepts the
+// licence with HORIZON_ACCEPT_LICENSES=tabpfn-ts; a server without it answers 403.
+// Slow: every series is a TabPFN fit on the CPU, so few short series and one thread per process.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+
+process.env.OMP_NUM_THREADS = '1'; // the worker and the reference inherit it (shared 2-core machine)
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
+const CHECKPOINT = 'tabpfn-v3.5-20260909.safetensors';
+
+const N = 60;
+const HORIZON = 12;
+const QUANTILES = [0.1, 0.5, 0.9];
+const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
+target[0] = null;
+target[30] = null;
+const index = monthlyDates('2019-01', N);
+const forecastIndex = monthlyDates('2024-01', HORIZON);
+const short = target.slice(20).map((v) => (v === null ? null : v * 2));
+const shortIndex = index.slice(20);
+const price = Array.from({ length: N }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
+const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+
+/** A past-only variable (price, dropped by the control plane) and a known-future one (promo). */
+function covariateSeries(futurePromo = promo.slice(N)) {
+  return { target, index, hist_variables: { price, promo: promo.slice(0, N) }, future_variables: { promo: futurePromo }, future_variables_index: forecastIndex };
+}
+
+interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+
+let server: TestServer;
+let weights: string;
+let expected: Prediction[][];
+
+/** The values the control plane sends to the worker for these requests, through the official pipeline. */
+function referenceCases() {
+  const file = join(weights, 'tabpfn-ts', 'default', CHECKPOINT);
+  const base = { weights: file, freq: 'MS', horizon: HORIZON, quantiles: QUANTILES };
+  return [
+    { ...base, series: [{ target }, { target: short }] },
+    { ...base, series: [{ target, past_covariates: { promo: promo.slice(0, N) }, future_covariates: { promo: promo.slice(N) } }] },
+  ];
+}
+
+before(async () => {
+  weights = mkdtempSync(join(tmpdir(), 'horizon-tabpfn-weights-'));
+  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', 'tabpfn-ts'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'tabpfn_ts_reference.py')], {
+    cwd: REPO, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, PYTHONPATH: join(REPO, 'runtime') },
+  });
+  expected = JSON.parse(reference.toString()) as Prediction[][];
+  server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'tabpfn-ts', HORIZON_INFERENCE_TIMEOUT_MS: '600000' });
+});
+after(async () => {
+  await server?.close();
+  rmSync(weights, { recursive: true, force: true });
+});
+
+async function forecast(body: Record<string, unknown>, on: TestServer = server) {
+  const res = await on.request('POST', '/v1/forecast', { body: { model: 'tabpfn-ts', freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+/** The worker and the reference run the same code on the same values: equal up to float rounding. */
+function assertClose(actual: number[], wanted: number[], what: string): void {
+  assert.equal(actual.length, wanted.length, what);
+  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-6 * (Math.abs(wanted[t]) + 1), `${what}[${t}]: ${v} vs ${wanted[t]}`));
+}
+
+function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
+  assert.deepEqual(entry.index, forecastIndex, what);
+  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
+  for (let l = 1; l < QUANTILES.length; l++) {
+    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
+    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
+  }
+  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
+  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
+}
+
+const warningText = (body: { warnings: unknown[] }) => JSON.stringify(body.warnings);
+
+describe('TabPFN-TS through POST /v1/forecast', () => {
+  it('GET /v1/models lists tabpfn-ts once its weights are present, with its covariates and licence', async () => {
+    const res = await server.request('GET', '/v1/models');
+    assert.equal(res.status, 200, res.text);
+    const model = res.body.models.find((m: { model_id: string }) => m.model_id === 'tabpfn-ts');
+    assert.ok(model, 'tabpfn-ts listed');
+    assert.deepEqual(model.covariates, { past: false, future: true, static: false });
+    assert.equal(model.license.requires_opt_in, true);
+    assert.equal(model.license.accepted, true);
+  });
+
+  it('two series of different lengths: dated forecasts equal to the official pipeline (each alone)', async () => {
+    const body = await forecast({ series: [{ target, index }, { target: short, index: shortIndex }] });
+    assert.equal(body.model, 'tabpfn-ts');
+    assert.equal(body.model_size, 'default');
+    assertForecast(body.series[0][0], expected[0][0], 'series 0');
+    assertForecast(body.series[1][0], expected[0][1], 'series 1');
+    assert.deepEqual(body.series[0][0].prediction.mean, body.series[0][0].prediction['0.5'], 'mean is the median');
+  });
+
+  it('a known-future variable reaches TabPFN (equal to the pipeline with it); a past-only one is dropped with a warning', async () => {
+    const body = await forecast({ series: [covariateSeries()] });
+    assertForecast(body.series[0][0], expected[1][0], 'with covariates');
+    const text = warningText(body);
+    assert.match(text, /price/);
+    assert.doesNotMatch(text, /promo/);
+    const changed = await forecast({ series: [covariateSeries(promo.slice(N).map(() => 5))] });
+    assert.notDeepEqual(changed.series[0][0].prediction.mean, body.series[0][0].prediction.mean, 'a different future value changes the forecast');
+  });
+});
+
+describe('licence opt-in', () => {
+  let plain: TestServer;
+  before(async () => { plain = await startTestServer({ HORIZON_MODEL_DIR: weights }); });
+  after(async () => { await plain?.close(); });
+
+  it('tabpfn-ts without HORIZON_ACCEPT_LICENSES is 403 license_not_accepted', async () => {
+    const res = await plain.request('POST', '/v1/forecast', { body: { model: 'tabpfn-ts', freq: 'MS', horizon: HORIZON, series: [{ target, index }] } });
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.code, 'license_not_accepted');
+    assert.match(res.body.detail, /HORIZON_ACCEPT_LICENSES=tabpfn-ts/);
+  });
+});
