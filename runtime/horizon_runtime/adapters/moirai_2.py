@@ -12,7 +12,7 @@ no hard cap: RoPE tables grow on demand). `predict` cuts every series to that le
 shorter ones to it (repeating the first value, `past_is_pad` marks the padding), so a series gets the
 same padding alone and in any batch: its prediction does not depend on the other series (bitwise
 equal alone and in a batch in the tests, on CPU). NaN targets are handled by `predict` (observed mask
-False, value imputed by its `CausalMeanImputation`). The control plane already cut the series to
+False; its `CausalMeanImputation`, applied to a one-column array, sets the value to 0 — measured). The control plane already cut the series to
 the request's `context`.
 
 Horizon: any; beyond `num_predict_token × patch_size` (4 × 16 = 64 steps) the library decodes
@@ -28,8 +28,9 @@ Covariates, decided from the code (uni2ts/model/moirai2/forecast.py):
   worked around: `predict` pads a short covariate block with `np.full((pad, 1), first_row)`, which
   raises for 2+ covariates whenever the block has at most `context_length` rows ("could not broadcast
   input array from shape (2,) into shape (1380,1)"), i.e. always here, the control plane having cut
-  the series to at most max_context = context_length. For 2+ covariates the adapter therefore left-pads the block
-  itself with its first row (the library's own rule, applied per column) to context_length + 1 rows,
+  the series to at most max_context = context_length. For 2+ covariates the adapter therefore
+  left-pads the block itself with its first row (the library's own rule, applied per column) to
+  context_length + 1 rows,
   which `predict` then cuts to the last context_length rows. With one covariate the library pads it
   itself; tests check that the adapter's padding gives the same numbers there. `predict` stacks the
   blocks of one call into one array, so series are grouped by their number of covariates, one call
