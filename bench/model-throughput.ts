@@ -1,12 +1,13 @@
-// Model throughput of chronos-2 base (full size, RANDOM weights) in series/s at batch 1, 16 and 256:
-// through the whole service (POST /v1/forecast, one request carrying `batch` series), straight to the
-// Python worker (POST /infer, the body the control plane sends), and the official library in-process
-// (Chronos2Pipeline.predict_quantiles on the same series, bench/model_throughput.py). The ratio
-// service / in-process says what serving costs on top of the model (goal for context: ≥ 0.95 at 256).
+// Model throughput of a full-size, RANDOM-weight foundation model (chronos-2 base, tirex or timesfm-2
+// 200m) in series/s at batch 1, 16 and 256: through the whole service (POST /v1/forecast, one request
+// carrying `batch` series), straight to the Python worker (POST /infer, the body the control plane
+// sends), and the official library in-process (its own batch call on the same series,
+// bench/full_size.py). The ratio service / in-process says what serving costs on top of the model
+// (goal for context: ≥ 0.95 at 256).
 //
-//   node bench/model-throughput.ts [--batches 1,16,256] [--context 512] [--horizon 64] [--warmup 1] [--duration 3] [--min-calls 2]
+//   node bench/model-throughput.ts [--model chronos-2|tirex|timesfm-2] [--batches 1,16,256] [--context 512] [--horizon 64] [--warmup 1] [--duration 3] [--min-calls 2]
 //
-// Steps: builds the checkpoint with bench/chronos2_base.py into a temp HORIZON_MODEL_DIR (~480 MB,
+// Steps: builds the checkpoint with bench/full_size.py into a temp HORIZON_MODEL_DIR (0.14–0.93 GB,
 // removed at the end), runs the in-process half (a Python child, alone on the machine), then starts the
 // service in this process (runtime group core, HORIZON_DEVICE as set, default auto) and measures
 // service and direct cells. Each cell: warm-up calls for --warmup s (at least one), then calls back to
@@ -23,6 +24,7 @@ import { Pool } from 'undici';
 
 const { values: args } = parseArgs({
   options: {
+    model: { type: 'string', default: 'chronos-2' },
     batches: { type: 'string', default: '1,16,256' },
     context: { type: 'string', default: '512' },
     horizon: { type: 'string', default: '64' },
@@ -32,6 +34,10 @@ const { values: args } = parseArgs({
   },
 });
 const batches = args.batches!.split(',').map(Number);
+const SIZES: Record<string, string> = { 'chronos-2': 'base', tirex: 'default', 'timesfm-2': '200m' };
+const MODEL = args.model!;
+const SIZE = SIZES[MODEL];
+if (!SIZE) throw new Error(`--model must be one of ${Object.keys(SIZES).join(', ')}`);
 const CONTEXT = Number(args.context);
 const HORIZON = Number(args.horizon);
 const QUANTILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
@@ -60,16 +66,18 @@ function python(script: string, argv: string[]): unknown {
 const loadBefore = loadavg()[0];
 const modelDir = mkdtempSync(join(tmpdir(), 'horizon-bench-weights-'));
 try {
-  const built = python('chronos2_base.py', ['--out', modelDir]) as { directory: string; params: number };
+  const built = python('full_size.py', ['--model', MODEL, '--out', modelDir]) as { directory: string; params: number };
   console.error(`checkpoint: ${built.directory} (${(built.params / 1e6).toFixed(1)} M parameters, random weights)`);
 
   // (b) the official library in-process, on the device the worker would pick (HORIZON_DEVICE, else auto)
   const device = process.env.HORIZON_DEVICE === 'cuda' ? 'cuda' : 'cpu';
-  const inprocess = python('model_throughput.py', ['inprocess', '--model-dir', built.directory, '--device', device, '--batches', args.batches!,
+  const inprocess = python('model_throughput.py', ['inprocess', '--model', MODEL, '--model-dir', built.directory, '--device', device, '--batches', args.batches!,
     '--context', String(CONTEXT), '--horizon', String(HORIZON), '--warmup', args.warmup!, '--duration', args.duration!, '--min-calls', args['min-calls']!]) as { cells: Cell[]; torch: string; torch_threads: number; dtype: string };
 
   // (a) the service, in this process, with the worker reading the checkpoint from HORIZON_MODEL_DIR
   process.env.HORIZON_MODEL_DIR = modelDir;
+  // the bench measures whatever licence the weights have (tirex: NXAI Community), as an operator who accepted it
+  process.env.HORIZON_ACCEPT_LICENSES = [process.env.HORIZON_ACCEPT_LICENSES, MODEL].filter(Boolean).join(',');
   const { startService } = await import('../eval/service.ts');
   const service = await startService({ inferenceTimeoutMs: 600_000 });
   const cells: Cell[] = inprocess.cells.map((c) => ({ ...c, mode: 'inprocess' as const }));
@@ -91,8 +99,8 @@ try {
     for (const batch of batches) {
       const series = Array.from({ length: batch }, (_, i) => seriesValues(i, CONTEXT));
       const bodies = {
-        service: JSON.stringify({ model: 'chronos-2', model_size: 'base', freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, index })) }),
-        direct: JSON.stringify({ model: 'chronos-2', size: 'base', freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })) }),
+        service: JSON.stringify({ model: MODEL, model_size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, index })) }),
+        direct: JSON.stringify({ model: MODEL, size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })) }),
       };
       for (const mode of ['service', 'direct'] as const) {
         const warmupMs = Number(args.warmup) * 1000, durationMs = Number(args.duration) * 1000, minCalls = Number(args['min-calls']);
@@ -127,7 +135,7 @@ try {
   }
 
   const get = (mode: Cell['mode'], batch: number) => cells.find((c) => c.mode === mode && c.batch === batch)!;
-  console.log(`chronos-2 base (${(built.params / 1e6).toFixed(1)} M params, random weights), context ${CONTEXT}, horizon ${HORIZON}, quantiles 0.1…0.9; device ${device} (${inprocess.dtype}), torch ${inprocess.torch} (${inprocess.torch_threads} threads)`);
+  console.log(`${MODEL} ${SIZE} (${(built.params / 1e6).toFixed(1)} M params, random weights), context ${CONTEXT}, horizon ${HORIZON}, quantiles 0.1…0.9; device ${device} (${inprocess.dtype}), torch ${inprocess.torch} (${inprocess.torch_threads} threads)`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; ${args.warmup} s warm-up + ${args.duration} s (≥ ${args['min-calls']} calls) per cell, one call in flight`);
   console.log('batch  service s/s  direct s/s  in-proc s/s  svc/in-proc  direct/in-proc  svc p50 ms  in-proc p50 ms  worker infer_ms');
   const summary = batches.map((b) => {
@@ -139,8 +147,8 @@ try {
   console.log('(goal for context, not asserted: service / in-process ≥ 0.95 at batch 256; s/s = series per second)');
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
-  const file = new URL(`model-throughput-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, dir);
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().map((c) => c.model), node: process.version, loadBefore, args, device, params: built.params, inprocess: { ...inprocess, cells: undefined }, cells, summary }, null, 2));
+  const file = new URL(`model-throughput-${MODEL}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, dir);
+  writeFileSync(file, JSON.stringify({ model: MODEL, size: SIZE, date: new Date().toISOString(), cpus: cpus().map((c) => c.model), node: process.version, loadBefore, args, device, params: built.params, inprocess: { ...inprocess, cells: undefined }, cells, summary }, null, 2));
   console.log(`results: ${file.pathname}`);
 } finally {
   rmSync(modelDir, { recursive: true, force: true });

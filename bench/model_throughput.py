@@ -1,11 +1,12 @@
-"""Series/s of Chronos-2 at fixed batch sizes, measured from Python. Two modes:
+"""Series/s of a foundation model at fixed batch sizes, measured from Python. Two modes:
 
-    python bench/model_throughput.py inprocess --model-dir DIR/chronos-2/base [--device cpu|cuda] ...
-    python bench/model_throughput.py infer --url http://127.0.0.1:PORT [--size base] ...
+    python bench/model_throughput.py inprocess [--model chronos-2|tirex|timesfm-2] --model-dir DIR/<id>/<size> [--device cpu|cuda] ...
+    python bench/model_throughput.py infer [--model ...] --url http://127.0.0.1:PORT [--size base] ...
 
-`inprocess`: the official library alone, `Chronos2Pipeline.from_pretrained(dir)` then
-`predict_quantiles(batch of series, prediction_length=horizon, quantile_levels=quantiles)`, with the
-dtype the worker uses on that device (fp32 on the CPU, bf16 on CUDA; see torch_device.py).
+`inprocess`: the official library alone, loaded from the directory and called on the whole batch the
+way its documentation shows (bench/full_size.py `inprocess_predictor`: Chronos2Pipeline.predict_quantiles,
+TiRexZero.forecast, TimesFM_2p5_200M_torch.compile + forecast), with the dtype the worker uses on that
+device (fp32 on the CPU, bf16 on CUDA for Chronos-2; see torch_device.py).
 `infer`: the same series POSTed as one body to a runtime worker's `/infer` (docs/runtime-protocol.md),
 over one keep-alive connection, as the control plane sends them.
 
@@ -67,26 +68,20 @@ def measure(call, batch: int, warmup_s: float, duration_s: float, min_calls: int
 def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
     import numpy as np
     import torch
-    from chronos import Chronos2Pipeline
-    from transformers.utils import logging as transformers_logging
 
-    transformers_logging.disable_progress_bar()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from full_size import inprocess_predictor
 
     device = args.device
-    dtype = torch.float32 if device == "cpu" else torch.bfloat16  # as runtime/horizon_runtime/torch_device.py
     t = time.perf_counter()
-    pipeline = Chronos2Pipeline.from_pretrained(args.model_dir, device_map=device, dtype=dtype)
+    predict, dtype = inprocess_predictor(args.model, args.model_dir, device, args.horizon, QUANTILES)
     load_s = time.perf_counter() - t
     cells = []
     for batch in args.batches:
         tasks = [np.asarray(s, dtype=np.float64) for s in inputs[batch]]
 
         def call():
-            q, mean = pipeline.predict_quantiles(
-                tasks, prediction_length=args.horizon, quantile_levels=QUANTILES, cross_learning=False
-            )
-            # results as numpy, as a caller would use them (and so that CUDA work is finished)
-            [x.numpy() for x in q], [x.numpy() for x in mean]
+            predict(tasks)  # results come back as numpy (so CUDA work is finished)
 
         cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
         print(f"inprocess batch {batch}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
@@ -118,12 +113,12 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
         return data
 
     t = time.perf_counter()
-    loaded = json.loads(post("/load", json.dumps({"model": "chronos-2", "size": args.size}).encode()))
+    loaded = json.loads(post("/load", json.dumps({"model": args.model, "size": args.size}).encode()))
     load_s = time.perf_counter() - t
     cells = []
     for batch in args.batches:
         body = json.dumps({
-            "model": "chronos-2", "size": args.size, "freq": "D", "horizon": args.horizon, "quantiles": QUANTILES,
+            "model": args.model, "size": args.size, "freq": "D", "horizon": args.horizon, "quantiles": QUANTILES,
             "series": [{"target": s, "past_covariates": {}, "future_covariates": {}, "static_covariates": {}} for s in inputs[batch]],
         }).encode()
         timings = []
@@ -145,6 +140,7 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mode", choices=["inprocess", "infer"])
+    parser.add_argument("--model", default="chronos-2", choices=["chronos-2", "tirex", "timesfm-2"])
     parser.add_argument("--model-dir", help="inprocess: the checkpoint directory (…/chronos-2/base)")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="inprocess: where the pipeline runs")
     parser.add_argument("--url", help="infer: the worker's base URL")
@@ -159,7 +155,7 @@ def main() -> None:
     inputs = {b: [series(i, args.context) for i in range(b)] for b in args.batches}
     cells, info = (run_inprocess if args.mode == "inprocess" else run_infer)(args, inputs)
     print(json.dumps({
-        "mode": args.mode, "device": args.device if args.mode == "inprocess" else "worker",
+        "mode": args.mode, "model": args.model, "device": args.device if args.mode == "inprocess" else "worker",
         "context": args.context, "horizon": args.horizon, "quantiles": QUANTILES,
         "warmup_s": args.warmup, "duration_s": args.duration, "min_calls": args.min_calls,
         "python": platform.python_version(), "cpus": os.cpu_count(), **info, "cells": cells,
