@@ -1,9 +1,19 @@
-// prism: Horizon's ensemble. Per quantile level (and for the mean), a weighted blend of member
-// models' forecasts, the weights learned on a held-out tail window of each series' own history:
-// every member forecasts the last `window` observations from what precedes them, and a member's
-// weight at a level is proportional to 1 / (its pinball loss there)², mixed with equal weights
-// so one lucky window cannot hand a single member everything. Deterministic; the cost is two
-// forecasts per member (the window and the horizon), sent to the workers at the same time.
+// prism: Horizon's ensemble. Per quantile level (and for the mean), a combination of member
+// models' forecasts in the spirit of the M3/M4 forecast-combination results (equal-weight "Comb" and
+// the median "SCUM" beat the single models; weights learned from one short window are noisy):
+//
+//   forecast = MEDIAN_SHARE · median over members  +  (1 − MEDIAN_SHARE) · Σ_k w_k · member_k
+//   w_k ∝ 1 / (member k's pinball loss at that level on the held-out tail window)
+//
+// The median is the robust prior (one member that fails on a series, e.g. a 52-week seasonal naive
+// on short weekly data, cannot drag it); the learned inverse-loss part lets a member that is clearly
+// better on this series' own recent history pull the forecast towards it. The tail window is the last
+// min(horizon, ⌊n/3⌋) observations; every member forecasts it from what precedes it. Values are sorted
+// across levels at every step so the quantiles stay monotone. Deterministic; the cost is two forecasts
+// per member (the window and the horizon), sent to the workers at the same time.
+//
+// Chosen with eval/tools/prism-sim.py on M3 yearly/quarterly and Tourism yearly/quarterly (see
+// eval/README.md, "prism"); the monthly sets and M4 Hourly/Weekly were not used to choose it.
 import { HorizonError } from './errors.ts';
 import { findModel, type Catalog, type CatalogModel } from './catalog.ts';
 import type { RuntimeSeries } from './normalize.ts';
@@ -12,14 +22,17 @@ import { quantileLoss } from './metrics.ts';
 
 export const PRISM_ID = 'prism';
 /**
- * Statistical fallback members, used when fewer than two foundation models are served. auto-arima
- * is left out for bounded cost (a long seasonal series takes it a minute); add it with
+ * Statistical fallback members, used when fewer than two foundation models are served: ETS and
+ * Theta (the two strongest cheap models on M3/M4) and the seasonal naive (the best of the three on
+ * strongly seasonal hourly data, and a third voice for the median). naive is left out (it drags the
+ * blend); auto-arima for bounded cost (a long seasonal series takes it a minute) and auto-ces because
+ * statsforecast's AutoCES costs ~10× AutoETS per series here; add any of them with
  * HORIZON_PRISM_MEMBERS.
  */
-export const STATISTICAL_MEMBERS = ['auto-ets', 'auto-theta', 'seasonal-naive', 'naive'];
-const STATISTICAL = new Set([...STATISTICAL_MEMBERS, 'naive']);
-/** share of equal weights in every blend (shrinkage towards the plain average) */
-const UNIFORM_SHARE = 0.3;
+export const STATISTICAL_MEMBERS = ['auto-ets', 'auto-theta', 'seasonal-naive'];
+const STATISTICAL = new Set([...STATISTICAL_MEMBERS, 'naive', 'auto-arima', 'auto-ces']);
+/** share of the members' median in every blend; the rest is the inverse-loss weighted mean */
+export const MEDIAN_SHARE = 0.5;
 
 export interface PrismMember { model: string; size: string; group: string }
 
@@ -60,19 +73,31 @@ function lastObservations(series: RuntimeSeries, n: number): RuntimeSeries {
   };
 }
 
-/** Weights ∝ 1/loss², mixed with equal weights; equal weights when nothing was learned. */
+/** Inverse-loss weights (∝ 1/loss, summing to 1); equal weights when nothing was learned. */
 export function blendWeights(losses: number[]): number[] {
   const k = losses.length;
+  if (!k) return [];
   if (losses.some((l) => !Number.isFinite(l))) return losses.map(() => 1 / k);
   const floor = Math.max(...losses) * 1e-6 + 1e-12;
-  const raw = losses.map((l) => 1 / (Math.max(l, floor) ** 2));
+  const raw = losses.map((l) => 1 / Math.max(l, floor));
   const total = raw.reduce((a, b) => a + b, 0);
-  return raw.map((r) => UNIFORM_SHARE / k + (1 - UNIFORM_SHARE) * (r / total));
+  return raw.map((r) => r / total);
 }
 
-function blend(predictions: Prediction[], weights: number[], pick: (p: Prediction) => number[]): number[] {
-  const horizon = pick(predictions[0]).length;
-  return Array.from({ length: horizon }, (_, t) => predictions.reduce((sum, p, k) => sum + weights[k] * pick(p)[t], 0));
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** MEDIAN_SHARE · median of the members + the rest · the weighted mean, at every step. */
+export function combine(values: number[][], weights: number[]): number[] {
+  const horizon = values[0].length;
+  return Array.from({ length: horizon }, (_, t) => {
+    const column = values.map((v) => v[t]);
+    const weighted = column.reduce((sum, v, k) => sum + weights[k] * v, 0);
+    return MEDIAN_SHARE * median(column) + (1 - MEDIAN_SHARE) * weighted;
+  });
 }
 
 const levelValues = (p: Prediction, q: number): number[] => {
@@ -121,9 +146,14 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
     const quantiles: Record<string, number[]> = {};
     for (const q of levels) {
       const weights = weightsFor((p) => quantileLoss(actual, levelValues(p, q), q));
-      quantiles[String(q)] = blend(memberForecasts, weights, (p) => levelValues(p, q));
+      quantiles[String(q)] = combine(memberForecasts.map((p) => levelValues(p, q)), weights);
     }
-    return { mean: blend(memberForecasts, meanWeights, (p) => p.mean), quantiles };
+    // the weights differ per level, so a blend can cross: sort across levels at every step
+    for (let t = 0; t < plan.horizon && levels.length > 1; t++) {
+      const column = levels.map((q) => quantiles[String(q)][t]).sort((a, b) => a - b);
+      levels.forEach((q, j) => { quantiles[String(q)][t] = column[j]; });
+    }
+    return { mean: combine(memberForecasts.map((p) => p.mean), meanWeights), quantiles };
   });
   return { model: PRISM_ID, size: plan.size, predictions, warnings: [...new Set(forecasts.flatMap((f) => f.warnings))], timing: {} };
 }

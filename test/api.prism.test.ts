@@ -1,9 +1,11 @@
 // prism, the ensemble, served over statistical members (no weights needed): shape, determinism,
-// blend within the members' envelope, weights learned from the held-out tail, warm-up, backtests.
+// blend within the members' envelope, weights learned from the held-out tail, warm-up, backtests;
+// the combiner (median prior + inverse-loss weights) and the default statistical members.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { blendWeights } from '../src/prism.ts';
+import { blendWeights, combine, prismMembers, MEDIAN_SHARE, STATISTICAL_MEMBERS } from '../src/prism.ts';
+import { loadCatalog } from '../src/catalog.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer({ HORIZON_PRISM_MEMBERS: 'auto-ets,auto-theta,seasonal-naive,naive' }); });
@@ -55,13 +57,55 @@ describe('prism', () => {
     assert.ok(res.body.metrics.aggregate.mase > 0);
   });
 
-  it('weights: inverse squared loss mixed with equal weights; equal when nothing was learned', () => {
+  it('weights: inverse loss, summing to 1; equal when nothing was learned', () => {
     const w = blendWeights([1, 2, 4]);
     assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) < 1e-12);
-    assert.ok(w[0] > w[1] && w[1] > w[2]);
-    assert.ok(Math.min(...w) >= 0.3 / 3 - 1e-12, 'every member keeps its share of the equal weights');
+    assert.ok(Math.abs(w[0] / w[1] - 2) < 1e-12 && Math.abs(w[1] / w[2] - 2) < 1e-12, '∝ 1/loss');
     assert.deepEqual(blendWeights([1, Number.NaN]), [0.5, 0.5]);
     const perfect = blendWeights([0, 1]);
-    assert.ok(perfect[0] > 0.84 && perfect[1] >= 0.15 - 1e-9);
+    assert.ok(perfect[0] > 0.99 && perfect[1] > 0, 'a zero loss is floored, not infinite');
+  });
+
+  it('combine: half the members\' median, half the weighted mean; one wild member cannot drag the median part', () => {
+    assert.equal(MEDIAN_SHARE, 0.5);
+    const equal = [1 / 3, 1 / 3, 1 / 3];
+    assert.deepEqual(combine([[1, 10], [2, 20], [9, 30]], equal), [0.5 * 2 + 0.5 * 4, 0.5 * 20 + 0.5 * 20]);
+    // a member 1000× off with equal weights moves the result far less than the mean would
+    const wild = combine([[100], [102], [100_000]], equal)[0];
+    const mean = (100 + 102 + 100_000) / 3;
+    assert.ok(Math.abs(wild - 101) < Math.abs(mean - 101) * 0.51);
+    // learned weights that all but exclude the wild member bring the blend back next to the others
+    const learned = combine([[100], [102], [100_000]], blendWeights([1, 1, 1000]))[0];
+    assert.ok(Math.abs(learned - 101) < 0.01 * 100_000 / 2 + 1);
+    // two members: the median is their mean
+    assert.deepEqual(combine([[2], [4]], [0.5, 0.5]), [3]);
+  });
+
+  it('default members: served foundation models, else auto-ets, auto-theta and seasonal-naive (naive, auto-arima left out)', () => {
+    const catalog = loadCatalog();
+    const statistical = new Set(['naive', 'seasonal-naive', 'auto-ets', 'auto-arima', 'auto-theta']);
+    // only the statistical models are served: the fallback
+    const fallback = prismMembers(catalog, [], (m) => statistical.has(m.id));
+    assert.deepEqual(fallback.map((m) => m.model), STATISTICAL_MEMBERS);
+    assert.deepEqual(STATISTICAL_MEMBERS, ['auto-ets', 'auto-theta', 'seasonal-naive']);
+    // configured members win, in their order, as long as they are served
+    assert.deepEqual(prismMembers(catalog, ['auto-arima', 'naive', 'chronos'], (m) => statistical.has(m.id)).map((m) => m.model), ['auto-arima', 'naive']);
+    // two served foundation models: they are the members, no statistical one
+    const foundation = catalog.models.filter((m) => !statistical.has(m.id) && m.id !== 'prism').slice(0, 2).map((m) => m.id);
+    const served = new Set([...statistical, ...foundation]);
+    assert.deepEqual(prismMembers(catalog, [], (m) => served.has(m.id)).map((m) => m.model), foundation);
+  });
+
+  it('on a purely seasonal series the blend follows the seasonal members, not naive (end to end)', async () => {
+    // a pure seasonal pattern: seasonal-naive is exact on the tail window, naive is far off
+    const pattern = Array.from({ length: 60 }, (_, i) => 100 + [0, 30, 60, 90, 60, 30, 0, -30, -60, -90, -60, -30][i % 12]);
+    const body = (model: string) => ({ model, freq: 'MS', horizon: 12, quantiles: [0.1, 0.5, 0.9], series: [{ target: pattern, index: monthlyDates('2015-01', 60) }] });
+    const [prism, sn, naive] = await Promise.all(['prism', 'seasonal-naive', 'naive'].map((m) => server.request('POST', '/v1/forecast', { body: body(m) })));
+    assert.equal(prism.status, 200, prism.text);
+    const p = prism.body.series[0][0].prediction['0.5'];
+    const s = sn.body.series[0][0].prediction['0.5'];
+    const n = naive.body.series[0][0].prediction['0.5'];
+    const err = (f: number[]) => f.reduce((sum, v, t) => sum + Math.abs(v - s[t]), 0);
+    assert.ok(err(p) < err(n) / 2, `prism ${err(p)} is not close to the seasonal pattern (naive ${err(n)})`);
   });
 });

@@ -1,0 +1,220 @@
+"""Offline design study for prism's statistical combiner (not the service; used to choose the design).
+
+Fits each statistical member with statsforecast exactly as the runtime adapters do (season from the
+catalog, the same fallbacks), once for the official test horizon and once per validation origin
+(the last `w` observations of the training part held out, w = min(h, n // 3); origin k holds out
+k*w), caches the forecasts under /tmp/prism-sim/, and scores candidate combiners (equal mean,
+median, inverse-loss weights with shrinkage, selection) with the harness' MASE and WQL definitions.
+
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly [--members auto-ets,auto-theta,auto-ces] [--origins 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "runtime"))
+
+from statsforecast.models import AutoCES, AutoETS, AutoTheta, Naive, SeasonalNaive  # noqa: E402
+
+DATA = Path(os.environ.get("HORIZON_EVAL_DATA", "/work/shared/datasets"))
+LEVELS = [round(0.1 * i, 1) for i in range(1, 10)]
+CACHE = Path("/tmp/prism-sim")
+
+# key: (file(s), h, MASE m, runtime season length)
+DATASETS = {
+    "m3-yearly": ("monash/m3_yearly_dataset.tsf", 6, 1, 1),
+    "m3-quarterly": ("monash/m3_quarterly_dataset.tsf", 8, 4, 4),
+    "m3-monthly": ("monash/m3_monthly_dataset.tsf", 18, 12, 12),
+    "tourism-yearly": ("monash/tourism_yearly_dataset.tsf", 4, 1, 1),
+    "tourism-quarterly": ("monash/tourism_quarterly_dataset.tsf", 8, 4, 4),
+    "tourism-monthly": ("monash/tourism_monthly_dataset.tsf", 24, 12, 12),
+    "m4-hourly": ("m4/Hourly", 48, 24, 24),
+    "m4-weekly": ("m4/Weekly", 13, 1, 52),
+}
+
+
+def load(key: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    path, h, _, _ = DATASETS[key]
+    if path.startswith("m4/"):
+        def wide(p):
+            rows = []
+            for line in open(DATA / p).read().splitlines()[1:]:
+                cells = [c.strip('"') for c in line.strip().split(",")]
+                rows.append(np.array([float(c) for c in cells[1:] if c != ""]))
+            return rows
+        tr, te = wide(path + "-train.csv"), wide(path + "-test.csv")
+        return [(a[-2500:], b) for a, b in zip(tr, te)]
+    out = []
+    data = False
+    for line in open(DATA / path, encoding="latin-1").read().splitlines():
+        if not data:
+            data = line.strip().lower() == "@data"
+            continue
+        if not line.strip():
+            continue
+        vals = np.array([float(v) for v in line.split(":")[-1].split(",")])
+        out.append((vals[:-h][-2500:], vals[-h:]))
+    return out
+
+
+def make(member: str, n: int, m: int):
+    if member == "naive":
+        return Naive()
+    if member == "seasonal-naive":
+        return SeasonalNaive(season_length=m) if n >= m else Naive()
+    mm = m if (m <= 1 or n >= 2 * m) else 1
+    if member == "auto-ets":
+        return AutoETS(season_length=mm) if n >= 7 else Naive()
+    if member == "auto-theta":
+        return AutoTheta(season_length=mm) if n >= 4 else Naive()
+    if member == "auto-ces":
+        return AutoCES(season_length=mm) if n >= 4 else Naive()
+    raise KeyError(member)
+
+
+def forecast(member: str, y: np.ndarray, h: int, m: int) -> np.ndarray:
+    """(len(LEVELS), h) quantiles as the adapter returns them."""
+    levels = sorted({round(100 * abs(2 * q - 1), 10) for q in LEVELS if q != 0.5})
+    model = make(member, y.size, m)
+    try:
+        out = model.forecast(y=y, h=h, level=levels)
+        rows = []
+        for q in LEVELS:
+            lv = round(100 * abs(2 * q - 1), 10)
+            rows.append(np.asarray(out["mean"] if lv == 0 else out[f"{'lo' if q < 0.5 else 'hi'}-{lv}"], dtype=float))
+        rows = np.array(rows)
+        if not np.isfinite(rows).all():
+            raise FloatingPointError
+    except Exception:
+        return forecast("naive", y, h, m)
+    return np.sort(rows, axis=0)
+
+
+def window_for(n: int, h: int) -> int:
+    w = min(h, n // 3)
+    return w if w >= 1 and n - w >= 3 else 0
+
+
+def member_cache(key: str, member: str, origins: int):
+    CACHE.mkdir(exist_ok=True)
+    f = CACHE / f"{key}.{member}.{origins}.pkl"
+    if f.exists():
+        return pickle.loads(f.read_bytes())
+    _, h, _, season = DATASETS[key]
+    t0 = time.time()
+    res = []
+    for y, _ in load(key):
+        final = forecast(member, y, h, season)
+        w = window_for(y.size, h)
+        vals = []
+        for k in range(1, origins + 1):
+            if w and y.size - k * w >= max(3, w):
+                vals.append((y[y.size - k * w: y.size - (k - 1) * w], forecast(member, y[: y.size - k * w], w, season)))
+        res.append((final, vals))
+    dt = time.time() - t0
+    f.write_bytes(pickle.dumps((res, dt)))
+    return res, dt
+
+
+def pinball(y, f, q):
+    d = y - f
+    return np.sum(np.maximum(q * d, (q - 1) * d))
+
+
+def score(key: str, preds: list[np.ndarray]) -> tuple[float, float]:
+    _, h, m, _ = DATASETS[key]
+    data = load(key)
+    mases, num, den = [], np.zeros(len(LEVELS)), 0.0
+    for (y, test), p in zip(data, preds):
+        scale = np.mean(np.abs(y[m:] - y[:-m]))
+        mases.append(np.mean(np.abs(test - p[4])) / scale)
+        for i, q in enumerate(LEVELS):
+            num[i] += 2 * pinball(test, p[i], q)
+        den += np.abs(test).sum()
+    return float(np.mean(mases)), float(np.mean(num / den))
+
+
+def combine(method: str, finals: list[np.ndarray], vals: list[list], shrink: float = 0.7) -> np.ndarray:
+    K = len(finals)
+    F = np.stack(finals)  # K, L, h
+    if method == "mean":
+        return F.mean(0)
+    if method == "median":
+        return np.median(F, 0)
+    # losses per member per level, pooled over validation origins
+    if not vals[0]:
+        return F.mean(0)
+    loss = np.zeros((K, len(LEVELS)))
+    scale = 0.0
+    for k in range(K):
+        for (actual, fc) in vals[k]:
+            for i, q in enumerate(LEVELS):
+                loss[k, i] += pinball(actual, fc[i], q)
+    if method.startswith("inv"):
+        power = float(method[3:] or 1)
+        out = np.empty_like(F[0])
+        for i in range(len(LEVELS)):
+            l = np.maximum(loss[:, i], loss[:, i].max() * 1e-6 + 1e-12)
+            r = 1 / l ** power
+            w = (1 - shrink) * r / r.sum() + shrink / K
+            out[i] = np.tensordot(w, F[:, i], 1)
+        return out
+    if method == "medmean":
+        return 0.5 * np.median(F, 0) + 0.5 * F.mean(0)
+    if method == "medinv":  # median prior, shrink share; the rest inverse-loss weights (power 1)
+        med = np.median(F, 0)
+        out = np.empty_like(F[0])
+        for i in range(len(LEVELS)):
+            l = np.maximum(loss[:, i], loss[:, i].max() * 1e-6 + 1e-12)
+            r = 1 / l
+            out[i] = shrink * med[i] + (1 - shrink) * np.tensordot(r / r.sum(), F[:, i], 1)
+        return out
+    if method == "select":  # best member only when clearly better (all-level pooled loss)
+        tot = loss.sum(1)
+        best = int(np.argmin(tot))
+        if tot[best] < shrink * np.median(tot):
+            return F[best]
+        return F.mean(0)
+    if method == "trim":  # drop the worst member (pooled), mean of the rest
+        tot = loss.sum(1)
+        keep = [k for k in range(K) if k != int(np.argmax(tot))] if K > 2 else list(range(K))
+        return F[keep].mean(0)
+    raise KeyError(method)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("datasets")
+    ap.add_argument("--members", default="auto-ets,auto-theta,auto-ces")
+    ap.add_argument("--origins", type=int, default=2)
+    ap.add_argument("--methods", default="mean,median,inv1,inv2,trim,select")
+    a = ap.parse_args()
+    members = a.members.split(",")
+    for key in a.datasets.split(","):
+        cached = {m: member_cache(key, m, a.origins) for m in members}
+        print(f"## {key}  (member fit time s: {', '.join(f'{m} {cached[m][1]:.1f}' for m in members)})")
+        for m in members:
+            mase, wql = score(key, [r[0] for r in cached[m][0]])
+            print(f"  {m:16s} MASE {mase:.4f} WQL {wql:.4f}")
+        n = len(cached[members[0]][0])
+        for method in a.methods.split(","):
+            for shrink in ([0.3, 0.5, 0.7] if method.startswith("inv") or method == "medinv" else [0.8] if method == "select" else [None]):
+                for origins in ([1, a.origins] if method not in ("mean", "median", "medmean") else [0]):
+                    preds = [combine(method, [cached[m][0][s][0] for m in members],
+                                     [cached[m][0][s][1][:origins] for m in members], shrink if shrink is not None else 0.7)
+                             for s in range(n)]
+                    mase, wql = score(key, preds)
+                    print(f"  {method:6s} shrink={shrink} origins={origins}: MASE {mase:.4f} WQL {wql:.4f}")
+
+
+if __name__ == "__main__":
+    main()
