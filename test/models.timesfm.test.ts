@@ -1,0 +1,155 @@
+// TimesFM 2.5 (timesfm-2) and TimesFM 3.0 (timesfm-3) end to end: POST /v1/forecast through the real
+// control plane and the real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures),
+// compared with the official timesfm APIs called directly on the same checkpoint and values
+// (runtime/tests/timesfm_reference.py). timesfm-3's weights are non-commercial: served only with
+// HORIZON_ACCEPT_LICENSES naming it, 403 otherwise.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
+const SIZES: Record<string, string> = { 'timesfm-2': '200m', 'timesfm-3': '330m' };
+
+const N = 60;
+const HORIZON = 12;
+const QUANTILES = [0.1, 0.5, 0.9];
+const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
+target[0] = null;
+target[30] = null;
+const index = monthlyDates('2019-01', N);
+const forecastIndex = monthlyDates('2024-01', HORIZON);
+const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
+const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+const weather: (number | null)[] = price.slice(0, N).map((v, i) => (i === 20 ? null : Math.round(-v * 7) / 10));
+
+/** A hist-only variable (weather, one value missing) and two known-future ones (price, promo). */
+function covariateSeries(futurePromo = promo.slice(N)) {
+  return {
+    target, index,
+    hist_variables: { price: price.slice(0, N), weather, promo: promo.slice(0, N) },
+    future_variables: { price: price.slice(N), promo: futurePromo },
+    future_variables_index: forecastIndex,
+  };
+}
+
+interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+
+let server: TestServer;
+let weights: string;
+let expected: Prediction[][];
+
+/** What the control plane sends the worker for these requests, through the official APIs. */
+function referenceCases() {
+  const plain = Object.entries(SIZES).map(([model, size]) => ({ weights: join(weights, model, size), model, horizon: HORIZON, quantiles: QUANTILES, series: [{ target }] }));
+  const covariates = { past_covariates: { price: price.slice(0, N), weather, promo: promo.slice(0, N) }, future_covariates: { price: price.slice(N), promo: promo.slice(N) } };
+  return [...plain, { weights: join(weights, 'timesfm-3', '330m'), model: 'timesfm-3', horizon: HORIZON, quantiles: QUANTILES, series: [{ target, ...covariates }] }];
+}
+
+before(async () => {
+  weights = mkdtempSync(join(tmpdir(), 'horizon-timesfm-weights-'));
+  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', 'timesfm-2,timesfm-3'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'timesfm_reference.py')], { cwd: REPO, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'ignore'] });
+  expected = JSON.parse(reference.toString()) as Prediction[][];
+  server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'timesfm-3' });
+});
+after(async () => {
+  await server?.close();
+  rmSync(weights, { recursive: true, force: true });
+});
+
+async function forecast(body: Record<string, unknown>, on: TestServer = server) {
+  const res = await on.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+}
+
+/** float32 models: equal up to rounding of the last bits (the worker and the reference run the same code). */
+function assertClose(actual: number[], wanted: number[], what: string): void {
+  assert.equal(actual.length, wanted.length, what);
+  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-5 * (Math.abs(wanted[t]) + 100), `${what}[${t}]: ${v} vs ${wanted[t]}`));
+}
+
+function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
+  assert.deepEqual(entry.index, forecastIndex, what);
+  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
+  for (let l = 1; l < QUANTILES.length; l++) {
+    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
+    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
+  }
+  assert.deepEqual(entry.prediction.mean, entry.prediction['0.5'], `${what}: mean is the median output`);
+  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
+  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
+}
+
+describe('TimesFM models through POST /v1/forecast', () => {
+  it('GET /v1/models lists both with their caps, covariates and licences', async () => {
+    const res = await server.request('GET', '/v1/models');
+    assert.equal(res.status, 200, res.text);
+    const byId = Object.fromEntries(res.body.models.map((m: { model_id: string }) => [m.model_id, m]));
+    const two = byId['timesfm-2'];
+    const three = byId['timesfm-3'];
+    assert.ok(two && three, Object.keys(byId).join(', '));
+    assert.deepEqual([two.sizes, two.max_context, two.max_horizon], [['200m'], 15360, 1024]);
+    assert.deepEqual(two.covariates, { past: false, future: false, static: false });
+    assert.deepEqual([two.license.id, two.license.requires_opt_in, two.available], ['Apache-2.0', false, true]);
+    assert.deepEqual([three.sizes, three.max_context, three.max_horizon], [['330m'], 15360, 1024]);
+    assert.deepEqual(three.covariates, { past: true, future: true, static: false });
+    assert.deepEqual([three.license.commercial, three.license.requires_opt_in, three.license.accepted, three.available], [false, true, true, true]);
+  });
+
+  for (const [i, model] of Object.keys(SIZES).entries()) {
+    it(`${model}: dated forecast equal to the official API's`, async () => {
+      const body = await forecast({ model, series: [{ target, index }] });
+      assert.equal(body.model, model);
+      assert.equal(body.model_size, SIZES[model]);
+      assertForecast(body.series[0][0], expected[i][0], model);
+    });
+  }
+
+  it('timesfm-3: hist-only and known-future covariates through the API equal the official API with them', async () => {
+    const body = await forecast({ model: 'timesfm-3', series: [covariateSeries()] });
+    assert.deepEqual(body.warnings, []);
+    assertForecast(body.series[0][0], expected[2][0], 'timesfm-3 with covariates');
+  });
+
+  it('timesfm-3: a different known-future value changes the forecast; static variables are ignored with a warning', async () => {
+    const base = await forecast({ model: 'timesfm-3', series: [covariateSeries()] });
+    const changed = await forecast({ model: 'timesfm-3', series: [covariateSeries(promo.slice(N).map((v) => 5 - 3 * v))] });
+    const diff = Math.max(...changed.series[0][0].prediction.mean.map((v: number, t: number) => Math.abs(v - base.series[0][0].prediction.mean[t])));
+    assert.ok(diff > 1e-3, `largest change ${diff}`);
+    const withStatic = await forecast({ model: 'timesfm-3', series: [{ ...covariateSeries(), static_variables: { store: 7 } }] });
+    assert.match(JSON.stringify(withStatic.warnings), /static_variables.*store/);
+    assert.deepEqual(withStatic.series[0][0].prediction, base.series[0][0].prediction);
+  });
+
+  it('timesfm-2: covariates are ignored with a warning, the forecast is the one without them', async () => {
+    const bare = await forecast({ model: 'timesfm-2', series: [{ target, index }] });
+    const body = await forecast({ model: 'timesfm-2', series: [{ ...covariateSeries(), static_variables: { store: 7 } }] });
+    const text = JSON.stringify(body.warnings);
+    for (const name of ['price', 'promo', 'weather', 'store']) assert.match(text, new RegExp(name));
+    assert.deepEqual(body.series[0][0].prediction, bare.series[0][0].prediction);
+  });
+});
+
+describe('timesfm-3 without the licence opt-in', () => {
+  let plain: TestServer;
+  before(async () => { plain = await startTestServer({ HORIZON_MODEL_DIR: weights }); });
+  after(async () => { await plain?.close(); });
+
+  it('is listed as unavailable and answers 403 license_not_accepted; timesfm-2 (Apache-2.0) serves', async () => {
+    const models = await plain.request('GET', '/v1/models');
+    const three = models.body.models.find((m: { model_id: string }) => m.model_id === 'timesfm-3');
+    assert.deepEqual([three.license.accepted, three.available], [false, false]);
+    const res = await plain.request('POST', '/v1/forecast', { body: { model: 'timesfm-3', freq: 'MS', horizon: HORIZON, series: [{ target, index }] } });
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.code, 'license_not_accepted');
+    assert.match(res.body.detail, /HORIZON_ACCEPT_LICENSES=timesfm-3/);
+    await forecast({ model: 'timesfm-2', series: [{ target, index }] }, plain);
+  });
+});
