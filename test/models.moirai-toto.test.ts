@@ -5,15 +5,11 @@
 // HORIZON_ACCEPT_LICENSES=moirai-2.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
 const MODELS: Record<string, string> = { 'moirai-2': 'small', 'toto-2': '2.5b', 'toto-2-ft': '2.5b' };
 const IDS = Object.keys(MODELS);
 
@@ -43,8 +39,6 @@ function covariateSeries(histPromo = promo.slice(0, N), futurePromo = promo.slic
   };
 }
 
-interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
-
 let server: TestServer;
 let weights: string;
 let expected: Prediction[][];
@@ -58,12 +52,8 @@ function referenceCases() {
 }
 
 before(async () => {
-  weights = mkdtempSync(join(tmpdir(), 'horizon-moirai-toto-weights-'));
-  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', IDS.join(',')], { cwd: join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
-  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'moirai_toto_reference.py')], {
-    cwd: REPO, env: { ...process.env, PYTHONPATH: join(REPO, 'runtime') }, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  expected = JSON.parse(reference.toString()) as Prediction[][];
+  weights = writeFixtures(IDS);
+  expected = reference('moirai_toto_reference.py', referenceCases());
   server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'moirai-2' });
 });
 after(async () => {
@@ -77,26 +67,10 @@ async function forecast(body: Record<string, unknown>) {
   return res.body;
 }
 
-/** float32 models: equal up to rounding of the last bits (the worker and the reference run the same code). */
-function assertClose(actual: number[], wanted: number[], what: string): void {
-  assert.equal(actual.length, wanted.length, what);
-  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-5 * (Math.abs(wanted[t]) + 100), `${what}[${t}]: ${v} vs ${wanted[t]}`));
-}
-
+/** float32 models run by the same code in the worker and the reference: equal up to the last bits. */
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string, dates = forecastIndex): void {
-  assert.deepEqual(entry.index, dates, what);
-  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
-  for (const values of Object.values(entry.prediction)) {
-    assert.equal(values.length, HORIZON, what);
-    assert.ok(values.every(Number.isFinite), what);
-  }
-  for (let l = 1; l < QUANTILES.length; l++) {
-    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
-    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
-  }
+  assertParity(entry, wanted, { index: dates, quantiles: QUANTILES, tol: { rel: 1e-5, floor: 100 } }, what);
   assert.deepEqual(entry.prediction.mean, entry.prediction['0.5'], `${what}: mean is the median`);
-  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
-  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
 }
 
 describe('Moirai-2 and Toto-2 through POST /v1/forecast', () => {

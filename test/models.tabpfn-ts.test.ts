@@ -6,17 +6,13 @@
 // Slow: every series is a TabPFN fit on the CPU, so few short series and one thread per process.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
 
 process.env.OMP_NUM_THREADS = '1'; // the worker and the reference inherit it (shared 2-core machine)
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
 const CHECKPOINT = 'tabpfn-v3.5-20260909.safetensors';
 
 const N = 60;
@@ -37,8 +33,6 @@ function covariateSeries(futurePromo = promo.slice(N)) {
   return { target, index, hist_variables: { price, promo: promo.slice(0, N) }, future_variables: { promo: futurePromo }, future_variables_index: forecastIndex };
 }
 
-interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
-
 let server: TestServer;
 let weights: string;
 let expected: Prediction[][];
@@ -54,13 +48,8 @@ function referenceCases() {
 }
 
 before(async () => {
-  weights = mkdtempSync(join(tmpdir(), 'horizon-tabpfn-weights-'));
-  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', 'tabpfn-ts'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
-  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'tabpfn_ts_reference.py')], {
-    cwd: REPO, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, PYTHONPATH: join(REPO, 'runtime') },
-  });
-  expected = JSON.parse(reference.toString()) as Prediction[][];
+  weights = writeFixtures(['tabpfn-ts']);
+  expected = reference('tabpfn_ts_reference.py', referenceCases());
   server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'tabpfn-ts', HORIZON_INFERENCE_TIMEOUT_MS: '600000' });
 });
 after(async () => {
@@ -75,20 +64,8 @@ async function forecast(body: Record<string, unknown>, on: TestServer = server) 
 }
 
 /** The worker and the reference run the same code on the same values: equal up to float rounding. */
-function assertClose(actual: number[], wanted: number[], what: string): void {
-  assert.equal(actual.length, wanted.length, what);
-  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-6 * (Math.abs(wanted[t]) + 1), `${what}[${t}]: ${v} vs ${wanted[t]}`));
-}
-
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
-  assert.deepEqual(entry.index, forecastIndex, what);
-  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
-  for (let l = 1; l < QUANTILES.length; l++) {
-    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
-    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
-  }
-  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
-  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
+  assertParity(entry, wanted, { index: forecastIndex, quantiles: QUANTILES, tol: { rel: 1e-6, floor: 1 } }, what);
 }
 
 const warningText = (body: { warnings: unknown[] }) => JSON.stringify(body.warnings);

@@ -6,15 +6,12 @@
 // group): without it every test here fails, naming the command that builds it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, monthlyDates, dailyDates, type TestServer } from './helpers.ts';
+import { assertClose as assertWithin, assertMonotone, reference, venvPython, writeFixtures, type Prediction } from './parity.ts';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const PYTHON = join(REPO, 'runtime', '.venv-timesfm1', 'bin', 'python');
 const MODEL = 'timesfm';
 const SIZE = '200m';
 // The fixture's architecture (runtime/horizon_runtime/fixtures/timesfm_1.py TINY), given to the
@@ -22,11 +19,8 @@ const SIZE = '200m';
 const ARCHITECTURE = { num_layers: 2, num_heads: 16, model_dims: 64 };
 const QUANTILES = [0.1, 0.5, 0.9];
 
-function requireVenv(): void {
-  if (!existsSync(PYTHON)) {
-    throw new Error(`${PYTHON} is missing: the timesfm1 runtime group is not installed; build it with \`bash runtime/setup.sh timesfm1\` (scripts/setup.sh builds every group)`);
-  }
-}
+/** The timesfm1 venv, or a failure naming the command that builds it (scripts/setup.sh builds every group). */
+const requireVenv = () => venvPython('timesfm1');
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 /** monthly: seasonal with a trend, two missing values (one leading: the library drops leading NaNs) */
@@ -44,7 +38,6 @@ const dailyIndex = dailyDates('2020-01-01', D);
 const yearly = Array.from({ length: 20 }, (_, i) => round(1000 * 1.03 ** i + 20 * Math.sin(i)));
 const yearlyIndex = Array.from({ length: 20 }, (_, i) => `${2000 + i}-01-01`);
 
-interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
 interface Case { freq: string; horizon: number; target: (number | null)[]; index: string[]; forecastIndex?: string[] }
 
 // Monthly with horizon 12 (one output patch); daily with horizon 200 (two patches, autoregressive)
@@ -61,15 +54,13 @@ let expected: Record<string, Prediction>;
 
 before(async () => {
   requireVenv();
-  weights = mkdtempSync(join(tmpdir(), 'horizon-timesfm1-weights-'));
-  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--models', MODEL, '--out', weights], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  weights = writeFixtures([MODEL], 'timesfm1');
   const checkpoint = join(weights, MODEL, SIZE);
   // What the control plane sends the worker: at most max_context (512) last values.
   const cases = Object.values(CASES).map((c) => ({
     weights: checkpoint, architecture: ARCHITECTURE, freq: c.freq, horizon: c.horizon, quantiles: QUANTILES, series: [{ target: c.target.slice(-512) }],
   }));
-  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'timesfm1_reference.py')], { cwd: REPO, input: JSON.stringify(cases), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'ignore'] });
-  const results = JSON.parse(reference.toString()) as Prediction[][];
+  const results = reference('timesfm1_reference.py', cases, 'timesfm1');
   expected = Object.fromEntries(Object.keys(CASES).map((name, i) => [name, results[i][0]]));
   server = await startTestServer({ HORIZON_MODEL_DIR: weights });
 });
@@ -85,17 +76,7 @@ async function forecast(body: Record<string, unknown>) {
 }
 
 /** float32 model: the worker and the reference run the same code, equal up to the last bits. */
-function assertClose(actual: number[], wanted: number[], what: string): void {
-  assert.equal(actual.length, wanted.length, what);
-  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-5 * (Math.abs(wanted[t]) + 1), `${what}[${t}]: ${v} vs ${wanted[t]}`));
-}
-
-function assertMonotone(prediction: Record<string, number[]>, levels: number[], what: string): void {
-  for (let l = 1; l < levels.length; l++) {
-    const [low, high] = [prediction[String(levels[l - 1])], prediction[String(levels[l])]];
-    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${levels[l]} below ${levels[l - 1]} at step ${t}`));
-  }
-}
+const assertClose = (actual: number[], wanted: number[], what: string) => assertWithin(actual, wanted, what, { rel: 1e-5, floor: 1 });
 
 describe('TimesFM 1.0 through POST /v1/forecast', () => {
   it('GET /v1/models lists timesfm (200m, context 512, horizon 512, no covariates) once its weights are present', async () => {

@@ -5,15 +5,11 @@
 // accepts it with HORIZON_ACCEPT_LICENSES=tirex; a server without that answers 403.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
 const MODELS = { tirex: 'default', 'house-tsfm': 'base' } as const;
 type Model = keyof typeof MODELS;
 
@@ -43,8 +39,6 @@ function covariateSeries(options: { futurePromo?: number[]; lastPrice?: number }
   };
 }
 
-interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
-
 let server: TestServer;
 let weights: string;
 let expected: Prediction[][];
@@ -60,10 +54,8 @@ function referenceCases() {
 }
 
 before(async () => {
-  weights = mkdtempSync(join(tmpdir(), 'horizon-tirex-yug-weights-'));
-  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', 'tirex,house-tsfm'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
-  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'tirex_yug_reference.py')], { cwd: REPO, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'ignore'] });
-  expected = JSON.parse(reference.toString()) as Prediction[][];
+  weights = writeFixtures(['tirex', 'house-tsfm']);
+  expected = reference('tirex_yug_reference.py', referenceCases());
   server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'tirex' });
 });
 after(async () => {
@@ -78,21 +70,8 @@ async function forecast(body: Record<string, unknown>, on: TestServer = server) 
 }
 
 /** float32 models run by the same code in the worker and the reference: equal up to the last bits. */
-function assertClose(actual: number[], wanted: number[], what: string): void {
-  assert.equal(actual.length, wanted.length, what);
-  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-6 * (Math.abs(wanted[t]) + 1), `${what}[${t}]: ${v} vs ${wanted[t]}`));
-}
-
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
-  assert.deepEqual(entry.index, forecastIndex, what);
-  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
-  for (const values of Object.values(entry.prediction)) assert.ok(values.length === HORIZON && values.every(Number.isFinite), what);
-  for (let l = 1; l < QUANTILES.length; l++) {
-    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
-    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
-  }
-  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
-  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
+  assertParity(entry, wanted, { index: forecastIndex, quantiles: QUANTILES, tol: { rel: 1e-6, floor: 1 } }, what);
 }
 
 function warningText(body: { warnings: unknown[] }): string {

@@ -55,11 +55,11 @@ class Worker:
         return Path(self.stderr_path).read_text()
 
 
-def start_worker(**env: str) -> Worker:
+def start_worker(catalog: Path = CATALOG, **env: str) -> Worker:
     stderr = tempfile.NamedTemporaryFile("w+", prefix="horizon-worker-", suffix=".log", delete=False)
     process = subprocess.Popen(
         [sys.executable, "-m", "horizon_runtime", "--group", "core", "--host", "127.0.0.1", "--port", "0",
-         "--catalog", str(CATALOG)],
+         "--catalog", str(catalog)],
         cwd=REPO_ROOT,  # where the control plane starts it
         env={**os.environ, "PYTHONPATH": str(RUNTIME_DIR), "HF_HUB_CACHE": EMPTY_HF_CACHE.name, **env},
         stdout=subprocess.PIPE,
@@ -124,3 +124,17 @@ def batching_worker():
     started = start_worker(HORIZON_BATCH_MAX_WAIT_MS="300", HORIZON_BATCH_MAX_SERIES="8")
     yield started
     stop_worker(started)
+
+
+def write_model_weights(tmp_path_factory, models) -> Path:
+    """Tiny checkpoints of `models` (horizon_runtime.fixtures) in a fresh temporary HORIZON_MODEL_DIR."""
+    from horizon_runtime.fixtures import write_fixtures
+
+    root = tmp_path_factory.mktemp("weights")
+    write_fixtures(root, models=tuple(models))
+    return root
+
+
+def start_batching_model_worker(weights: Path) -> Worker:
+    """A CPU worker on `weights` whose batching window is long enough that concurrent requests share batches."""
+    return start_worker(HORIZON_MODEL_DIR=str(weights), HORIZON_BATCH_MAX_WAIT_MS="300", HORIZON_DEVICE="cpu")

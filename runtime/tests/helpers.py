@@ -23,3 +23,12 @@ def infer_body(model="naive", target=None, **overrides) -> dict:
     }
     body.update(overrides)
     return body
+
+
+def gappy_series(n: int, seed: int, gaps: bool = True) -> list:
+    """seasonal_series(n, 7) with three leading missing values and one in the middle (or none)."""
+    values: list = seasonal_series(n, 7, seed=seed)
+    if gaps:
+        values[:3] = [None] * 3
+        values[n // 2] = None
+    return values

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 
+from .conftest import CATALOG, start_worker, stop_worker
 from .helpers import infer_body, seasonal_series
 
 STATISTICAL = ["naive", "seasonal-naive", "auto-ets", "auto-arima", "auto-theta"]
@@ -61,10 +63,26 @@ def test_unknown_model_and_size(worker, path):
     assert "'large'" in assert_error(worker.call("POST", path, {**body, "size": "large"}), 404, "unknown_size")
 
 
+@pytest.fixture(scope="module")
+def worker_with_unknown_adapter(tmp_path_factory):
+    """A catalog naming an adapter this runtime does not have (as an older runtime would see a newer catalog)."""
+    catalog = json.loads(CATALOG.read_text())
+    naive = next(m for m in catalog["models"] if m["id"] == "naive")
+    catalog["models"].append({**naive, "id": "future-model", "adapter": "future-adapter"})
+    path = tmp_path_factory.mktemp("catalog") / "models.json"
+    path.write_text(json.dumps(catalog))
+    started = start_worker(catalog=path)
+    yield started
+    stop_worker(started)
+
+
 @pytest.mark.parametrize("path", ["/infer", "/load"])
-def test_model_without_adapter_is_unavailable(worker, path):
-    body = infer_body("timesfm-2", size="200m") if path == "/infer" else {"model": "timesfm-2", "size": "200m"}
-    assert "timesfm-2" in assert_error(worker.call("POST", path, body), 409, "model_unavailable")
+def test_model_without_adapter_is_unavailable(worker_with_unknown_adapter, path):
+    body = infer_body("future-model") if path == "/infer" else {"model": "future-model", "size": "default"}
+    detail = assert_error(worker_with_unknown_adapter.call("POST", path, body), 409, "model_unavailable")
+    assert "future-model" in detail and "future-adapter" in detail
+    status, listed = worker_with_unknown_adapter.call("GET", "/models")
+    assert status == 200 and "future-model" not in [m["model"] for m in listed["models"]]
 
 
 @pytest.mark.parametrize(

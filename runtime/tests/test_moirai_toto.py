@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from horizon_runtime.catalog import load_catalog
 
-from .conftest import CATALOG, start_worker, stop_worker
-from .helpers import seasonal_series
+from .conftest import CATALOG, start_batching_model_worker, stop_worker, write_model_weights
+from .helpers import gappy_series
 from .moirai_toto_reference import reference
 
 MODELS = {"moirai-2": "small", "toto-2": "2.5b", "toto-2-ft": "2.5b"}
@@ -21,27 +23,18 @@ LEVELS = [0.05, 0.1, 0.25, 0.5, 0.9]  # 0.05 lies below the trained 0.1: clampin
 
 
 @pytest.fixture(scope="module")
-def weights(tmp_path_factory):
-    from horizon_runtime.fixtures import write_fixtures
-
-    root = tmp_path_factory.mktemp("moirai-toto-weights")
-    write_fixtures(root, models=tuple(MODELS))
-    return root
+def weights(tmp_path_factory) -> Path:
+    return write_model_weights(tmp_path_factory, MODELS)
 
 
 @pytest.fixture(scope="module")
 def mt_worker(weights):
-    started = start_worker(HORIZON_MODEL_DIR=str(weights), HORIZON_BATCH_MAX_WAIT_MS="300", HORIZON_DEVICE="cpu")
+    started = start_batching_model_worker(weights)
     yield started
     stop_worker(started)
 
 
-def target(n: int, seed: int, gaps: bool = True) -> list:
-    values: list = seasonal_series(n, 7, seed=seed)
-    if gaps:
-        values[:3] = [None] * 3
-        values[n // 2] = None
-    return values
+target = gappy_series
 
 
 def covariates(n: int, k: int, seed: int = 0) -> dict:

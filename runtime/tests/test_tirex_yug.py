@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .conftest import start_worker, stop_worker
-from .helpers import seasonal_series
+from .conftest import start_batching_model_worker, stop_worker, write_model_weights
+from .helpers import gappy_series
 from .tirex_yug_reference import reference
 
 MODELS = {"tirex": "default", "house-tsfm": "base"}
@@ -24,27 +24,17 @@ RTOL = 1e-6  # the worker and the reference run the same float32 code on the sam
 
 @pytest.fixture(scope="module")
 def weights(tmp_path_factory) -> Path:
-    from horizon_runtime.fixtures import write_fixtures
-
-    root = tmp_path_factory.mktemp("tirex-yug-weights")
-    write_fixtures(root, models=tuple(MODELS))
-    return root
+    return write_model_weights(tmp_path_factory, MODELS)
 
 
 @pytest.fixture(scope="module")
 def model_worker(weights):
-    """A batching window long enough that concurrent requests share batches."""
-    started = start_worker(HORIZON_MODEL_DIR=str(weights), HORIZON_BATCH_MAX_WAIT_MS="300", HORIZON_DEVICE="cpu")
+    started = start_batching_model_worker(weights)
     yield started
     stop_worker(started)
 
 
-def target(n: int, seed: int, gaps: bool = True) -> list:
-    values: list = seasonal_series(n, 7, seed=seed)
-    if gaps:
-        values[:3] = [None] * 3  # leading missing values
-        values[n // 2] = None  # and one in the middle
-    return values
+target = gappy_series
 
 
 def body(model: str, series: list[dict], horizon: int = 24, quantiles=LEVELS, freq: str = "D") -> dict:

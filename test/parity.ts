@@ -1,0 +1,67 @@
+// What the model test files share: tiny fixture checkpoints, the reference scripts that call the
+// official libraries directly, and the checks that hold a forecast from the API to the reference.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+/** One series' prediction as the reference scripts print it. */
+export interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+
+/** A runtime group's python; fails (never skips) when the group's venv is not set up. */
+export function venvPython(group = 'core'): string {
+  const python = join(REPO, 'runtime', `.venv-${group}`, 'bin', 'python');
+  assert.ok(existsSync(python), `runtime/.venv-${group} is missing: run bash runtime/setup.sh ${group}`);
+  return python;
+}
+
+/** Tiny random-weight checkpoints of `models` (python -m horizon_runtime.fixtures) in a new temp dir, or in `out`. */
+export function writeFixtures(models: string[], group = 'core', out = mkdtempSync(join(tmpdir(), 'horizon-weights-'))): string {
+  execFileSync(venvPython(group), ['-m', 'horizon_runtime.fixtures', '--models', models.join(','), '--out', out], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  return out;
+}
+
+/** runtime/tests/<script> on `cases` (JSON on stdin): the official library's predictions, per case and series. */
+export function reference(script: string, cases: unknown, group = 'core'): Prediction[][] {
+  const out = execFileSync(venvPython(group), [join(REPO, 'runtime', 'tests', script)], {
+    cwd: REPO, input: JSON.stringify(cases), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'], // stderr in the error on failure; libraries are chatty
+  });
+  return JSON.parse(out.toString()) as Prediction[][];
+}
+
+/** |actual − wanted| ≤ rel · (|wanted| + floor) at every step: float32 models run by the same code in the
+ * worker and the reference agree up to the last bits (the floor keeps values near 0 from demanding more). */
+export interface Tolerance { rel: number; floor: number }
+
+export function assertClose(actual: number[], wanted: number[], what: string, tol: Tolerance): void {
+  assert.equal(actual.length, wanted.length, what);
+  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= tol.rel * (Math.abs(wanted[t]) + tol.floor), `${what}[${t}]: ${v} vs ${wanted[t]}`));
+}
+
+/** Quantiles never decrease with the level at any step. */
+export function assertMonotone(prediction: Record<string, number[]>, levels: number[], what: string): void {
+  for (let l = 1; l < levels.length; l++) {
+    const [low, high] = [prediction[String(levels[l - 1])], prediction[String(levels[l])]];
+    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${levels[l]} below ${levels[l - 1]} at step ${t}`));
+  }
+}
+
+/** One forecast entry of the API against the reference: dates, keys, finite values of the horizon's
+ * length, monotone quantiles, and every value equal within `tol`. */
+export function assertForecast(
+  entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction,
+  expect: { index: string[]; quantiles: number[]; tol: Tolerance }, what: string,
+): void {
+  assert.deepEqual(entry.index, expect.index, what);
+  assert.deepEqual(Object.keys(entry.prediction).sort(), [...expect.quantiles.map(String), 'mean'].sort(), what);
+  for (const values of Object.values(entry.prediction)) {
+    assert.ok(values.length === expect.index.length && values.every(Number.isFinite), `${what}: ${expect.index.length} finite values`);
+  }
+  assertMonotone(entry.prediction, expect.quantiles, what);
+  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`, expect.tol);
+  for (const q of expect.quantiles) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`, expect.tol);
+}
