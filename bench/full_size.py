@@ -13,7 +13,8 @@ are random (seeded): forecasts mean nothing, the compute per series is the real 
   hyper-parameters sit inside NX-AI/TiRex's model.ckpt, which cannot be read here; this is the
   configuration of the TiRex paper that gives that count). One Lightning-style `model.ckpt`.
 - timesfm-2 200m: `TimesFM_2p5_200M_torch()` with the library's built-in 200M definition (the
-  published architecture is hard-coded in the package), saved with `save_pretrained`.
+  published architecture is hard-coded in the package), saved with `save_pretrained`, without the
+  config.json that writes (google/timesfm-2.5-200m-pytorch has none).
 Prints {"directory", "params"} as one JSON line on stdout.
 """
 
@@ -61,6 +62,8 @@ def build(model: str, out: Path, seed: int = 0) -> dict:
 
         wrapper = timesfm.TimesFM_2p5_200M_torch(torch_compile=False)
         wrapper.save_pretrained(directory)
+        # the published repo has no config.json (model.safetensors and a config.yaml): load as it would
+        (directory / "config.json").unlink(missing_ok=True)
         network = wrapper.model
     return {"directory": str(directory), "params": sum(p.numel() for p in network.parameters())}
 

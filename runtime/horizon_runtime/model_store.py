@@ -152,18 +152,24 @@ class ModelStore:
 
     def _evict(self, keep: tuple[str, str]) -> None:
         """Drops least recently used models, except `keep` and those in use, until the rest fit the budget."""
+        evicted = False
         for key in list(self._adapters):
             if sum(self._bytes.values()) <= self.memory_budget:
                 break
             if key == keep or key in self._in_use or not self._bytes.get(key):
                 continue
             del self._adapters[key]
+            evicted = True
             freed = self._bytes.pop(key)
             log.info(
                 "unloaded %s/%s (%.1f MB, least recently used) to stay within the model memory budget of %.1f MB",
                 key[0], key[1], freed / 1e6, self.memory_budget / 1e6,
             )
+        if not evicted:
+            return
+        gc.unfreeze()  # frozen objects (see _load_blocking) are never collected: thaw, collect, freeze again
         gc.collect()
+        gc.freeze()
         try:
             import torch
 
@@ -187,6 +193,11 @@ class ModelStore:
             raise ProtocolError(
                 500, "inference_failed", f"loading '{model.id}' size '{size}' failed: {type(exc).__name__}: {exc}"
             )
+        # Everything loaded so far (libraries, weights) goes to the permanent generation: some libraries
+        # call gc.collect() on every prediction (timesfm3 does), which otherwise walks all of it while
+        # holding the GIL (~0.6 s per call with the worker's imports, ~0.04 s frozen).
+        gc.collect()
+        gc.freeze()
         size_bytes = 0
         if weights_layout(model.adapter) is not None:
             size_bytes = torch_module_bytes(adapter) or max(_resident_bytes() - resident, 0)

@@ -39,7 +39,11 @@ ADAPTERS: dict[str, AdapterRef] = {
     "timesfm-1": AdapterRef(
         "horizon_runtime.adapters.timesfm_1", "TimesFM1Adapter", ("timesfm",), WeightsLayout(("torch_model.ckpt",), ())
     ),
-    "timesfm-2": AdapterRef("horizon_runtime.adapters.timesfm_2", "TimesFM2Adapter", ("timesfm",), HF_LAYOUT),
+    # TimesFM 2.5: google/timesfm-2.5-200m-pytorch ships model.safetensors and a config.yaml, no config.json
+    # (the architecture is hard-coded in the library), so only the weights file is required.
+    "timesfm-2": AdapterRef(
+        "horizon_runtime.adapters.timesfm_2", "TimesFM2Adapter", ("timesfm",), WeightsLayout((), ("model.safetensors",))
+    ),
     "timesfm-3": AdapterRef("horizon_runtime.adapters.timesfm_3", "TimesFM3Adapter", ("timesfm3",), HF_LAYOUT),
     "moirai-2": AdapterRef("horizon_runtime.adapters.moirai_2", "Moirai2Adapter", ("uni2ts",), HF_LAYOUT),
     # TabPFN checkpoints are single files with the config inside (.safetensors for v3.5, .ckpt before).
