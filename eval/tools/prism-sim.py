@@ -4,9 +4,11 @@ Fits each statistical member with statsforecast exactly as the runtime adapters 
 catalog, the same fallbacks), once for the official test horizon and once per validation origin
 (the last `w` observations of the training part held out, w = min(h, n // 3); origin k holds out
 k*w), caches the forecasts under /tmp/prism-sim/, and scores candidate combiners (equal mean,
-median, inverse-loss weights with shrinkage, selection) with the harness' MASE and WQL definitions.
+median, inverse-loss weights with shrinkage, selection; `medinv` with shrink 0.5 and 1 origin is what
+src/prism.ts does) with the harness' MASE and WQL definitions. The forecasts are the adapters' to the
+printed digits (the member and prism scores equal the API runs' to 4 decimals).
 
-  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly [--members auto-ets,auto-theta,auto-ces] [--origins 2]
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly [--members auto-ets,auto-theta,seasonal-naive] [--origins 2] [--methods medinv,median]
 """
 
 from __future__ import annotations
@@ -194,9 +196,9 @@ def combine(method: str, finals: list[np.ndarray], vals: list[list], shrink: flo
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("datasets")
-    ap.add_argument("--members", default="auto-ets,auto-theta,auto-ces")
-    ap.add_argument("--origins", type=int, default=2)
-    ap.add_argument("--methods", default="mean,median,inv1,inv2,trim,select")
+    ap.add_argument("--members", default="auto-ets,auto-theta,seasonal-naive")  # auto-ces, naive also known
+    ap.add_argument("--origins", type=int, default=2)  # validation windows cached (methods try 1 and all)
+    ap.add_argument("--methods", default="mean,median,medinv,inv1,inv2,trim,select")  # medinv = prism v2
     a = ap.parse_args()
     members = a.members.split(",")
     for key in a.datasets.split(","):
