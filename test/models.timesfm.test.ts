@@ -5,15 +5,11 @@
 // HORIZON_ACCEPT_LICENSES naming it, 403 otherwise.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const PYTHON = join(REPO, 'runtime', '.venv-core', 'bin', 'python');
 const SIZES: Record<string, string> = { 'timesfm-2': '200m', 'timesfm-3': '330m' };
 
 const N = 60;
@@ -38,8 +34,6 @@ function covariateSeries(futurePromo = promo.slice(N)) {
   };
 }
 
-interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
-
 let server: TestServer;
 let weights: string;
 let expected: Prediction[][];
@@ -52,10 +46,8 @@ function referenceCases() {
 }
 
 before(async () => {
-  weights = mkdtempSync(join(tmpdir(), 'horizon-timesfm-weights-'));
-  execFileSync(PYTHON, ['-m', 'horizon_runtime.fixtures', '--out', weights, '--models', 'timesfm-2,timesfm-3'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
-  const reference = execFileSync(PYTHON, [join(REPO, 'runtime', 'tests', 'timesfm_reference.py')], { cwd: REPO, input: JSON.stringify(referenceCases()), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'ignore'] });
-  expected = JSON.parse(reference.toString()) as Prediction[][];
+  weights = writeFixtures(['timesfm-2', 'timesfm-3']);
+  expected = reference('timesfm_reference.py', referenceCases());
   server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: 'timesfm-3' });
 });
 after(async () => {
@@ -70,21 +62,9 @@ async function forecast(body: Record<string, unknown>, on: TestServer = server) 
 }
 
 /** float32 models: equal up to rounding of the last bits (the worker and the reference run the same code). */
-function assertClose(actual: number[], wanted: number[], what: string): void {
-  assert.equal(actual.length, wanted.length, what);
-  actual.forEach((v, t) => assert.ok(Math.abs(v - wanted[t]) <= 1e-5 * (Math.abs(wanted[t]) + 100), `${what}[${t}]: ${v} vs ${wanted[t]}`));
-}
-
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
-  assert.deepEqual(entry.index, forecastIndex, what);
-  assert.deepEqual(Object.keys(entry.prediction).sort(), ['0.1', '0.5', '0.9', 'mean'], what);
-  for (let l = 1; l < QUANTILES.length; l++) {
-    const [low, high] = [entry.prediction[String(QUANTILES[l - 1])], entry.prediction[String(QUANTILES[l])]];
-    high.forEach((v, t) => assert.ok(v >= low[t], `${what}: quantile ${QUANTILES[l]} below ${QUANTILES[l - 1]} at step ${t}`));
-  }
+  assertParity(entry, wanted, { index: forecastIndex, quantiles: QUANTILES, tol: { rel: 1e-5, floor: 100 } }, what);
   assert.deepEqual(entry.prediction.mean, entry.prediction['0.5'], `${what}: mean is the median output`);
-  assertClose(entry.prediction.mean, wanted.mean, `${what} mean`);
-  for (const q of QUANTILES) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`);
 }
 
 describe('TimesFM models through POST /v1/forecast', () => {
