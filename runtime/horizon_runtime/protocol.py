@@ -73,16 +73,26 @@ def resolve_model(body: dict, catalog: Catalog, group: str) -> tuple[CatalogMode
     return model, size
 
 
+_NUMBER_TYPES = frozenset((float, int))
+_NUMBER_OR_NULL_TYPES = frozenset((float, int, type(None)))
+
+
 def _values(values, what: str, length: int | None) -> np.ndarray:
-    """A JSON array of numbers and nulls as float64, NaN for null."""
+    """A JSON array of numbers and nulls as float64, NaN for null.
+
+    One C-level pass collects the element types (bool, str, list... are refused; bool is not int here);
+    arrays without nulls then convert with np.fromiter, about twice as fast as np.array on a list.
+    """
     if not isinstance(values, list):
         raise bad_request(f"{what} must be an array")
     if length is not None and len(values) != length:
         raise bad_request(f"{what} has {len(values)} values, expected {length}")
-    for value in values:
-        kind = type(value)
-        if kind is not float and kind is not int and value is not None:
-            raise bad_request(f"{what} holds {value!r}; expected numbers or null")
+    kinds = set(map(type, values))
+    if kinds <= _NUMBER_TYPES:
+        return np.fromiter(values, dtype=np.float64, count=len(values))
+    if not kinds <= _NUMBER_OR_NULL_TYPES:
+        value = next(v for v in values if type(v) not in _NUMBER_OR_NULL_TYPES)
+        raise bad_request(f"{what} holds {value!r}; expected numbers or null")
     return np.array(values, dtype=np.float64)
 
 
@@ -104,7 +114,7 @@ def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
     if len(target) > max_context:
         raise bad_request(f"{what}.target has {len(target)} values, more than max_context {max_context}")
     values = _values(target, f"{what}.target", None)
-    if target.count(None) == len(target):
+    if np.isnan(values).all():  # JSON has no NaN: only nulls become NaN
         raise bad_request(f"{what}.target has no value, only nulls")
     past = _covariates(entry.get("past_covariates"), f"{what}.past_covariates", len(target))
     future = _covariates(entry.get("future_covariates"), f"{what}.future_covariates", horizon)

@@ -10,8 +10,8 @@ value does not carry information for a single series. The response says so.
 All tasks of a batch run through one `predict_quantiles` call with cross-learning off, so every task
 only attends to its own target and covariates. The pipeline requires one covariate schema per call
 for raw dicts; the tasks are therefore prepared one by one with the library's own
-`preprocess.from_list_of_dicts` (what the pipeline itself calls), and prepared tasks of any schema
-can share a call.
+`preprocess.from_list_of_dicts` (what the pipeline itself calls; `from_list_of_tensors` for a series
+without covariates, as for a plain array), and prepared tasks of any schema can share a call.
 
 `mean` is the pipeline's point forecast, the median (0.5) output. The model predicts 21 levels
 (0.01, 0.05, 0.1 … 0.9, 0.95, 0.99); others are interpolated linearly by the pipeline, and levels
@@ -49,15 +49,23 @@ def chronos2_task(series: SeriesInput, horizon: int) -> dict:
     return task
 
 
+def chronos2_prepared(series: SeriesInput, horizon: int):
+    """One series as the pipeline's PreparedInput. Without covariates through `from_list_of_tensors`,
+    what the pipeline itself does with a plain 1-D array (and a tenth of the cost of the dict path at
+    batch 256); with covariates through `from_list_of_dicts`, one series at a time, so that series of
+    different covariate schemas can share a call."""
+    if not (series.past_covariates or series.future_covariates or series.static_covariates):
+        return preprocess.from_list_of_tensors([series.target], prediction_length=horizon)[0]
+    return preprocess.from_list_of_dicts([chronos2_task(series, horizon)], prediction_length=horizon)[0]
+
+
 class Chronos2Adapter(ChronosAdapter):
     pipeline_class = "Chronos2Pipeline"
 
     def predict_batch(
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
     ) -> list[Prediction]:
-        tasks = [
-            preprocess.from_list_of_dicts([chronos2_task(one, horizon)], prediction_length=horizon)[0] for one in series
-        ]
+        tasks = [chronos2_prepared(one, horizon) for one in series]
         q, mean = self.pipeline.predict_quantiles(
             tasks, prediction_length=horizon, quantile_levels=list(quantiles), cross_learning=False
         )

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..quantiles import make_monotone, outside_trained_levels  # noqa: F401 (re-exported for the adapters)
+from ..quantiles import make_monotone, outside_trained_levels  # noqa: F401 (outside_trained_levels: re-exported)
 from ..torch_device import torch_device, torch_dtype
 from .base import Adapter, Prediction, SeriesInput
 
@@ -53,14 +53,18 @@ class ChronosAdapter(Adapter):
 
 
 def to_predictions(quantiles, mean, warnings: list[tuple[str, ...]]) -> list[Prediction]:
-    """quantiles (series, horizon, levels) and mean (series, horizon), as tensors or arrays, with each
-    series' warnings. The levels are sorted at each step: models that predict quantiles directly can
-    cross them (see quantiles.make_monotone). C order, which the response encoder needs."""
-    return [
-        Prediction(
-            mean=np.ascontiguousarray(m, dtype=np.float64),
-            quantiles=make_monotone(np.ascontiguousarray(np.asarray(q).T, dtype=np.float64)),
-            warnings=w,
-        )
-        for q, m, w in zip(quantiles, mean, warnings)
-    ]
+    """quantiles (series, horizon, levels) and mean (series, horizon), as tensors or arrays (or lists of
+    per-series ones), with each series' warnings. The levels are sorted at each step: models that predict
+    quantiles directly can cross them (see quantiles.make_monotone). One float64 conversion, transpose and
+    sort for the whole batch; each Prediction holds C-contiguous views of those arrays (the response
+    encoder needs C order)."""
+    q, m = _float64_batch(quantiles), np.ascontiguousarray(_float64_batch(mean))
+    # (series, horizon, levels) -> (levels, series, horizon), sorted over the levels, -> (series, levels, horizon)
+    rows = np.ascontiguousarray(make_monotone(q.transpose(2, 0, 1)).transpose(1, 0, 2))
+    return [Prediction(mean=m[i], quantiles=rows[i], warnings=w) for i, w in enumerate(warnings)]
+
+
+def _float64_batch(values) -> np.ndarray:
+    if isinstance(values, (list, tuple)):
+        return np.stack([np.asarray(x, dtype=np.float64) for x in values])
+    return np.asarray(values, dtype=np.float64)
