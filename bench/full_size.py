@@ -52,7 +52,13 @@ def build(model: str, out: Path, seed: int = 0) -> dict:
         os.environ.setdefault("TIREX_NO_CUDA", "1")
         from tirex import TiRexZero
 
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "runtime"))
+        from horizon_runtime.fixtures.tirex import fill_uninitialised
+
         network = TiRexZero(backend="torch", model_config=TIREX_CONFIG, train_ctx_len=2048)
+        # tirex-ts creates the sLSTM kernels with torch.empty (real weights overwrite them): without this
+        # the checkpoint holds whatever the memory held (NaN forecasts on torch 2.11 / CUDA machines)
+        fill_uninitialised(network)
         torch.save(
             {"hyper_parameters": {"model_config": TIREX_CONFIG, "train_ctx_len": 2048}, "state_dict": network.state_dict()},
             directory / "model.ckpt",

@@ -4,7 +4,7 @@
 
 Stages, each timed alone (median of --repeat calls after a warm-up), as the worker runs them:
 parse (orjson.loads + protocol.parse_infer_request), tasks (the adapter's per-series
-preprocess.from_list_of_dicts), pipeline (predict_quantiles on those prepared tasks), output
+chronos2_prepared), pipeline (predict_quantiles on those prepared tasks), output
 (to_predictions: float64 copies, transpose, monotone sort), adapter (Chronos2Adapter.predict_batch = tasks +
 pipeline + output, in the worker's thread-pool thread), encode (orjson.dumps of the /infer answer), and for
 comparison official (predict_quantiles on plain 1-D arrays, what bench/model_throughput.py inprocess times).
@@ -36,11 +36,10 @@ def main() -> None:
     import numpy as np
     import orjson
     import torch
-    from chronos.chronos2 import preprocess
     from transformers.utils import logging as transformers_logging
 
     from horizon_runtime.adapters.base import SeriesInput
-    from horizon_runtime.adapters.chronos_2 import Chronos2Adapter, chronos2_task
+    from horizon_runtime.adapters.chronos_2 import Chronos2Adapter, chronos2_prepared
     from horizon_runtime.adapters.chronos_common import to_predictions
     from horizon_runtime.catalog import load_catalog
     from horizon_runtime.protocol import parse_infer_request, resolve_model
@@ -82,7 +81,7 @@ def main() -> None:
 
         req = parse()
         inputs = [SeriesInput(np.asarray(v, dtype=np.float64), {}, {}, {}) for v in values]
-        tasks = [preprocess.from_list_of_dicts([chronos2_task(one, 64)], prediction_length=64)[0] for one in inputs]
+        tasks = [chronos2_prepared(one, 64) for one in inputs]
         q, mean = pipeline.predict_quantiles(tasks, prediction_length=64, quantile_levels=QUANTILES, cross_learning=False)
         preds = to_predictions([x[0] for x in q], [x[0] for x in mean], [()] * batch)
         payload = {"model": "chronos-2", "size": "base", "warnings": [], "timing": {},
@@ -91,7 +90,7 @@ def main() -> None:
         cell = {
             "batch": batch,
             "parse_ms": timed(parse),
-            "tasks_ms": timed(lambda: [preprocess.from_list_of_dicts([chronos2_task(one, 64)], prediction_length=64)[0] for one in inputs]),
+            "tasks_ms": timed(lambda: [chronos2_prepared(one, 64) for one in inputs]),
             "pipeline_ms": timed(lambda: pipeline.predict_quantiles(tasks, prediction_length=64, quantile_levels=QUANTILES, cross_learning=False)),
             "output_ms": timed(lambda: to_predictions([x[0] for x in q], [x[0] for x in mean], [()] * batch)),
             "adapter_main_thread_ms": timed(lambda: adapter.predict_batch(inputs, 64, tuple(QUANTILES), "D")),

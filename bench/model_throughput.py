@@ -1,14 +1,16 @@
 """Series/s of a foundation model at fixed batch sizes, measured from Python. Two modes:
 
     python bench/model_throughput.py inprocess [--model chronos-2|tirex|timesfm-2] --model-dir DIR/<id>/<size> [--device cpu|cuda] ...
-    python bench/model_throughput.py infer [--model ...] --url http://127.0.0.1:PORT [--size base] ...
+    python bench/model_throughput.py infer [--model ...] --url http://127.0.0.1:PORT [--size base] [--concurrency N] ...
 
 `inprocess`: the official library alone, loaded from the directory and called on the whole batch the
 way its documentation shows (bench/full_size.py `inprocess_predictor`: Chronos2Pipeline.predict_quantiles,
 TiRexZero.forecast, TimesFM_2p5_200M_torch.compile + forecast), with the dtype the worker uses on that
 device (fp32 on the CPU, bf16 on CUDA for Chronos-2; see torch_device.py).
 `infer`: the same series POSTed as one body to a runtime worker's `/infer` (docs/runtime-protocol.md),
-over one keep-alive connection, as the control plane sends them.
+over one keep-alive connection, as the control plane sends them; with --concurrency N, N clients on
+their own connections, each with one call in flight (how a worker is used under load: the next
+request's JSON is parsed while the model runs).
 
 Each cell (one batch size): warm-up calls for --warmup seconds (at least one), then calls back to
 back for --duration seconds (at least --min-calls); series/s = calls × batch / elapsed. Closed loop,
@@ -19,6 +21,7 @@ The series are the ones bench/model-throughput.ts sends (see `series`), so the f
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import math
@@ -74,7 +77,8 @@ def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict
 
     device = args.device
     t = time.perf_counter()
-    predict, dtype = inprocess_predictor(args.model, args.model_dir, device, args.horizon, QUANTILES)
+    with contextlib.redirect_stdout(sys.stderr):  # TiRex prints "Loading weights…" on stdout, the JSON's channel
+        predict, dtype = inprocess_predictor(args.model, args.model_dir, device, args.horizon, QUANTILES)
     load_s = time.perf_counter() - t
     cells = []
     for batch in args.batches:
@@ -96,22 +100,72 @@ def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict
     return cells, info
 
 
+def measure_concurrent(calls: list, batch: int, warmup_s: float, duration_s: float, min_calls: int) -> dict:
+    """`measure` with len(calls) clients, each calling back to back on its own connection (one call in
+    flight per client); series/s counts every client's calls inside the measured window."""
+    import threading
+
+    latencies: list[float] = []
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(len(calls) + 1)
+    window: dict[str, float] = {}
+
+    def client(call):
+        try:
+            start = time.perf_counter()
+            call()  # at least one warm-up call per client
+            while time.perf_counter() - start < warmup_s:
+                call()
+            barrier.wait()
+            mine = []
+            while len(mine) < min_calls or time.perf_counter() - window["t0"] < duration_s:
+                c0 = time.perf_counter()
+                call()
+                mine.append(time.perf_counter() - c0)
+            latencies.extend(mine)
+        except BaseException as exc:  # reported after the join
+            errors.append(exc)
+            barrier.abort()
+
+    threads = [threading.Thread(target=client, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    window["t0"] = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    elapsed = time.perf_counter() - window["t0"]
+    latencies.sort()
+    return {
+        "batch": batch, "concurrency": len(calls), "calls": len(latencies), "elapsed_s": elapsed,
+        "series_per_s": len(latencies) * batch / elapsed,
+        "p50_ms": latencies[(len(latencies) - 1) // 2] * 1e3, "max_ms": latencies[-1] * 1e3,
+    }
+
+
 def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
     try:  # the worker's own JSON library (the control plane's JSON.parse is C++ too); stdlib json otherwise
         from orjson import loads
     except ImportError:
         loads = json.loads
     url = urlparse(args.url)
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
 
-    def post(path: str, body: bytes) -> bytes:
-        connection.request("POST", path, body=body, headers={"content-type": "application/json"})
-        response = connection.getresponse()
-        data = response.read()
-        if response.status != 200:
-            raise RuntimeError(f"{path} answered {response.status}: {data[:500]!r}")
-        return data
+    def client():
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
 
+        def post(path: str, body: bytes) -> bytes:
+            connection.request("POST", path, body=body, headers={"content-type": "application/json"})
+            response = connection.getresponse()
+            data = response.read()
+            if response.status != 200:
+                raise RuntimeError(f"{path} answered {response.status}: {data[:500]!r}")
+            return data
+
+        return post
+
+    post = client()
     t = time.perf_counter()
     loaded = json.loads(post("/load", json.dumps({"model": args.model, "size": args.size}).encode()))
     load_s = time.perf_counter() - t
@@ -123,18 +177,25 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
         }).encode()
         timings = []
 
-        def call():
+        def call(post=post):
             answer = loads(post("/infer", body))  # parsed, as the control plane does
             timings.append(answer["timing"])
 
-        cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
-        measured = timings[cell["warmup_calls"]:]
+        if args.concurrency == 1:
+            cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
+            measured = timings[cell["warmup_calls"]:]
+        else:
+            posts = [post] + [client() for _ in range(args.concurrency - 1)]
+            cell = measure_concurrent(
+                [lambda p=p: call(p) for p in posts], batch, args.warmup, args.duration, args.min_calls
+            )
+            measured = timings[-cell["calls"]:]
         cell["worker_infer_ms_mean"] = sum(x["infer_ms"] for x in measured) / len(measured)
         cell["worker_queue_ms_mean"] = sum(x["queue_ms"] for x in measured) / len(measured)
         cell["body_bytes"] = len(body)
-        print(f"infer batch {batch}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
+        print(f"infer batch {batch} x{args.concurrency}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
         cells.append(cell)
-    return cells, {"load_s": load_s, "load": loaded}
+    return cells, {"load_s": load_s, "load": loaded, "concurrency": args.concurrency}
 
 
 def main() -> None:
@@ -144,7 +205,8 @@ def main() -> None:
     parser.add_argument("--model-dir", help="inprocess: the checkpoint directory (…/chronos-2/base)")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="inprocess: where the pipeline runs")
     parser.add_argument("--url", help="infer: the worker's base URL")
-    parser.add_argument("--size", default="base", help="infer: the catalog size")
+    parser.add_argument("--size", help="infer: the catalog size (default: bench/full_size.py's size of --model)")
+    parser.add_argument("--concurrency", default=1, type=int, help="infer: clients, each with one call in flight")
     parser.add_argument("--batches", default="1,16,256", type=lambda s: [int(x) for x in s.split(",")])
     parser.add_argument("--context", default=512, type=int)
     parser.add_argument("--horizon", default=64, type=int)
@@ -152,6 +214,11 @@ def main() -> None:
     parser.add_argument("--duration", default=5.0, type=float, help="seconds measured per cell")
     parser.add_argument("--min-calls", default=2, type=int, help="measured calls per cell at least")
     args = parser.parse_args()
+    if args.size is None:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from full_size import SIZES
+
+        args.size = SIZES[args.model]
     inputs = {b: [series(i, args.context) for i in range(b)] for b in args.batches}
     cells, info = (run_inprocess if args.mode == "inprocess" else run_infer)(args, inputs)
     print(json.dumps({

@@ -7,6 +7,7 @@ import logging
 from typing import ClassVar
 
 import numpy as np
+import torch
 
 from ..quantiles import make_monotone, outside_trained_levels  # noqa: F401 (outside_trained_levels: re-exported)
 from ..torch_device import torch_device, torch_dtype
@@ -66,5 +67,8 @@ def to_predictions(quantiles, mean, warnings: list[tuple[str, ...]]) -> list[Pre
 
 def _float64_batch(values) -> np.ndarray:
     if isinstance(values, (list, tuple)):
-        return np.stack([np.asarray(x, dtype=np.float64) for x in values])
+        if all(isinstance(x, torch.Tensor) for x in values):
+            values = torch.stack(values).cpu()  # one tensor -> numpy conversion, not one per series
+        else:
+            return np.stack([np.asarray(x, dtype=np.float64) for x in values])
     return np.asarray(values, dtype=np.float64)
