@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -45,7 +43,7 @@ def main() -> None:
     from horizon_runtime.protocol import parse_infer_request, resolve_model
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from model_throughput import QUANTILES, series
+    from model_throughput import QUANTILES, median_ms, series
 
     transformers_logging.disable_progress_bar()
     catalog = load_catalog(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "catalog", "models.json"))
@@ -56,15 +54,7 @@ def main() -> None:
     sync = torch.cuda.synchronize if args.device == "cuda" else (lambda: None)
 
     def timed(fn):
-        fn()
-        sync()
-        times = []
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            fn()
-            sync()
-            times.append((time.perf_counter() - t) * 1e3)
-        return statistics.median(times)
+        return median_ms(fn, args.repeat, sync)
 
     result = {"device": args.device, "gpu": torch.cuda.get_device_name(0) if args.device == "cuda" else None, "cells": []}
     for batch in map(int, args.batches.split(",")):
@@ -79,7 +69,7 @@ def main() -> None:
             model, size = resolve_model(b, catalog, "core")
             return parse_infer_request(b, model, size, catalog)
 
-        req = parse()
+        parse()  # fails early on a body the worker would refuse
         inputs = [SeriesInput(np.asarray(v, dtype=np.float64), {}, {}, {}) for v in values]
         tasks = [chronos2_prepared(one, 64) for one in inputs]
         q, mean = pipeline.predict_quantiles(tasks, prediction_length=64, quantile_levels=QUANTILES, cross_learning=False)

@@ -68,6 +68,21 @@ def measure(call, batch: int, warmup_s: float, duration_s: float, min_calls: int
     }
 
 
+def median_ms(fn, repeat: int, sync=lambda: None) -> float:
+    """Median wall time of `repeat` calls of fn, after one warm-up call; `sync` waits for queued GPU work."""
+    import statistics
+
+    fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        sync()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
 def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
     import numpy as np
     import torch

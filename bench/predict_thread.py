@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -40,7 +38,7 @@ def main() -> None:
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     from full_size import SIZES, inprocess_predictor
-    from model_throughput import QUANTILES, series
+    from model_throughput import QUANTILES, median_ms, series
 
     from horizon_runtime.adapters.base import SeriesInput
     from horizon_runtime.catalog import load_catalog
@@ -66,15 +64,7 @@ def main() -> None:
             return predict()
 
     def timed(fn):
-        fn()
-        sync()
-        times = []
-        for _ in range(args.repeat):
-            t = time.perf_counter()
-            fn()
-            sync()
-            times.append((time.perf_counter() - t) * 1e3)
-        return statistics.median(times)
+        return median_ms(fn, args.repeat, sync)
 
     result = {
         "model": args.model, "device": args.device, "batch": args.batch, "torch": torch.__version__,

@@ -8,24 +8,17 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
+import { startTestServer, type TestServer } from './helpers.ts';
+import {
+  assertForecast as assertParity, forecastOk, reference, writeFixtures, type Prediction,
+  HORIZON, N, QUANTILES, forecastIndex, index, price, promo, target,
+} from './parity.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const CATALOG = JSON.parse(readFileSync(join(REPO, 'catalog', 'models.json'), 'utf8')) as { models: { id: string; sizes: Record<string, unknown> }[] };
 const CHRONOS = ['chronos', 'chronos-bolt', 'chronos-2'];
 const SIZES = CATALOG.models.filter((m) => CHRONOS.includes(m.id)).flatMap((m) => Object.keys(m.sizes).map((size) => [m.id, size] as const));
 
-const N = 60;
-const HORIZON = 12;
-const QUANTILES = [0.1, 0.5, 0.9];
-const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
-target[0] = null;
-target[30] = null;
-const index = monthlyDates('2019-01', N);
-const forecastIndex = monthlyDates('2024-01', HORIZON);
-const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
-const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
 
 /** chronos-2 with a hist-only variable, two known-future ones and a static one. */
 function covariateSeries(futurePromo = promo.slice(N)) {
@@ -58,11 +51,7 @@ after(async () => {
   rmSync(weights, { recursive: true, force: true });
 });
 
-async function forecast(body: Record<string, unknown>) {
-  const res = await server.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
-  assert.equal(res.status, 200, res.text);
-  return res.body;
-}
+const forecast = (body: Record<string, unknown>) => forecastOk(server, body);
 
 /** float32 models: equal up to rounding of the last bits (the worker and the reference run the same code). */
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {

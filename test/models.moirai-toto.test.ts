@@ -8,22 +8,14 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
+import {
+  assertForecast as assertParity, forecastOk, reference, writeFixtures, type Prediction,
+  HORIZON, N, QUANTILES, forecastIndex, index, price, promo, target, wave,
+} from './parity.ts';
 
 const MODELS: Record<string, string> = { 'moirai-2': 'small', 'toto-2': '2.5b', 'toto-2-ft': '2.5b' };
 const IDS = Object.keys(MODELS);
 
-const N = 60;
-const HORIZON = 12;
-const QUANTILES = [0.1, 0.5, 0.9];
-const wave = (n: number, phase: number) => Array.from({ length: n }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12 + phase) + 0.5 * i) * 1000) / 1000);
-const target: (number | null)[] = wave(N, 0);
-target[0] = null;
-target[30] = null;
-const index = monthlyDates('2019-01', N);
-const forecastIndex = monthlyDates('2024-01', HORIZON);
-const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
-const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
 // series of other lengths for the batch check: shorter than a Toto patch (32), between patches, longer
 const OTHER_LENGTHS = [20, 45, 130];
 const endingDec2023 = (n: number) => { const m = 2024 * 12 - n; return monthlyDates(`${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`, n); };
@@ -61,11 +53,7 @@ after(async () => {
   rmSync(weights, { recursive: true, force: true });
 });
 
-async function forecast(body: Record<string, unknown>) {
-  const res = await server.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
-  assert.equal(res.status, 200, res.text);
-  return res.body;
-}
+const forecast = (body: Record<string, unknown>) => forecastOk(server, body);
 
 /** float32 models run by the same code in the worker and the reference: equal up to the last bits. */
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string, dates = forecastIndex): void {

@@ -8,25 +8,19 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
+import { startTestServer, type TestServer } from './helpers.ts';
+import {
+  assertForecast as assertParity, forecastOk, reference, writeFixtures, type Prediction,
+  HORIZON, N, QUANTILES, forecastIndex, index, price as allPrices, promo, target,
+} from './parity.ts';
 
 process.env.OMP_NUM_THREADS = '1'; // the worker and the reference inherit it (shared 2-core machine)
 
 const CHECKPOINT = 'tabpfn-v3.5-20260909.safetensors';
 
-const N = 60;
-const HORIZON = 12;
-const QUANTILES = [0.1, 0.5, 0.9];
-const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
-target[0] = null;
-target[30] = null;
-const index = monthlyDates('2019-01', N);
-const forecastIndex = monthlyDates('2024-01', HORIZON);
 const short = target.slice(20).map((v) => (v === null ? null : v * 2));
 const shortIndex = index.slice(20);
-const price = Array.from({ length: N }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
-const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+const price = allPrices.slice(0, N);
 
 /** A past-only variable (price, dropped by the control plane) and a known-future one (promo). */
 function covariateSeries(futurePromo = promo.slice(N)) {
@@ -57,11 +51,7 @@ after(async () => {
   rmSync(weights, { recursive: true, force: true });
 });
 
-async function forecast(body: Record<string, unknown>, on: TestServer = server) {
-  const res = await on.request('POST', '/v1/forecast', { body: { model: 'tabpfn-ts', freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
-  assert.equal(res.status, 200, res.text);
-  return res.body;
-}
+const forecast = (body: Record<string, unknown>, on: TestServer = server) => forecastOk(on, { model: 'tabpfn-ts', ...body });
 
 /** The worker and the reference run the same code on the same values: equal up to float rounding. */
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {

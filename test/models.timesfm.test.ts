@@ -7,21 +7,14 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
+import { startTestServer, type TestServer } from './helpers.ts';
+import {
+  assertForecast as assertParity, forecastOk, reference, writeFixtures, type Prediction,
+  HORIZON, N, QUANTILES, forecastIndex, index, price, promo, target,
+} from './parity.ts';
 
 const SIZES: Record<string, string> = { 'timesfm-2': '200m', 'timesfm-3': '330m' };
 
-const N = 60;
-const HORIZON = 12;
-const QUANTILES = [0.1, 0.5, 0.9];
-const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
-target[0] = null;
-target[30] = null;
-const index = monthlyDates('2019-01', N);
-const forecastIndex = monthlyDates('2024-01', HORIZON);
-const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
-const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
 const weather: (number | null)[] = price.slice(0, N).map((v, i) => (i === 20 ? null : Math.round(-v * 7) / 10));
 
 /** A hist-only variable (weather, one value missing) and two known-future ones (price, promo). */
@@ -55,11 +48,7 @@ after(async () => {
   rmSync(weights, { recursive: true, force: true });
 });
 
-async function forecast(body: Record<string, unknown>, on: TestServer = server) {
-  const res = await on.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
-  assert.equal(res.status, 200, res.text);
-  return res.body;
-}
+const forecast = (body: Record<string, unknown>, on: TestServer = server) => forecastOk(on, body);
 
 /** float32 models: equal up to rounding of the last bits (the worker and the reference run the same code). */
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {

@@ -8,24 +8,17 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { assertForecast as assertParity, reference, writeFixtures, type Prediction } from './parity.ts';
+import {
+  assertForecast as assertParity, forecastOk, reference, writeFixtures, type Prediction,
+  HORIZON, N, QUANTILES, forecastIndex, index, price, promo, target,
+} from './parity.ts';
 
 const MODELS = { tirex: 'default', 'house-tsfm': 'base' } as const;
 type Model = keyof typeof MODELS;
 
-const N = 60;
-const HORIZON = 12;
-const QUANTILES = [0.1, 0.5, 0.9];
-const target: (number | null)[] = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 12) + 0.5 * i) * 1000) / 1000);
-target[0] = null;
-target[30] = null;
-const index = monthlyDates('2019-01', N);
 // a shorter second series ending in the same month, so both forecasts share the dates
 const short = Array.from({ length: 40 }, (_, i) => Math.round((50 + 5 * Math.cos(i / 2) + 0.2 * i) * 1000) / 1000);
 const shortIndex = monthlyDates('2020-09', 40);
-const forecastIndex = monthlyDates('2024-01', HORIZON);
-const price = Array.from({ length: N + HORIZON }, (_, i) => Math.round((10 + Math.cos(i / 2)) * 1000) / 1000);
-const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
 
 /** A hist-only variable and two with known-future values; Yug gets the history of all three. */
 function covariateSeries(options: { futurePromo?: number[]; lastPrice?: number } = {}) {
@@ -63,11 +56,7 @@ after(async () => {
   rmSync(weights, { recursive: true, force: true });
 });
 
-async function forecast(body: Record<string, unknown>, on: TestServer = server) {
-  const res = await on.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
-  assert.equal(res.status, 200, res.text);
-  return res.body;
-}
+const forecast = (body: Record<string, unknown>, on: TestServer = server) => forecastOk(on, body);
 
 /** float32 models run by the same code in the worker and the reference: equal up to the last bits. */
 function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monthlyDates, type TestServer } from './helpers.ts';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -64,4 +65,28 @@ export function assertForecast(
   assertMonotone(entry.prediction, expect.quantiles, what);
   assertClose(entry.prediction.mean, wanted.mean, `${what} mean`, expect.tol);
   for (const q of expect.quantiles) assertClose(entry.prediction[String(q)], wanted.quantiles[String(q)], `${what} ${q}`, expect.tol);
+}
+
+// The monthly case every model test sends: 60 months from 2019-01 (the first and the 31st value
+// missing), a 12-month horizon from 2024-01, levels 0.1 / 0.5 / 0.9, and covariate values over the
+// history and the horizon (price: smooth; promo: every fourth month).
+export const N = 60;
+export const HORIZON = 12;
+export const QUANTILES = [0.1, 0.5, 0.9];
+const round3 = (v: number) => Math.round(v * 1000) / 1000;
+/** A yearly-seasonal wave with a trend, rounded to 3 decimals; `phase` shifts the season. */
+export const wave = (n: number, phase = 0): number[] => Array.from({ length: n }, (_, i) => round3(100 + 10 * Math.sin((2 * Math.PI * i) / 12 + phase) + 0.5 * i));
+export const target: (number | null)[] = wave(N);
+target[0] = null;
+target[30] = null;
+export const index = monthlyDates('2019-01', N);
+export const forecastIndex = monthlyDates('2024-01', HORIZON);
+export const price = Array.from({ length: N + HORIZON }, (_, i) => round3(10 + Math.cos(i / 2)));
+export const promo: number[] = Array.from({ length: N + HORIZON }, (_, i) => (i % 4 === 0 ? 1 : 0));
+
+/** POST /v1/forecast with the monthly defaults (freq MS, HORIZON, QUANTILES) under `body`; must answer 200. */
+export async function forecastOk(server: TestServer, body: Record<string, unknown>): Promise<any> {
+  const res = await server.request('POST', '/v1/forecast', { body: { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, ...body } });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
 }

@@ -135,6 +135,24 @@ def write_model_weights(tmp_path_factory, models) -> Path:
     return root
 
 
+def model_worker_fixtures(models: dict[str, str], weights_name: str = "weights"):
+    """Module-scoped fixtures for a model test module: tiny checkpoints of `models` and a batching CPU
+    worker serving them. Use as `weights, model_worker = model_worker_fixtures(MODELS)`; pytest names
+    each fixture after the module attribute it is bound to (`weights_name`: the first one's)."""
+
+    @pytest.fixture(scope="module")
+    def weights(tmp_path_factory) -> Path:
+        return write_model_weights(tmp_path_factory, models)
+
+    @pytest.fixture(scope="module")
+    def worker(request):
+        started = start_batching_model_worker(request.getfixturevalue(weights_name))
+        yield started
+        stop_worker(started)
+
+    return weights, worker
+
+
 def start_batching_model_worker(weights: Path) -> Worker:
     """A CPU worker on `weights` whose batching window is long enough that concurrent requests share batches."""
     return start_worker(HORIZON_MODEL_DIR=str(weights), HORIZON_BATCH_MAX_WAIT_MS="300", HORIZON_DEVICE="cpu")

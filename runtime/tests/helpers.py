@@ -32,3 +32,20 @@ def gappy_series(n: int, seed: int, gaps: bool = True) -> list:
         values[:3] = [None] * 3
         values[n // 2] = None
     return values
+
+
+def model_body(models: dict[str, str], model: str, series: list[dict], horizon: int, quantiles, freq: str = "D") -> dict:
+    """An /infer body for `model` at its size in `models` (id -> size)."""
+    return {"model": model, "size": models[model], "freq": freq, "horizon": horizon, "quantiles": quantiles, "series": series}
+
+
+def reference_case(weights, models: dict[str, str], model: str, series: list[dict], horizon: int, quantiles, **extra) -> dict:
+    """A case for a runtime/tests/*_reference.py script: the same checkpoint and values as model_body."""
+    return {"weights": str(weights / model / models[model]), "model": model, "horizon": horizon, "quantiles": quantiles,
+            "series": series, **extra}
+
+
+def assert_float32_close(actual, wanted, scale: float = 130, rtol: float = 1e-5) -> None:
+    """float32 models: the worker and the reference run the same code on the same values, but not always
+    in batches of the same size or padding, so sums can round differently in the last bits."""
+    np.testing.assert_allclose(np.asarray(actual, dtype=float), np.asarray(wanted, dtype=float), rtol=rtol, atol=rtol * scale)

@@ -7,31 +7,21 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from horizon_runtime.catalog import load_catalog
 
-from .conftest import CATALOG, start_batching_model_worker, stop_worker, write_model_weights
-from .helpers import gappy_series
+from .conftest import CATALOG, model_worker_fixtures
+from .helpers import assert_float32_close, gappy_series, model_body, reference_case
 from .moirai_toto_reference import reference
 
 MODELS = {"moirai-2": "small", "toto-2": "2.5b", "toto-2-ft": "2.5b"}
 LEVELS = [0.05, 0.1, 0.25, 0.5, 0.9]  # 0.05 lies below the trained 0.1: clamping and interpolation both run
 
 
-@pytest.fixture(scope="module")
-def weights(tmp_path_factory) -> Path:
-    return write_model_weights(tmp_path_factory, MODELS)
-
-
-@pytest.fixture(scope="module")
-def mt_worker(weights):
-    started = start_batching_model_worker(weights)
-    yield started
-    stop_worker(started)
+weights, mt_worker = model_worker_fixtures(MODELS)
 
 
 target = gappy_series
@@ -43,17 +33,14 @@ def covariates(n: int, k: int, seed: int = 0) -> dict:
 
 
 def body(model: str, series: list[dict], horizon: int = 24, quantiles=LEVELS) -> dict:
-    return {"model": model, "size": MODELS[model], "freq": "D", "horizon": horizon, "quantiles": quantiles, "series": series}
+    return model_body(MODELS, model, series, horizon, quantiles)
 
 
 def expected(weights, model: str, series: list[dict], horizon: int = 24, quantiles=LEVELS) -> list[dict]:
-    case = {"weights": str(weights / model / MODELS[model]), "model": model, "horizon": horizon, "quantiles": quantiles, "series": series}
-    return reference([case])[0]
+    return reference([reference_case(weights, MODELS, model, series, horizon, quantiles)])[0]
 
 
-def assert_close(actual, wanted, scale: float = 130, rtol: float = 1e-5) -> None:
-    """float32 models: the same code on the same values, but batched differently, can round differently."""
-    np.testing.assert_allclose(np.asarray(actual, dtype=float), np.asarray(wanted, dtype=float), rtol=rtol, atol=rtol * scale)
+assert_close = assert_float32_close
 
 
 def assert_prediction(actual: dict, wanted: dict) -> None:

@@ -13,51 +13,29 @@ import numpy as np
 import pytest
 from horizon_runtime.catalog import load_catalog
 
-from .conftest import CATALOG, start_worker, stop_worker
-from .helpers import seasonal_series
+from .conftest import CATALOG, model_worker_fixtures
+from .helpers import assert_float32_close, gappy_series, model_body, reference_case, seasonal_series
 from .timesfm_reference import reference
 
 MODELS = {"timesfm-2": "200m", "timesfm-3": "330m"}
 LEVELS = [0.05, 0.1, 0.25, 0.5, 0.9]  # 0.05 is clamped to 0.1 (warning), 0.25 interpolated
 
 
-@pytest.fixture(scope="module")
-def timesfm_weights(tmp_path_factory):
-    from horizon_runtime.fixtures import write_fixtures
-
-    root = tmp_path_factory.mktemp("timesfm-weights")
-    write_fixtures(root, models=tuple(MODELS))
-    return root
+timesfm_weights, timesfm_worker = model_worker_fixtures(MODELS, weights_name="timesfm_weights")
 
 
-@pytest.fixture(scope="module")
-def timesfm_worker(timesfm_weights):
-    started = start_worker(HORIZON_MODEL_DIR=str(timesfm_weights), HORIZON_BATCH_MAX_WAIT_MS="300", HORIZON_DEVICE="cpu")
-    yield started
-    stop_worker(started)
-
-
-def target(n: int, seed: int, gaps: bool = True) -> list:
-    values: list = seasonal_series(n, 7, seed=seed)
-    if gaps:
-        values[:3] = [None] * 3  # leading missing values
-        values[n // 2] = None  # and one in the middle
-    return values
+target = gappy_series
 
 
 def body(model: str, series: list[dict], horizon: int = 24, quantiles=LEVELS) -> dict:
-    return {"model": model, "size": MODELS[model], "freq": "D", "horizon": horizon, "quantiles": quantiles, "series": series}
+    return model_body(MODELS, model, series, horizon, quantiles)
 
 
 def expected(weights, model: str, series: list[dict], horizon: int = 24, quantiles=LEVELS) -> list[dict]:
-    case = {"weights": str(weights / model / MODELS[model]), "model": model, "horizon": horizon, "quantiles": quantiles, "series": series}
-    return reference([case])[0]
+    return reference([reference_case(weights, MODELS, model, series, horizon, quantiles)])[0]
 
 
-def assert_close(actual, wanted, scale: float = 130, rtol: float = 1e-5) -> None:
-    """float32 models: the worker and the reference run the same code on the same values, but not always
-    in batches of the same size or padding, so sums can round differently in the last bits."""
-    np.testing.assert_allclose(np.asarray(actual, dtype=float), np.asarray(wanted, dtype=float), rtol=rtol, atol=rtol * scale)
+assert_close = assert_float32_close
 
 
 def assert_prediction(actual: dict, wanted: dict, rtol: float = 1e-5) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .conftest import start_batching_model_worker, stop_worker, write_model_weights
-from .helpers import gappy_series
+from .conftest import model_worker_fixtures
+from .helpers import gappy_series, model_body, reference_case
 from .tirex_yug_reference import reference
 
 MODELS = {"tirex": "default", "house-tsfm": "base"}
@@ -22,29 +22,18 @@ LEVELS = [0.1, 0.25, 0.5, 0.9]  # 0.25 lies between trained levels: interpolatio
 RTOL = 1e-6  # the worker and the reference run the same float32 code on the same values
 
 
-@pytest.fixture(scope="module")
-def weights(tmp_path_factory) -> Path:
-    return write_model_weights(tmp_path_factory, MODELS)
-
-
-@pytest.fixture(scope="module")
-def model_worker(weights):
-    started = start_batching_model_worker(weights)
-    yield started
-    stop_worker(started)
+weights, model_worker = model_worker_fixtures(MODELS)
 
 
 target = gappy_series
 
 
 def body(model: str, series: list[dict], horizon: int = 24, quantiles=LEVELS, freq: str = "D") -> dict:
-    return {"model": model, "size": MODELS[model], "freq": freq, "horizon": horizon, "quantiles": quantiles, "series": series}
+    return model_body(MODELS, model, series, horizon, quantiles, freq)
 
 
 def expected(weights: Path, model: str, series: list[dict], horizon: int = 24, quantiles=LEVELS, freq: str = "D") -> list[dict]:
-    case = {"weights": str(weights / model / MODELS[model]), "model": model, "freq": freq, "horizon": horizon,
-            "quantiles": quantiles, "series": series}
-    return reference([case])[0]
+    return reference([reference_case(weights, MODELS, model, series, horizon, quantiles, freq=freq)])[0]
 
 
 def assert_close(actual, wanted) -> None:
