@@ -69,6 +69,7 @@ export function planBacktest(options: EvaluationOptions, request: NormalizedRequ
       past_covariates: Object.fromEntries(Object.entries(s.past_covariates).map(([k, v]) => [k, cut(v)])),
       future_covariates: Object.fromEntries(Object.keys(s.future_covariates).map((k) => [k, s.past_covariates[k].slice(n - holdout).map((v) => v ?? 0)])),
       static_covariates: s.static_covariates,
+      ...(s.index && { index: s.index.slice(0, n - holdout), forecast_index: s.index.slice(n - holdout) }),
     });
   });
   if (errors.length) throw new RequestValidationError(errors);

@@ -32,6 +32,8 @@ export interface CatalogModel {
   sizes: Record<string, SizeInfo>;
   covariates: Covariates;
   license: License;
+  /** the model's features need the series' dates: /infer carries `index` and `forecast_index` (TabPFN-TS) */
+  uses_dates?: boolean;
 }
 
 export interface Catalog {

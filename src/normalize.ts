@@ -52,6 +52,9 @@ export interface RuntimeSeries {
   past_covariates: Record<string, (number | null)[]>;
   future_covariates: Record<string, number[]>;
   static_covariates: Record<string, number>;
+  /** the dates of `target`'s values and of the horizon, only for models whose catalog entry says uses_dates */
+  index?: string[];
+  forecast_index?: string[];
 }
 
 export interface RequestWarning {
@@ -290,7 +293,10 @@ function buildSeries(i: number, series: InputSeries, index: ParsedIndex, setting
     });
   }
   const covariates = routeCovariates(i, series, settings, (values) => fillGaps(values, steps, fromStep), warnings);
-  return { runtime: { target, ...covariates }, dates: forecast.dates };
+  const dates = settings.model.uses_dates
+    ? { index: target.map((_, k) => dateAtStep(grid, fromStep + k)), forecast_index: forecast.dates }
+    : {};
+  return { runtime: { target, ...covariates, ...dates }, dates: forecast.dates };
 }
 
 /** Keeps the covariates the model uses (catalog flags) and names the dropped ones in warnings. */

@@ -60,6 +60,7 @@ function truncate(series: RuntimeSeries, window: number): RuntimeSeries {
     past_covariates: Object.fromEntries(Object.entries(series.past_covariates).map(([k, v]) => [k, v.slice(0, n - window)])),
     future_covariates: Object.fromEntries(Object.keys(series.future_covariates).map((k) => [k, series.past_covariates[k].slice(n - window).map((v) => v ?? 0)])),
     static_covariates: series.static_covariates,
+    ...(series.index && { index: series.index.slice(0, n - window), forecast_index: series.index.slice(n - window) }),
   };
 }
 
@@ -70,6 +71,7 @@ function lastObservations(series: RuntimeSeries, n: number): RuntimeSeries {
     ...series,
     target: series.target.slice(-n),
     past_covariates: Object.fromEntries(Object.entries(series.past_covariates).map(([k, v]) => [k, v.slice(-n)])),
+    ...(series.index && { index: series.index.slice(-n) }),
   };
 }
 

@@ -8,7 +8,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+import { mase, smape } from '../src/metrics.ts';
 import {
   assertForecast as assertParity, forecastOk, reference, writeFixtures, type Prediction,
   HORIZON, N, QUANTILES, forecastIndex, index, price as allPrices, promo, target,
@@ -20,6 +21,9 @@ const CHECKPOINT = 'tabpfn-v3.5-20260909.safetensors';
 
 const short = target.slice(20).map((v) => (v === null ? null : v * 2));
 const shortIndex = index.slice(20);
+// the same values five months later: other months, other year boundary
+const laterIndex = monthlyDates('2019-06', N);
+const laterForecastIndex = monthlyDates('2024-06', HORIZON);
 const price = allPrices.slice(0, N);
 
 /** A past-only variable (price, dropped by the control plane) and a known-future one (promo). */
@@ -35,9 +39,12 @@ let expected: Prediction[][];
 function referenceCases() {
   const file = join(weights, 'tabpfn-ts', 'default', CHECKPOINT);
   const base = { weights: file, freq: 'MS', horizon: HORIZON, quantiles: QUANTILES };
+  // the dates the control plane sends with each series (catalog: uses_dates), as the API has them
+  const dated = { index, forecast_index: forecastIndex };
   return [
-    { ...base, series: [{ target }, { target: short }] },
-    { ...base, series: [{ target, past_covariates: { promo: promo.slice(0, N) }, future_covariates: { promo: promo.slice(N) } }] },
+    { ...base, series: [{ target, ...dated }, { target: short, index: shortIndex, forecast_index: forecastIndex }] },
+    { ...base, series: [{ target, ...dated, past_covariates: { promo: promo.slice(0, N) }, future_covariates: { promo: promo.slice(N) } }] },
+    { ...base, series: [{ target, index: laterIndex, forecast_index: laterForecastIndex }] },
   ];
 }
 
@@ -54,8 +61,8 @@ after(async () => {
 const forecast = (body: Record<string, unknown>, on: TestServer = server) => forecastOk(on, { model: 'tabpfn-ts', ...body });
 
 /** The worker and the reference run the same code on the same values: equal up to float rounding. */
-function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string): void {
-  assertParity(entry, wanted, { index: forecastIndex, quantiles: QUANTILES, tol: { rel: 1e-6, floor: 1 } }, what);
+function assertForecast(entry: { prediction: Record<string, number[]>; index: string[] }, wanted: Prediction, what: string, dates = forecastIndex): void {
+  assertParity(entry, wanted, { index: dates, quantiles: QUANTILES, tol: { rel: 1e-6, floor: 1 } }, what);
 }
 
 const warningText = (body: { warnings: unknown[] }) => JSON.stringify(body.warnings);
@@ -78,6 +85,24 @@ describe('TabPFN-TS through POST /v1/forecast', () => {
     assertForecast(body.series[0][0], expected[0][0], 'series 0');
     assertForecast(body.series[1][0], expected[0][1], 'series 1');
     assert.deepEqual(body.series[0][0].prediction.mean, body.series[0][0].prediction['0.5'], 'mean is the median');
+  });
+
+  it('the dates of a series reach the calendar features of TabPFN: the same values five months later forecast differently, equal to the pipeline on those dates', async () => {
+    const [first, later] = await Promise.all([forecast({ series: [{ target, index }] }), forecast({ series: [{ target, index: laterIndex }] })]);
+    assertForecast(later.series[0][0], expected[2][0], 'later dates', laterForecastIndex);
+    assert.notDeepEqual(later.series[0][0].prediction.mean, first.series[0][0].prediction.mean, 'other dates, other forecast');
+  });
+
+  it('a backtest forecasts the held-out tail on its own dates: metrics equal those of the truncated series forecast directly', async () => {
+    const holdout = 6;
+    const backtest = await forecast({ series: [{ target, index }], evaluation: { holdout } });
+    const direct = await forecast({ series: [{ target: target.slice(0, -holdout), index: index.slice(0, -holdout) }], horizon: holdout });
+    const actual = target.slice(-holdout) as number[];
+    const train = target.slice(0, -holdout).filter((v): v is number => v !== null);
+    const { mean: predicted } = direct.series[0][0].prediction as { mean: number[] };
+    const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+    close(backtest.metrics.series[0].smape, smape(actual, predicted), 'sMAPE');
+    close(backtest.metrics.series[0].mase, mase(actual, predicted, train, 12), 'MASE');
   });
 
   it('a known-future variable reaches TabPFN (equal to the pipeline with it); a past-only one is dropped with a warning', async () => {

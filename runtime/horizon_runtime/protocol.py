@@ -126,7 +126,27 @@ def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
         if type(value) is not float and type(value) is not int:
             raise bad_request(f"{what}.static_covariates['{name}'] must be a number")
         static[name] = float(value)
-    return SeriesInput(values, past, future, static)
+    dates = _dates(entry.get("index"), f"{what}.index", len(target))
+    forecast_dates = _dates(entry.get("forecast_index"), f"{what}.forecast_index", horizon)
+    if (dates is None) != (forecast_dates is None):
+        raise bad_request(f"{what}: index and forecast_index come together")
+    return SeriesInput(values, past, future, static, dates, forecast_dates)
+
+
+def _dates(raw, what: str, length: int) -> tuple[str, ...] | None:
+    """Optional ISO 8601 dates (YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][Z]), one per value."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != length:
+        raise bad_request(f"{what} must be an array of {length} dates")
+    for date in raw:
+        try:
+            if not isinstance(date, str):
+                raise ValueError
+            np.datetime64(date[:-1] if date.endswith("Z") else date)
+        except ValueError:
+            raise bad_request(f"{what} holds {date!r}; expected an ISO 8601 date") from None
+    return tuple(raw)
 
 
 def parse_infer_request(body: dict, model: CatalogModel, size: str, catalog: Catalog) -> InferRequest:

@@ -4,14 +4,16 @@ parity tests (runtime/tests/test_tabpfn_ts.py and test/models.tabpfn-ts.test.ts)
     runtime/.venv-core/bin/python runtime/tests/tabpfn_ts_reference.py < cases.json
 
 stdin: [{"weights": CHECKPOINT_FILE, "freq": "MS", "horizon": H, "quantiles": [...],
-         "series": [{"target": [...], "past_covariates"?: {...}, "future_covariates"?: {...}}]}]
+         "series": [{"target": [...], "index"?: [dates], "forecast_index"?: [dates],
+                     "past_covariates"?: {...}, "future_covariates"?: {...}}]}]
          (null = missing, as on the wire)
 stdout: per case, per series {"mean": [...], "quantiles": {"0.1": [...], ...}}
 
 Only the official API is used: `TabPFNTSPipeline(tabpfn_mode=LOCAL, tabpfn_model_config={"model_path",
 "device"})` with its default worker (one series per call, so joblib runs it in-process) and
 `predict_df(context_df, future_df=..., quantiles=...)`. Documented choices of the adapter are applied on
-top: the synthetic timestamps (`timestamps`), the context cap on the CPU (5000 rows, tabpfn's CPU
+top: the series' own dates when the case has `index` / `forecast_index` (else the synthetic timestamps,
+`timestamps`), the context cap on the CPU (5000 rows, tabpfn's CPU
 limit), only the known-future covariates as columns, and each step's quantiles sorted across levels.
 """
 
@@ -50,7 +52,10 @@ def _values(values) -> np.ndarray:
 
 def forecast(weights: str, freq: str, horizon: int, quantiles: list[float], series: dict) -> dict:
     target = _values(series["target"])
-    past, future = timestamps(freq, len(target), horizon)
+    if "index" in series:  # the request's dates, as a caller of the library would pass them
+        past, future = pd.to_datetime(series["index"]), pd.to_datetime(series["forecast_index"])
+    else:
+        past, future = timestamps(freq, len(target), horizon)
     context_df = pd.DataFrame({"timestamp": past, "target": target})
     future_df = pd.DataFrame({"timestamp": future})
     for name, values in (series.get("future_covariates") or {}).items():

@@ -111,6 +111,10 @@ def test_model_without_adapter_is_unavailable(worker_with_unknown_adapter, path)
         {"series": [{"target": [1.0, 2.0], "past_covariates": {"p": [1.0, 2.0]}, "future_covariates": {"p": [1.0]}}]},
         {"series": [{"target": [1.0, 2.0], "future_covariates": {"p": [1.0] * 6}}]},  # not in past
         {"series": [{"target": [1.0, 2.0], "static_covariates": {"s": "a"}}]},
+        {"series": [{"target": [1.0, 2.0], "index": ["2020-01-01"], "forecast_index": ["2020-01-03"] * 6}]},
+        {"series": [{"target": [1.0, 2.0], "index": ["2020-01-01", "2020-13-01"], "forecast_index": ["2020-01-03"] * 6}]},
+        {"series": [{"target": [1.0, 2.0], "index": ["2020-01-01", 5], "forecast_index": ["2020-01-03"] * 6}]},
+        {"series": [{"target": [1.0, 2.0], "index": ["2020-01-01", "2020-01-02"]}]},  # without forecast_index
         {"series": "x"},
         {"size": 3},
     ],

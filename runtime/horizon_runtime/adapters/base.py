@@ -17,6 +17,10 @@ class SeriesInput:
     past_covariates: dict[str, np.ndarray]  # name -> len(target) values (NaN for null)
     future_covariates: dict[str, np.ndarray]  # name -> horizon values
     static_covariates: dict[str, float]
+    # The dates of the target values and of the horizon's steps (ISO 8601, as the control plane writes
+    # them), sent only for models whose catalog entry says "uses_dates" (TabPFN-TS's calendar features).
+    index: tuple[str, ...] | None = None
+    forecast_index: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

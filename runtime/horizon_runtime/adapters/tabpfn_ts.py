@@ -26,14 +26,14 @@ Batch independence. Every series gets a fresh `TabPFNRegressor` with the library
 names, one `predict_df` per group, so a series sees the same columns alone or in any batch: its
 forecast is bitwise the same.
 
-Timestamps. The features need dates, and the worker receives none (docs/runtime-protocol.md: arrays
-and `freq` only). Each series gets a regular index of its freq whose first forecast step is
-2001-01-01 00:00 (a Monday, and a year start, so it lies on every grid: h, D, W-MON, MS, QS, YS),
-at second resolution so that long yearly or monthly series stay in range. TabPFN learns in context
-how the features relate to the target, so a consistent index keeps the seasonal structure (period 24,
-7, 52, 12, 4); what it loses is the real calendar's position: month lengths and leap days in the
-day-of-month/day-of-year features, where the year boundary falls, and the absolute year. A per-series
-start date in the protocol would restore them (proposed, not implemented).
+Timestamps. The calendar features need the series' dates: the catalog marks tabpfn-ts "uses_dates",
+so the control plane sends each series' `index` (the dates of its target values) and `forecast_index`
+(the horizon's dates), exactly the dates of the API request and response, and they become the frames'
+`timestamp` columns (UTC, without the zone). A body without them (the worker's own protocol allows
+that) gets a regular index of its freq whose first forecast step is 2001-01-01 00:00 (a Monday, and a
+year start, so it lies on every grid: h, D, W-MON, MS, QS, YS), at second resolution so that long
+yearly or monthly series stay in range: the seasonal structure survives, the real calendar's position
+(month lengths, leap days, the year) does not.
 
 Missing targets: as the library does (rows with a NaN target are dropped before featurising; a
 series with at most one value gets 0 for its NaNs). Context length: the pipeline keeps the last
@@ -115,12 +115,21 @@ def timestamps(freq: str, context: int, horizon: int) -> tuple[pd.DatetimeIndex,
     return past, future
 
 
+def real_timestamps(dates) -> pd.DatetimeIndex:
+    """The control plane's ISO 8601 dates as naive timestamps (a trailing Z means UTC)."""
+    parsed = pd.to_datetime(list(dates), format="ISO8601", utc=True)
+    return parsed.tz_localize(None).as_unit("s")
+
+
 def frames(series: list[SeriesInput], horizon: int, freq: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(context_df, future_df) for `predict_df`: item_id = position in `series`; the known-future
     covariates as columns of both (their past values in the context)."""
     contexts, futures = [], []
     for item, one in enumerate(series):
-        past, future = timestamps(freq, len(one.target), horizon)
+        if one.index is not None and one.forecast_index is not None:
+            past, future = real_timestamps(one.index), real_timestamps(one.forecast_index)
+        else:
+            past, future = timestamps(freq, len(one.target), horizon)
         context = {"item_id": item, "timestamp": past, "target": one.target}
         ahead = {"item_id": item, "timestamp": future}
         for name, values in one.future_covariates.items():
