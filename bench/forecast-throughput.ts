@@ -13,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { startService } from '../eval/service.ts';
+import { encodeInferRequest } from '../src/runtime/wire.ts';
 import type { LoadMessage, LoadSpec } from './load-worker.ts';
 
 const { values: args } = parseArgs({
@@ -29,11 +30,11 @@ const HORIZON = 12;
 const target = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 7) + 0.1 * i) * 100) / 100);
 const index = Array.from({ length: N }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
 const publicBody = { model: 'naive', freq: 'D', horizon: HORIZON, series: [{ target, index }] };
-// what the control plane sends the worker for publicBody (docs/runtime-protocol.md)
-const inferBody = {
+// what the control plane sends the worker for publicBody (docs/runtime-protocol.md; src/runtime/wire.ts)
+const inferBody = encodeInferRequest({
   model: 'naive', size: 'default', freq: 'D', horizon: HORIZON, quantiles: [0.1, 0.5, 0.9],
   series: [{ target, past_covariates: {}, future_covariates: {}, static_covariates: {} }],
-};
+});
 
 interface Cell { mode: 'direct' | 'service'; concurrency: number; reqPerS: number; p50: number; p99: number; n: number; errors: Record<string, number>; serviceElu: number; loadElu: number; workerCpu: number }
 

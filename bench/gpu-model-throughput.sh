@@ -2,7 +2,8 @@
 # Full-size RANDOM-weight chronos-2 base, tirex and timesfm-2 on a CUDA GPU, series/s at batch 1, 16, 256:
 #  (a) the runtime worker's own HTTP POST /infer (python -m horizon_runtime with HORIZON_DEVICE=cuda,
 #      the path the control plane calls), driven by bench/model_throughput.py infer with one client
-#      (one call in flight) and with CONCURRENCY clients;
+#      (one call in flight) and with CONCURRENCY clients, value arrays in base64 as the control plane
+#      sends them, and once more with one client and JSON arrays (the encoding's effect);
 #  (b) the official library in-process (bench/full_size.py inprocess_predictor), measured before and
 #      after (a) so that drift shows.
 # Needs only Python (no Node): runs on the device machine in one command. From the repo root:
@@ -13,7 +14,7 @@
 # bench/results/wheels/ when that folder exists (see bench/README.md). Env: PYTHON (default python3),
 # MODELS (chronos-2,tirex,timesfm-2), WARMUP (2), DURATION (5), BATCHES (1,16,256), CONCURRENCY (4), DEVICE (cuda),
 # BREAKDOWN (1: bench/gpu_breakdown.py for chronos-2). Writes <model>-inprocess-1.json, <model>-infer.json,
-# <model>-infer-c.json, <model>-inprocess-2.json, <model>-worker.log, chronos-2-breakdown.json, env.txt
+# <model>-infer-c.json, <model>-infer-json.json, <model>-inprocess-2.json, <model>-worker.log, chronos-2-breakdown.json, env.txt
 # and summary.txt into OUT_DIR. Measures and reports; never asserts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +55,8 @@ for model in ${MODELS//,/ }; do
   [ -n "$port" ] || { echo "worker did not start"; cat "$out/$model-worker.log"; exit 1; }
   "$PY" bench/model_throughput.py infer --model "$model" --url "http://127.0.0.1:$port" "${common[@]}" > "$out/$model-infer.json"
   "$PY" bench/model_throughput.py infer --model "$model" --url "http://127.0.0.1:$port" --concurrency "$CONCURRENCY" "${common[@]}" > "$out/$model-infer-c.json"
+  # the same worker with the value arrays as JSON numbers instead of base64 (what the control plane sent before)
+  "$PY" bench/model_throughput.py infer --model "$model" --url "http://127.0.0.1:$port" --encoding json "${common[@]}" > "$out/$model-infer-json.json"
   kill "$worker_pid"; wait "$worker_pid" || true; worker_pid=
   # (b) in-process again: the spread between the two passes is the noise floor of the comparison
   "$PY" bench/model_throughput.py inprocess --model "$model" --model-dir "$dir" --device "$DEVICE" "${common[@]}" > "$out/$model-inprocess-2.json"
@@ -68,14 +71,15 @@ done
 import json, os, sys
 out, models = sys.argv[1], sys.argv[2].split(",")
 for model in models:
-    p1, inf, infc, p2 = (json.load(open(f"{out}/{model}-{n}.json")) for n in ("inprocess-1", "infer", "infer-c", "inprocess-2"))
+    p1, inf, infc, p2, infj = (json.load(open(f"{out}/{model}-{n}.json")) for n in ("inprocess-1", "infer", "infer-c", "inprocess-2", "infer-json"))
     c = infc["concurrency"]
     print(f"\n{model} (random weights), {p1['gpu']}, {p1['dtype']}, torch {p1['torch']}; context {p1['context']}, horizon {p1['horizon']}, quantiles 0.1..0.9")
-    print(f"batch  /infer s/s  /infer x{c} s/s  in-proc#1 s/s  in-proc#2 s/s  /infer÷in-proc  x{c}÷in-proc  /infer p50 ms  worker infer_ms  in-proc p50 ms")
-    for a, ac, b, d in zip(inf["cells"], infc["cells"], p1["cells"], p2["cells"]):
+    print(f"batch  /infer s/s  /infer x{c} s/s  in-proc#1 s/s  in-proc#2 s/s  /infer÷in-proc  x{c}÷in-proc  /infer p50 ms  worker infer_ms  in-proc p50 ms  json /infer s/s  json÷in-proc")
+    for a, ac, b, d, j in zip(inf["cells"], infc["cells"], p1["cells"], p2["cells"], infj["cells"]):
         mean = (b["series_per_s"] + d["series_per_s"]) / 2
         print(f"{a['batch']:5d}  {a['series_per_s']:10.1f}  {ac['series_per_s']:13.1f}  {b['series_per_s']:13.1f}  {d['series_per_s']:13.1f}  "
-              f"{a['series_per_s'] / mean:14.2f}  {ac['series_per_s'] / mean:11.2f}  {a['p50_ms']:13.1f}  {a['worker_infer_ms_mean']:15.1f}  {(b['p50_ms'] + d['p50_ms']) / 2:14.1f}")
+              f"{a['series_per_s'] / mean:14.2f}  {ac['series_per_s'] / mean:11.2f}  {a['p50_ms']:13.1f}  {a['worker_infer_ms_mean']:15.1f}  {(b['p50_ms'] + d['p50_ms']) / 2:14.1f}"
+              f"  {j['series_per_s']:15.1f}  {j['series_per_s'] / mean:12.2f}")
 if os.path.exists(f"{out}/chronos-2-breakdown.json"):
     cells = json.load(open(f"{out}/chronos-2-breakdown.json"))["cells"]
     print("\nchronos-2 breakdown (median ms per call): " + ", ".join(k for k in cells[0] if k.endswith("_ms")))

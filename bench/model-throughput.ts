@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { encodeInferRequest } from '../src/runtime/wire.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,7 +101,8 @@ try {
       const series = Array.from({ length: batch }, (_, i) => seriesValues(i, CONTEXT));
       const bodies = {
         service: JSON.stringify({ model: MODEL, model_size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, index })) }),
-        direct: JSON.stringify({ model: MODEL, size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })) }),
+        // what the control plane sends the worker (src/runtime/wire.ts: base64 float64 arrays)
+        direct: JSON.stringify(encodeInferRequest({ model: MODEL, size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })) })),
       };
       for (const mode of ['service', 'direct'] as const) {
         const warmupMs = Number(args.warmup) * 1000, durationMs = Number(args.duration) * 1000, minCalls = Number(args['min-calls']);

@@ -21,6 +21,7 @@ The series are the ones bench/model-throughput.ts sends (see `series`), so the f
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import http.client
 import json
@@ -167,6 +168,11 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
         loads = json.loads
     url = urlparse(args.url)
 
+    def decode(text: str):
+        import numpy as np
+
+        return np.frombuffer(base64.b64decode(text), dtype="<f8").tolist()
+
     def client():
         connection = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
 
@@ -186,14 +192,26 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
     load_s = time.perf_counter() - t
     cells = []
     for batch in args.batches:
+        if args.encoding == "base64":  # what the control plane sends (src/runtime/wire.ts), answered in kind
+            import numpy as np
+
+            targets = [base64.b64encode(np.asarray(s, dtype="<f8").tobytes()).decode() for s in inputs[batch]]
+        else:
+            targets = inputs[batch]
         body = json.dumps({
             "model": args.model, "size": args.size, "freq": "D", "horizon": args.horizon, "quantiles": QUANTILES,
-            "series": [{"target": s, "past_covariates": {}, "future_covariates": {}, "static_covariates": {}} for s in inputs[batch]],
+            "encoding": args.encoding,
+            "series": [{"target": t, "past_covariates": {}, "future_covariates": {}, "static_covariates": {}} for t in targets],
         }).encode()
         timings = []
 
         def call(post=post):
-            answer = loads(post("/infer", body))  # parsed, as the control plane does
+            answer = loads(post("/infer", body))  # parsed and decoded, as the control plane does
+            if args.encoding == "base64":
+                for p in answer["predictions"]:
+                    decode(p["mean"])
+                    for values in p["quantiles"].values():
+                        decode(values)
             timings.append(answer["timing"])
 
         if args.concurrency == 1:
@@ -222,6 +240,8 @@ def main() -> None:
     parser.add_argument("--url", help="infer: the worker's base URL")
     parser.add_argument("--size", help="infer: the catalog size (default: bench/full_size.py's size of --model)")
     parser.add_argument("--concurrency", default=1, type=int, help="infer: clients, each with one call in flight")
+    parser.add_argument("--encoding", default="base64", choices=["base64", "json"],
+                        help="infer: value arrays as the control plane sends them (base64) or as JSON numbers")
     parser.add_argument("--batches", default="1,16,256", type=lambda s: [int(x) for x in s.split(",")])
     parser.add_argument("--context", default=512, type=int)
     parser.add_argument("--horizon", default=64, type=int)

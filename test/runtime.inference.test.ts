@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { InferenceClient } from '../src/runtime/inference.ts';
 import { HorizonError } from '../src/errors.ts';
+import { decodeFloat64, decodeInferResponse, encodeFloat64, encodeInferRequest } from '../src/runtime/wire.ts';
 
 const answers: Record<string, [number, unknown]> = {
   unknown_model: [404, { error: { code: 'unknown_model', detail: 'no model x' } }],
@@ -78,5 +79,32 @@ describe('InferenceClient error mapping', () => {
     pool.request = (o) => original({ ...o, path: '/slow' });
     await assert.rejects(slow.infer('core', body), (e: HorizonError) => e.status === 504 && e.code === 'inference_timeout');
     await slow.close();
+  });
+});
+
+describe('the /infer wire encoding (base64 float64)', () => {
+  it('carries every float64 exactly, null as NaN', () => {
+    const values = [0.1, -0, 1e-300, 123456.789, Number.MAX_VALUE, -2.5, null];
+    const decoded = decodeFloat64(encodeFloat64(values));
+    assert.deepEqual(decoded.slice(0, -1), values.slice(0, -1));
+    assert.ok(Object.is(decoded[1], -0) && Number.isNaN(decoded[6]));
+    assert.equal(encodeFloat64([1]), Buffer.from([0, 0, 0, 0, 0, 0, 0xf0, 0x3f]).toString('base64'), 'little-endian IEEE 754');
+    assert.throws(() => decodeFloat64(Buffer.from([1, 2, 3]).toString('base64')), /3 bytes/);
+  });
+
+  it('encodes the value arrays of a request and decodes the answer; dates and the rest stay as they are', () => {
+    const request = {
+      model: 'tabpfn-ts', size: 'default', freq: 'MS', horizon: 1, quantiles: [0.5],
+      series: [{ target: [1, null], past_covariates: { p: [3, 4] }, future_covariates: { p: [5] }, static_covariates: { s: 2 }, index: ['2020-01-01', '2020-02-01'], forecast_index: ['2020-03-01'] }],
+    };
+    const wire = encodeInferRequest(request) as { encoding: string; series: Record<string, unknown>[] };
+    assert.equal(wire.encoding, 'base64');
+    const [s] = wire.series;
+    assert.equal(typeof s.target, 'string');
+    assert.deepEqual(decodeFloat64((s.past_covariates as Record<string, string>).p), [3, 4]);
+    assert.deepEqual(decodeFloat64((s.future_covariates as Record<string, string>).p), [5]);
+    assert.deepEqual([s.static_covariates, s.index, s.forecast_index], [{ s: 2 }, ['2020-01-01', '2020-02-01'], ['2020-03-01']]);
+    const answer = decodeInferResponse({ model: 'm', size: 'default', warnings: [], timing: {}, predictions: [{ mean: encodeFloat64([7.25]), quantiles: { '0.5': encodeFloat64([7.25]) } }] });
+    assert.deepEqual(answer.predictions, [{ mean: [7.25], quantiles: { '0.5': [7.25] } }]);
   });
 });

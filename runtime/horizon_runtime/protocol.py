@@ -7,6 +7,8 @@ otherwise surface as a confusing model error.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +42,7 @@ class InferRequest:
     quantile_rows: tuple[tuple[str, int], ...]  # (response key, row in `quantiles`) in request order
     series: list[SeriesInput]
     ignored_covariates: tuple[str, ...]  # kinds ("past", ...) sent but not used by this model
+    base64_output: bool = False  # "encoding": "base64": answer every array as a base64 float64 string
 
 
 def json_object(value, what: str = "the body") -> dict:
@@ -78,22 +81,47 @@ _NUMBER_OR_NULL_TYPES = frozenset((float, int, type(None)))
 
 
 def _values(values, what: str, length: int | None) -> np.ndarray:
-    """A JSON array of numbers and nulls as float64, NaN for null.
+    """A value array as float64, NaN for missing: either a JSON array of numbers and nulls, or a string,
+    the base64 of little-endian float64 values with NaN for missing (what the control plane sends:
+    decoding it costs a fraction of parsing the same numbers from JSON).
 
-    One C-level pass collects the element types (bool, str, list... are refused; bool is not int here);
-    arrays without nulls then convert with np.fromiter, about twice as fast as np.array on a list.
+    JSON arrays: one C-level pass collects the element types (bool, str, list... are refused; bool is
+    not int here); arrays without nulls then convert with np.fromiter, about twice as fast as np.array.
     """
-    if not isinstance(values, list):
-        raise bad_request(f"{what} must be an array")
-    if length is not None and len(values) != length:
-        raise bad_request(f"{what} has {len(values)} values, expected {length}")
-    kinds = set(map(type, values))
-    if kinds <= _NUMBER_TYPES:
-        return np.fromiter(values, dtype=np.float64, count=len(values))
-    if not kinds <= _NUMBER_OR_NULL_TYPES:
-        value = next(v for v in values if type(v) not in _NUMBER_OR_NULL_TYPES)
-        raise bad_request(f"{what} holds {value!r}; expected numbers or null")
-    return np.array(values, dtype=np.float64)
+    if isinstance(values, str):
+        array = _base64_values(values, what)
+    elif isinstance(values, list):
+        kinds = set(map(type, values))
+        if kinds <= _NUMBER_TYPES:
+            array = np.fromiter(values, dtype=np.float64, count=len(values))
+        elif kinds <= _NUMBER_OR_NULL_TYPES:
+            array = np.array(values, dtype=np.float64)
+        else:
+            value = next(v for v in values if type(v) not in _NUMBER_OR_NULL_TYPES)
+            raise bad_request(f"{what} holds {value!r}; expected numbers or null")
+    else:
+        raise bad_request(f"{what} must be an array or a base64 string of float64 values")
+    if length is not None and array.size != length:
+        raise bad_request(f"{what} has {array.size} values, expected {length}")
+    return array
+
+
+def _base64_values(text: str, what: str) -> np.ndarray:
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise bad_request(f"{what} is not valid base64") from None
+    if len(raw) % 8:
+        raise bad_request(f"{what} holds {len(raw)} bytes, not a whole number of float64 values")
+    array = np.frombuffer(raw, dtype="<f8").astype(np.float64)  # a writable, native-order copy
+    if np.isinf(array).any():
+        raise bad_request(f"{what} holds an infinite value; expected numbers or NaN for missing")
+    return array
+
+
+def encode_values(array: np.ndarray) -> str:
+    """The base64 of `array` as little-endian float64 (the response side of the base64 encoding)."""
+    return base64.b64encode(np.ascontiguousarray(array, dtype="<f8").tobytes()).decode("ascii")
 
 
 def _covariates(raw, what: str, length: int) -> dict[str, np.ndarray]:
@@ -108,15 +136,14 @@ def _covariates(raw, what: str, length: int) -> dict[str, np.ndarray]:
 def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
     what = f"series[{index}]"
     entry = json_object(raw, what)
-    target = entry.get("target")
-    if not isinstance(target, list) or not target:
-        raise bad_request(f"{what}.target must be a non-empty array")
-    if len(target) > max_context:
-        raise bad_request(f"{what}.target has {len(target)} values, more than max_context {max_context}")
-    values = _values(target, f"{what}.target", None)
-    if np.isnan(values).all():  # JSON has no NaN: only nulls become NaN
-        raise bad_request(f"{what}.target has no value, only nulls")
-    past = _covariates(entry.get("past_covariates"), f"{what}.past_covariates", len(target))
+    values = _values(entry.get("target"), f"{what}.target", None)
+    if values.size == 0:
+        raise bad_request(f"{what}.target must not be empty")
+    if values.size > max_context:
+        raise bad_request(f"{what}.target has {values.size} values, more than max_context {max_context}")
+    if np.isnan(values).all():  # missing values are NaN (JSON null, or NaN in base64)
+        raise bad_request(f"{what}.target has no value, only missing ones")
+    past = _covariates(entry.get("past_covariates"), f"{what}.past_covariates", values.size)
     future = _covariates(entry.get("future_covariates"), f"{what}.future_covariates", horizon)
     not_past = sorted(set(future) - set(past))
     if not_past:
@@ -126,7 +153,7 @@ def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
         if type(value) is not float and type(value) is not int:
             raise bad_request(f"{what}.static_covariates['{name}'] must be a number")
         static[name] = float(value)
-    dates = _dates(entry.get("index"), f"{what}.index", len(target))
+    dates = _dates(entry.get("index"), f"{what}.index", values.size)
     forecast_dates = _dates(entry.get("forecast_index"), f"{what}.forecast_index", horizon)
     if (dates is None) != (forecast_dates is None):
         raise bad_request(f"{what}: index and forecast_index come together")
@@ -182,4 +209,7 @@ def parse_infer_request(body: dict, model: CatalogModel, size: str, catalog: Cat
         "static": any(s.static_covariates for s in series),
     }
     ignored = tuple(kind for kind, present in sent.items() if present and not model.covariates.get(kind))
-    return InferRequest(model, size, freq, horizon, levels, tuple(rows.items()), series, ignored)
+    encoding = body.get("encoding", "json")
+    if encoding not in ("json", "base64"):
+        raise bad_request(f"'encoding' must be 'json' or 'base64', got {encoding!r}")
+    return InferRequest(model, size, freq, horizon, levels, tuple(rows.items()), series, ignored, encoding == "base64")

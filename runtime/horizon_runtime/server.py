@@ -14,7 +14,7 @@ from .adapters.base import Prediction, SeriesInput
 from .batcher import BatchFailed, BatchKey, MicroBatcher
 from .catalog import Catalog
 from .model_store import ModelStore
-from .protocol import ProtocolError, bad_request, json_object, parse_infer_request, resolve_model
+from .protocol import ProtocolError, bad_request, encode_values, json_object, parse_infer_request, resolve_model
 
 log = logging.getLogger(__name__)
 
@@ -98,10 +98,13 @@ class Worker:
             self.store.release(model.id, size)
 
         warnings = [f"{kind} covariates ignored: {req.model.id} does not use them" for kind in req.ignored_covariates]
+        encode = encode_values if req.base64_output else (lambda array: array)  # arrays: orjson writes numpy
         predictions = []
         for index, prediction in enumerate(result.predictions):
             rows = prediction.quantiles
-            predictions.append({"mean": prediction.mean, "quantiles": {k: rows[row] for k, row in req.quantile_rows}})
+            predictions.append(
+                {"mean": encode(prediction.mean), "quantiles": {k: encode(rows[row]) for k, row in req.quantile_rows}}
+            )
             warnings.extend(f"series {index}: {warning}" for warning in prediction.warnings)
         return _json(
             {

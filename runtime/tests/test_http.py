@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 
@@ -15,6 +16,15 @@ from .conftest import CATALOG, start_worker, stop_worker
 from .helpers import infer_body, seasonal_series
 
 STATISTICAL = ["naive", "seasonal-naive", "auto-ets", "auto-arima", "auto-theta"]
+
+
+def b64(values) -> str:
+    """Values as the control plane sends them with "encoding": "base64" (little-endian float64, NaN = missing)."""
+    return base64.b64encode(np.asarray(values, dtype="<f8").tobytes()).decode()
+
+
+def unb64(text: str) -> list[float]:
+    return np.frombuffer(base64.b64decode(text), dtype="<f8").tolist()
 
 
 def assert_error(response, status: int, code: str) -> str:
@@ -88,6 +98,26 @@ def test_model_without_adapter_is_unavailable(worker_with_unknown_adapter, path)
     assert status == 200 and "future-model" not in [m["model"] for m in listed["models"]]
 
 
+@pytest.mark.parametrize("model", ["naive", "auto-ets"])
+def test_base64_values_answer_exactly_what_json_values_do(worker, model):
+    target = seasonal_series(40, 12, seed=3)
+    target[5] = None
+    json_body = infer_body(model, target=target)
+    json_body["series"][0]["past_covariates"] = {"p": [float(i) for i in range(40)]}
+    status, plain = worker.infer(**json_body)
+    assert status == 200, plain
+    binary_body = infer_body(model, target=b64([math.nan if v is None else v for v in target]), encoding="base64")
+    binary_body["series"][0]["past_covariates"] = {"p": b64(range(40))}
+    status, binary = worker.infer(**binary_body)
+    assert status == 200, binary
+    [got], [wanted] = binary["predictions"], plain["predictions"]
+    assert isinstance(got["mean"], str) and set(got["quantiles"]) == set(wanted["quantiles"])
+    assert unb64(got["mean"]) == wanted["mean"]
+    for key, values in wanted["quantiles"].items():
+        assert unb64(got["quantiles"][key]) == values, key
+    assert binary["warnings"] == plain["warnings"]
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -115,6 +145,14 @@ def test_model_without_adapter_is_unavailable(worker_with_unknown_adapter, path)
         {"series": [{"target": [1.0, 2.0], "index": ["2020-01-01", "2020-13-01"], "forecast_index": ["2020-01-03"] * 6}]},
         {"series": [{"target": [1.0, 2.0], "index": ["2020-01-01", 5], "forecast_index": ["2020-01-03"] * 6}]},
         {"series": [{"target": [1.0, 2.0], "index": ["2020-01-01", "2020-01-02"]}]},  # without forecast_index
+        {"series": [{"target": "not base64!"}]},
+        {"series": [{"target": base64.b64encode(b"\x00" * 7).decode()}]},  # not whole float64 values
+        {"series": [{"target": b64([1.0, math.inf])}]},
+        {"series": [{"target": b64([])}]},
+        {"series": [{"target": b64([math.nan, math.nan])}]},  # only missing values
+        {"series": [{"target": b64([1.0, 2.0]), "past_covariates": {"p": b64([1.0])}}]},
+        {"series": [{"target": 5}]},
+        {"encoding": "msgpack"},
         {"series": "x"},
         {"size": 3},
     ],

@@ -3,6 +3,7 @@
 import { Pool } from 'undici';
 import { HorizonError } from '../errors.ts';
 import type { RuntimeSeries } from '../normalize.ts';
+import { decodeInferResponse, encodeInferRequest } from './wire.ts';
 
 export interface InferRequest {
   model: string;
@@ -40,8 +41,8 @@ export class InferenceClient {
     this.timeoutMs = timeoutMs;
   }
 
-  infer(group: string, body: InferRequest): Promise<InferResponse> {
-    return this.call<InferResponse>(group, '/infer', body);
+  async infer(group: string, body: InferRequest): Promise<InferResponse> {
+    return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body)));
   }
 
   load(group: string, model: string, size: string): Promise<LoadResponse> {
