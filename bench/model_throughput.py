@@ -225,6 +225,7 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
             measured = timings[-cell["calls"]:]
         cell["worker_infer_ms_mean"] = sum(x["infer_ms"] for x in measured) / len(measured)
         cell["worker_queue_ms_mean"] = sum(x["queue_ms"] for x in measured) / len(measured)
+        cell["worker_batch_series_mean"] = sum(x["batch_series"] for x in measured) / len(measured)
         cell["body_bytes"] = len(body)
         print(f"infer batch {batch} x{args.concurrency}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
         cells.append(cell)

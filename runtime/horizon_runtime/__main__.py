@@ -57,10 +57,11 @@ async def serve(args: argparse.Namespace, parent_pid: int) -> bool:
     max_wait_ms = _env_number("HORIZON_BATCH_MAX_WAIT_MS", 2.0, 0.0, float)
     grace_s = _env_number("HORIZON_SHUTDOWN_GRACE_S", 10.0, 0.0, float)
     budget_mb = _env_number("HORIZON_MODEL_MEMORY_MB", 0.0, 0.0, float)  # 0: half the machine's memory
+    one_at_a_time = _env_number("HORIZON_BATCH_ONE_AT_A_TIME", 1, 0, int) != 0  # 0: batches of a model side by side
     executor = ThreadPoolExecutor(max_workers=PREDICT_THREADS, thread_name_prefix="predict")
     worker = Worker(
         load_catalog(args.catalog), args.group, executor, max_series, max_wait_ms / 1e3,
-        int(budget_mb * 1e6) if budget_mb else None,
+        int(budget_mb * 1e6) if budget_mb else None, one_at_a_time,
     )
 
     runner = web.AppRunner(worker.app(), access_log=None, handle_signals=False, shutdown_timeout=grace_s)

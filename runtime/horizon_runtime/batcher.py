@@ -5,6 +5,13 @@ them arrived; then one `predict(key, series)` runs in the thread executor (the e
 accepting requests) and the predictions go back to the requests they came from. A request with more
 series than `max_series` spans several batches. A failing batch fails exactly the requests that had
 series in it.
+
+Keys that `exclusive(key)` marks (the worker marks every model whose adapter says
+`one_batch_at_a_time`: the torch models) run one batch at a time: series that arrive while a batch
+of their key predicts keep collecting, and go as the next batch (up to `max_series`) as soon as it
+finishes. One network on one device gains nothing from two of its batches side by side (they contend
+for the same cores or GPU and, on a GPU, for the GIL that launches the kernels), while one larger batch
+uses it better: continuous batching under concurrent load.
 """
 
 from __future__ import annotations
@@ -55,16 +62,22 @@ class _Request:
 class _Pending:
     items: list[tuple[_Request, int, SeriesInput]] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
+    ready: bool = False  # due (window over or full) but held back: a batch of its exclusive key is running
 
 
 PredictFn = Callable[[BatchKey, list[SeriesInput]], list[Prediction]]
 
 
 class MicroBatcher:
-    def __init__(self, predict: PredictFn, executor: Executor, max_series: int, max_wait_s: float):
+    def __init__(
+        self, predict: PredictFn, executor: Executor, max_series: int, max_wait_s: float,
+        exclusive: Callable[[BatchKey], bool] = lambda key: False,
+    ):
         if max_series < 1:
             raise ValueError("max_series must be at least 1")
         self._predict = predict
+        self._exclusive = exclusive
+        self._predicting: set[BatchKey] = set()  # exclusive keys with a batch in the executor
         self._executor = executor
         self._max_series = max_series
         self._max_wait_s = max_wait_s
@@ -90,22 +103,41 @@ class MicroBatcher:
         return await request.future
 
     def _dispatch(self, key: BatchKey) -> None:
-        pending = self._pending.pop(key, None)
+        pending = self._pending.get(key)
         if pending is None:
             return
-        pending.timer.cancel()
-        batch = [one for _, _, one in pending.items]
+        if pending.timer is not None:
+            pending.timer.cancel()
+            pending.timer = None
+        exclusive = self._exclusive(key)
+        if exclusive and key in self._predicting:
+            pending.ready = True  # goes when the running batch of this key completes
+            return
+        items = pending.items[: self._max_series]
+        rest = pending.items[self._max_series :]
+        if rest:  # only exclusive keys collect more than max_series while they wait
+            self._pending[key] = _Pending(rest, None, True)
+        else:
+            del self._pending[key]
+        if exclusive:
+            self._predicting.add(key)
+        batch = [one for _, _, one in items]
         future = asyncio.get_running_loop().run_in_executor(self._executor, self._timed_predict, key, batch)
         self._running.add(future)
-        future.add_done_callback(partial(self._complete, pending.items))
+        future.add_done_callback(partial(self._complete, key, items))
 
     def _timed_predict(self, key: BatchKey, batch: list[SeriesInput]):
         started = time.perf_counter()
         predictions = self._predict(key, batch)
         return started, time.perf_counter(), predictions
 
-    def _complete(self, items: list[tuple[_Request, int, SeriesInput]], future: asyncio.Future) -> None:
+    def _complete(self, key: BatchKey, items: list[tuple[_Request, int, SeriesInput]], future: asyncio.Future) -> None:
         self._running.discard(future)
+        if key in self._predicting:
+            self._predicting.discard(key)
+            waiting = self._pending.get(key)
+            if waiting is not None and waiting.ready:
+                self._dispatch(key)
         requests = list({id(request): request for request, _, _ in items}.values())
         try:
             started, finished, predictions = future.result()

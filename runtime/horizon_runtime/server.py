@@ -54,13 +54,21 @@ def _check_predictions(predictions: list[Prediction], horizon: int, levels: int)
 class Worker:
     def __init__(
         self, catalog: Catalog, group: str, executor: Executor, max_series: int, max_wait_s: float,
-        memory_budget: int | None = None,
+        memory_budget: int | None = None, one_batch_at_a_time: bool = True,
     ):
         self.catalog = catalog
         self.group = group
         self.store = ModelStore(catalog, group, executor, memory_budget)
-        self.batcher = MicroBatcher(self._predict, executor, max_series, max_wait_s)
+        self.batcher = MicroBatcher(
+            self._predict, executor, max_series, max_wait_s, self._one_batch_at_a_time if one_batch_at_a_time else (lambda key: False)
+        )
         self.shutting_down = False
+
+    def _one_batch_at_a_time(self, key: BatchKey) -> bool:
+        try:
+            return self.store.adapter(key.model, key.size).one_batch_at_a_time
+        except KeyError:  # not loaded (cannot happen while a request holds it): no constraint
+            return False
 
     def _predict(self, key: BatchKey, series: list[SeriesInput]) -> list[Prediction]:
         adapter = self.store.adapter(key.model, key.size)

@@ -29,12 +29,20 @@ class EchoPredictor:
         self.delay_s = delay_s
         self.fail_on = fail_on
         self.threads: set[str] = set()
+        self.running = 0  # batches inside the call right now
+        self.most_running = 0
+        self._lock = threading.Lock()
 
     def __call__(self, key: BatchKey, batch: list[SeriesInput]) -> list[Prediction]:
         self.threads.add(threading.current_thread().name)
         values = [float(s.target[-1]) for s in batch]
         self.batches.append((key, values))
+        with self._lock:
+            self.running += 1
+            self.most_running = max(self.most_running, self.running)
         time.sleep(self.delay_s)
+        with self._lock:
+            self.running -= 1
         if self.fail_on in values:
             raise ValueError(f"cannot forecast {self.fail_on}")
         return [Prediction(np.full(key.horizon, v), np.full((1, key.horizon), v)) for v in values]
@@ -48,8 +56,8 @@ def means(result) -> list[float]:
     return [float(p.mean[0]) for p in result.predictions]
 
 
-def make_batcher(predictor, max_series=256, max_wait_s=0.05) -> MicroBatcher:
-    return MicroBatcher(predictor, ThreadPoolExecutor(2, thread_name_prefix="predict"), max_series, max_wait_s)
+def make_batcher(predictor, max_series=256, max_wait_s=0.05, exclusive=lambda key: False) -> MicroBatcher:
+    return MicroBatcher(predictor, ThreadPoolExecutor(2, thread_name_prefix="predict"), max_series, max_wait_s, exclusive)
 
 
 def test_concurrent_requests_share_one_batch():
@@ -175,3 +183,66 @@ def test_event_loop_keeps_running_while_a_batch_predicts():
 def test_max_series_must_be_positive():
     with pytest.raises(ValueError):
         MicroBatcher(EchoPredictor(), None, 0, 0.001)
+
+
+def test_an_exclusive_key_runs_one_batch_at_a_time_and_collects_the_next_meanwhile():
+    async def scenario():
+        predictor = EchoPredictor(delay_s=0.3)
+        batcher = make_batcher(predictor, max_wait_s=0.01, exclusive=lambda key: key == KEY)
+        first = asyncio.create_task(batcher.submit(KEY, [series(0)]))
+        await asyncio.sleep(0.1)  # the first batch is predicting; these arrive during it, apart
+        later = []
+        for i in (1, 2, 3):
+            later.append(asyncio.create_task(batcher.submit(KEY, [series(i)])))
+            await asyncio.sleep(0.03)  # longer than max_wait: without exclusivity, three more batches
+        results = await asyncio.gather(first, *later)
+        assert [values for _, values in predictor.batches] == [[0.0], [1.0, 2.0, 3.0]]
+        assert predictor.most_running == 1
+        assert [means(r) for r in results] == [[0.0], [1.0], [2.0], [3.0]]
+        assert results[1].queue_ms > 100  # waited for the running batch
+        assert not batcher.busy
+
+    run(scenario())
+
+
+def test_other_keys_and_non_exclusive_keys_still_run_side_by_side():
+    async def scenario():
+        predictor = EchoPredictor(delay_s=0.3)
+        batcher = make_batcher(predictor, max_wait_s=0.01, exclusive=lambda key: key == KEY)
+        first = asyncio.create_task(batcher.submit(OTHER_KEY, [series(0)]))  # not exclusive
+        await asyncio.sleep(0.1)
+        await asyncio.gather(first, batcher.submit(OTHER_KEY, [series(1)]), batcher.submit(KEY, [series(2)]))
+        assert sorted(values for _, values in predictor.batches) == [[0.0], [1.0], [2.0]]
+        assert predictor.most_running >= 2  # the executor has two threads
+
+    run(scenario())
+
+
+def test_an_exclusive_key_collecting_more_than_max_series_goes_in_full_batches_in_order():
+    async def scenario():
+        predictor = EchoPredictor(delay_s=0.2)
+        batcher = make_batcher(predictor, max_series=2, max_wait_s=0.01, exclusive=lambda key: True)
+        first = asyncio.create_task(batcher.submit(KEY, [series(0), series(1)]))  # full: goes at once
+        await asyncio.sleep(0.05)
+        result = await batcher.submit(KEY, [series(v) for v in (2, 3, 4, 5, 6)])
+        await first
+        assert [values for _, values in predictor.batches] == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0]]
+        assert predictor.most_running == 1
+        assert means(result) == [2.0, 3.0, 4.0, 5.0, 6.0]
+
+    run(scenario())
+
+
+def test_a_failing_exclusive_batch_releases_its_key():
+    async def scenario():
+        predictor = EchoPredictor(delay_s=0.2, fail_on=0.0)
+        batcher = make_batcher(predictor, max_wait_s=0.01, exclusive=lambda key: True)
+        first = asyncio.create_task(batcher.submit(KEY, [series(0)]))
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(batcher.submit(KEY, [series(1)]))
+        with pytest.raises(BatchFailed):
+            await first
+        assert means(await asyncio.wait_for(second, 5)) == [1.0]
+        assert not batcher.busy
+
+    run(scenario())

@@ -34,6 +34,9 @@ class Adapter(ABC):
     """Serves one (model id, size). `load` and `predict_batch` run in a worker thread."""
 
     device = "cpu"
+    # One batch of this model at a time, the series arriving meanwhile going as the next batch
+    # (batcher.py): right for a network on one device (every adapter here but the statistical ones).
+    one_batch_at_a_time = True
 
     def __init__(self, model: CatalogModel, size: str, catalog: Catalog):
         self.model_id = model.id

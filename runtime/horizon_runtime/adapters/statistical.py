@@ -110,6 +110,7 @@ def _finite(mean: np.ndarray, rows: np.ndarray) -> bool:
 
 
 class StatisticalAdapter(Adapter):
+    one_batch_at_a_time = False  # per-series fits: batches of one key may run side by side
     @abstractmethod
     def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
         """The statsforecast model to fit on n observations, and a warning if that is a fallback."""
