@@ -6,7 +6,8 @@
 #
 #   bash bench/batching-ab.sh [OUT_DIR]     # MODEL=chronos-2 BATCHES=1,4,16 CONCURRENCY=4 DURATION=10 DEVICE=cpu
 #
-# Both workers are up during the whole run but only one is driven at a time.
+# Both workers are up during the whole run but only one is driven at a time. On a GPU machine:
+# PYTHON=python3 DEVICE=cuda, with the wheels of bench/README.md in bench/results/wheels/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-bench/results/batching}
@@ -14,6 +15,10 @@ mkdir -p "$out"
 PY=${PYTHON:-runtime/.venv-core/bin/python}
 MODEL=${MODEL:-chronos-2} BATCHES=${BATCHES:-1,4,16} CONCURRENCY=${CONCURRENCY:-4}
 WARMUP=${WARMUP:-1} DURATION=${DURATION:-10} DEVICE=${DEVICE:-cpu}
+if compgen -G "bench/results/wheels/*.whl" >/dev/null; then  # on a device machine, as gpu-model-throughput.sh
+  "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/horizon-bench-site bench/results/wheels/*.whl
+  export PYTHONPATH=/tmp/horizon-bench-site${PYTHONPATH:+:$PYTHONPATH}
+fi
 export PYTHONPATH=$PWD/runtime${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 
 model_dir=$(mktemp -d)
