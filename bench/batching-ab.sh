@@ -15,7 +15,7 @@ mkdir -p "$out"
 PY=${PYTHON:-runtime/.venv-core/bin/python}
 MODEL=${MODEL:-chronos-2} BATCHES=${BATCHES:-1,4,16} CONCURRENCY=${CONCURRENCY:-4}
 WARMUP=${WARMUP:-1} DURATION=${DURATION:-10} DEVICE=${DEVICE:-cpu}
-if compgen -G "bench/results/wheels/*.whl" >/dev/null; then  # on a device machine, as gpu-model-throughput.sh
+if [ "$DEVICE" = cuda ] && compgen -G "bench/results/wheels/*.whl" >/dev/null; then  # on a device machine, as gpu-model-throughput.sh
   "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/horizon-bench-site bench/results/wheels/*.whl
   export PYTHONPATH=/tmp/horizon-bench-site${PYTHONPATH:+:$PYTHONPATH}
 fi

@@ -25,7 +25,7 @@ MODELS=${MODELS:-chronos-2,tirex,timesfm-2}
 DEVICE=${DEVICE:-cuda}  # cpu: a dry run of the script anywhere
 WARMUP=${WARMUP:-2} DURATION=${DURATION:-5} BATCHES=${BATCHES:-1,16,256} CONCURRENCY=${CONCURRENCY:-4}
 
-if compgen -G "bench/results/wheels/*.whl" >/dev/null; then
+if [ "$DEVICE" = cuda ] && compgen -G "bench/results/wheels/*.whl" >/dev/null; then
   "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/horizon-bench-site bench/results/wheels/*.whl
   export PYTHONPATH=/tmp/horizon-bench-site${PYTHONPATH:+:$PYTHONPATH}
 fi
