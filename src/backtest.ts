@@ -9,7 +9,7 @@
 // holdout window, its own historical values there. A MASE or WQL with a zero scale is null.
 import type { Catalog } from './catalog.ts';
 import { findModel } from './catalog.ts';
-import { RequestValidationError, type NormalizedRequest, type RuntimeSeries } from './normalize.ts';
+import { holdOutTail, RequestValidationError, type NormalizedRequest, type RuntimeSeries } from './normalize.ts';
 import type { FieldError } from './errors.ts';
 import type { InferRequest, InferResponse } from './runtime/inference.ts';
 import { mase, mean, seasonalScale, smape, wql } from './metrics.ts';
@@ -63,14 +63,7 @@ export function planBacktest(options: EvaluationOptions, request: NormalizedRequ
     }
     train.push(head.filter((v): v is number => v !== null));
     actual.push(held as number[]);
-    const cut = (values: (number | null)[]) => values.slice(0, n - holdout);
-    series.push({
-      target: head,
-      past_covariates: Object.fromEntries(Object.entries(s.past_covariates).map(([k, v]) => [k, cut(v)])),
-      future_covariates: Object.fromEntries(Object.keys(s.future_covariates).map((k) => [k, s.past_covariates[k].slice(n - holdout).map((v) => v ?? 0)])),
-      static_covariates: s.static_covariates,
-      ...(s.index && { index: s.index.slice(0, n - holdout), forecast_index: s.index.slice(n - holdout) }),
-    });
+    series.push(holdOutTail(s, holdout));
   });
   if (errors.length) throw new RequestValidationError(errors);
   return {

@@ -299,6 +299,19 @@ function buildSeries(i: number, series: InputSeries, index: ParsedIndex, setting
   return { runtime: { target, ...covariates, ...dates }, dates: forecast.dates };
 }
 
+/** The series without its last `k` steps, forecasting them: what a backtest and prism's weight window send.
+ * Known-future covariates take their held-out history as future values (missing ones as 0); dates follow. */
+export function holdOutTail(series: RuntimeSeries, k: number): RuntimeSeries {
+  const n = series.target.length;
+  return {
+    target: series.target.slice(0, n - k),
+    past_covariates: Object.fromEntries(Object.entries(series.past_covariates).map(([name, v]) => [name, v.slice(0, n - k)])),
+    future_covariates: Object.fromEntries(Object.keys(series.future_covariates).map((name) => [name, series.past_covariates[name].slice(n - k).map((v) => v ?? 0)])),
+    static_covariates: series.static_covariates,
+    ...(series.index && { index: series.index.slice(0, n - k), forecast_index: series.index.slice(n - k) }),
+  };
+}
+
 /** Keeps the covariates the model uses (catalog flags) and names the dropped ones in warnings. */
 function routeCovariates(i: number, series: InputSeries, settings: Settings, onGrid: (values: (number | null)[]) => (number | null)[], warnings: RequestWarning[]): Omit<RuntimeSeries, 'target'> {
   const { model, horizon } = settings;

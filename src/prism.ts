@@ -16,7 +16,7 @@
 // eval/README.md, "prism"); the monthly sets and M4 Hourly/Weekly were not used to choose it.
 import { HorizonError } from './errors.ts';
 import { findModel, type Catalog, type CatalogModel } from './catalog.ts';
-import type { RuntimeSeries } from './normalize.ts';
+import { holdOutTail, type RuntimeSeries } from './normalize.ts';
 import type { InferenceClient, InferRequest, InferResponse, Prediction } from './runtime/inference.ts';
 import { quantileLoss } from './metrics.ts';
 
@@ -51,17 +51,6 @@ function windowFor(series: RuntimeSeries, horizon: number): number {
   const window = Math.min(horizon, Math.floor(series.target.length / 3));
   const tail = series.target.slice(series.target.length - window);
   return window >= 1 && observed - window >= 3 && tail.every((v) => v !== null) ? window : 0;
-}
-
-function truncate(series: RuntimeSeries, window: number): RuntimeSeries {
-  const n = series.target.length;
-  return {
-    target: series.target.slice(0, n - window),
-    past_covariates: Object.fromEntries(Object.entries(series.past_covariates).map(([k, v]) => [k, v.slice(0, n - window)])),
-    future_covariates: Object.fromEntries(Object.keys(series.future_covariates).map((k) => [k, series.past_covariates[k].slice(n - window).map((v) => v ?? 0)])),
-    static_covariates: series.static_covariates,
-    ...(series.index && { index: series.index.slice(0, n - window), forecast_index: series.index.slice(n - window) }),
-  };
 }
 
 /** A member sees at most its own max_context (prism's own cap may be larger). */
@@ -132,7 +121,7 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
   const [forecasts, backtests] = await Promise.all([
     Promise.all(usable.map((m) => call(m, plan.series, plan.horizon))),
     Promise.all(usable.map((m) => Promise.all([...byWindow].map(async ([window, idx]) => {
-      const answer = await call(m, idx.map((i) => truncate(plan.series[i], window)), window);
+      const answer = await call(m, idx.map((i) => holdOutTail(plan.series[i], window)), window);
       return idx.map((i, j) => [i, answer.predictions[j]] as const);
     })).then((parts) => new Map(parts.flat())))),
   ]);
