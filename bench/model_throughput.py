@@ -117,8 +117,9 @@ def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict
 
 
 def measure_concurrent(calls: list, batch: int, warmup_s: float, duration_s: float, min_calls: int) -> dict:
-    """`measure` with len(calls) clients, each calling back to back on its own connection (one call in
-    flight per client); series/s counts every client's calls inside the measured window."""
+    """`measure` with len(calls) clients (threads), each calling back to back on its own connection (one
+    call in flight per client); series/s counts every client's calls inside the measured window. Used for
+    `infer` with any number of clients; `inprocess` keeps `measure`, on the calling thread as a user would."""
     import threading
 
     latencies: list[float] = []
@@ -166,11 +167,14 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
         from orjson import loads
     except ImportError:
         loads = json.loads
+    import numpy as np
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "runtime"))
+    from horizon_runtime.protocol import encode_values
+
     url = urlparse(args.url)
 
-    def decode(text: str):
-        import numpy as np
-
+    def decode(text: str) -> list[float]:  # as src/runtime/wire.ts decodeFloat64: numbers, as the control plane reads them
         return np.frombuffer(base64.b64decode(text), dtype="<f8").tolist()
 
     def client():
@@ -192,12 +196,8 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
     load_s = time.perf_counter() - t
     cells = []
     for batch in args.batches:
-        if args.encoding == "base64":  # what the control plane sends (src/runtime/wire.ts), answered in kind
-            import numpy as np
-
-            targets = [base64.b64encode(np.asarray(s, dtype="<f8").tobytes()).decode() for s in inputs[batch]]
-        else:
-            targets = inputs[batch]
+        # base64: what the control plane sends (src/runtime/wire.ts), answered in kind
+        targets = [encode_values(s) for s in inputs[batch]] if args.encoding == "base64" else inputs[batch]
         body = json.dumps({
             "model": args.model, "size": args.size, "freq": "D", "horizon": args.horizon, "quantiles": QUANTILES,
             "encoding": args.encoding,
@@ -214,15 +214,9 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
                         decode(values)
             timings.append(answer["timing"])
 
-        if args.concurrency == 1:
-            cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
-            measured = timings[cell["warmup_calls"]:]
-        else:
-            posts = [post] + [client() for _ in range(args.concurrency - 1)]
-            cell = measure_concurrent(
-                [lambda p=p: call(p) for p in posts], batch, args.warmup, args.duration, args.min_calls
-            )
-            measured = timings[-cell["calls"]:]
+        posts = [post] + [client() for _ in range(args.concurrency - 1)]
+        cell = measure_concurrent([lambda p=p: call(p) for p in posts], batch, args.warmup, args.duration, args.min_calls)
+        measured = timings[-cell["calls"]:]  # every client's warm-up ends before the window opens
         cell["worker_infer_ms_mean"] = sum(x["infer_ms"] for x in measured) / len(measured)
         cell["worker_queue_ms_mean"] = sum(x["queue_ms"] for x in measured) / len(measured)
         cell["worker_batch_series_mean"] = sum(x["batch_series"] for x in measured) / len(measured)
