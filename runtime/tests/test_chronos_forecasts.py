@@ -13,24 +13,14 @@ from horizon_runtime.catalog import load_catalog
 
 from .chronos_reference import reference
 from .conftest import CATALOG
-from .helpers import seasonal_series
+from .helpers import assert_float32_close, gappy_series
 
 SIZES = [(model, size) for model in ("chronos", "chronos-bolt", "chronos-2") for size in load_catalog(CATALOG).models[model].sizes]
 LEVELS = [0.05, 0.1, 0.5, 0.9]  # 0.05 lies below Bolt's trained levels: interpolation and clamping both run
 
 
-def assert_close(actual, expected, scale: float, rtol: float = 1e-5) -> None:
-    """float32 models: the worker and the reference run the same code on the same values, but not always
-    with the same padding or thread split, so sums can round differently in the last bits."""
-    np.testing.assert_allclose(np.asarray(actual, dtype=float), np.asarray(expected, dtype=float), rtol=rtol, atol=rtol * scale)
-
-
-def target(n: int, seed: int, gaps: bool = True) -> list:
-    values: list = seasonal_series(n, 7, seed=seed)
-    if gaps:
-        values[:3] = [None] * 3  # leading missing values
-        values[n // 2] = None  # and one in the middle
-    return values
+assert_close = assert_float32_close
+target = gappy_series
 
 
 def body(model: str, size: str, series: list[dict], horizon: int = 24, quantiles=LEVELS) -> dict:
