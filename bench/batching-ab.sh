@@ -15,28 +15,21 @@ mkdir -p "$out"
 PY=${PYTHON:-runtime/.venv-core/bin/python}
 MODEL=${MODEL:-chronos-2} BATCHES=${BATCHES:-1,4,16} CONCURRENCY=${CONCURRENCY:-4}
 WARMUP=${WARMUP:-1} DURATION=${DURATION:-10} DEVICE=${DEVICE:-cpu}
-if [ "$DEVICE" = cuda ] && compgen -G "bench/results/wheels/*.whl" >/dev/null; then  # on a device machine, as gpu-model-throughput.sh
-  "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/horizon-bench-site bench/results/wheels/*.whl
-  export PYTHONPATH=/tmp/horizon-bench-site${PYTHONPATH:+:$PYTHONPATH}
-fi
+source bench/worker.sh
+install_carried_wheels
 export PYTHONPATH=$PWD/runtime${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 
 model_dir=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$model_dir"; }
+cleanup() { for p in "${pids[@]}" ${worker_pid:-}; do kill "$p" 2>/dev/null || true; done; rm -rf "$model_dir"; }
 trap cleanup EXIT
 "$PY" bench/full_size.py --model "$MODEL" --out "$model_dir" > /dev/null
 
 declare -A port
 for mode in 1 0; do
-  HORIZON_MODEL_DIR=$model_dir HORIZON_DEVICE=$DEVICE HORIZON_BATCH_ONE_AT_A_TIME=$mode "$PY" -m horizon_runtime --group core \
-    --host 127.0.0.1 --port 0 --catalog catalog/models.json > "$out/worker-$mode.stdout" 2> "$out/worker-$mode.log" &
-  pids+=($!)
-done
-for mode in 1 0; do
-  for _ in $(seq 1 600); do grep -q '^READY' "$out/worker-$mode.stdout" && break; sleep 0.1; done
-  port[$mode]=$(sed -n 's/^READY .*"port": \([0-9]*\).*/\1/p' "$out/worker-$mode.stdout")
-  [ -n "${port[$mode]}" ] || { echo "worker $mode did not start"; cat "$out/worker-$mode.log"; exit 1; }
+  start_worker "$out/worker-$mode" HORIZON_MODEL_DIR="$model_dir" HORIZON_DEVICE="$DEVICE" HORIZON_BATCH_ONE_AT_A_TIME=$mode
+  pids+=("$worker_pid")
+  port[$mode]=$worker_port
 done
 
 for batch in ${BATCHES//,/ }; do

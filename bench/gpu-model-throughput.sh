@@ -25,10 +25,8 @@ MODELS=${MODELS:-chronos-2,tirex,timesfm-2}
 DEVICE=${DEVICE:-cuda}  # cpu: a dry run of the script anywhere
 WARMUP=${WARMUP:-2} DURATION=${DURATION:-5} BATCHES=${BATCHES:-1,16,256} CONCURRENCY=${CONCURRENCY:-4}
 
-if [ "$DEVICE" = cuda ] && compgen -G "bench/results/wheels/*.whl" >/dev/null; then
-  "$PY" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/horizon-bench-site bench/results/wheels/*.whl
-  export PYTHONPATH=/tmp/horizon-bench-site${PYTHONPATH:+:$PYTHONPATH}
-fi
+source bench/worker.sh
+install_carried_wheels
 export PYTHONPATH=$PWD/runtime${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 
 { date -u +%FT%TZ; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
@@ -47,12 +45,8 @@ for model in ${MODELS//,/ }; do
   # (b) in-process, first pass
   "$PY" bench/model_throughput.py inprocess --model "$model" --model-dir "$dir" --device "$DEVICE" "${common[@]}" > "$out/$model-inprocess-1.json"
   # (a) the worker over HTTP, as the control plane starts it (docs/runtime-protocol.md)
-  HORIZON_MODEL_DIR=$model_dir HORIZON_DEVICE=$DEVICE "$PY" -m horizon_runtime --group core --host 127.0.0.1 --port 0 \
-    --catalog catalog/models.json > "$out/$model-worker.stdout" 2> "$out/$model-worker.log" &
-  worker_pid=$!
-  for _ in $(seq 1 600); do grep -q '^READY' "$out/$model-worker.stdout" && break; sleep 0.1; done
-  port=$(sed -n 's/^READY .*"port": \([0-9]*\).*/\1/p' "$out/$model-worker.stdout")
-  [ -n "$port" ] || { echo "worker did not start"; cat "$out/$model-worker.log"; exit 1; }
+  start_worker "$out/$model-worker" HORIZON_MODEL_DIR="$model_dir" HORIZON_DEVICE="$DEVICE"
+  port=$worker_port
   "$PY" bench/model_throughput.py infer --model "$model" --url "http://127.0.0.1:$port" "${common[@]}" > "$out/$model-infer.json"
   "$PY" bench/model_throughput.py infer --model "$model" --url "http://127.0.0.1:$port" --concurrency "$CONCURRENCY" "${common[@]}" > "$out/$model-infer-c.json"
   # the same worker with the value arrays as JSON numbers instead of base64 (what the control plane sent before)
