@@ -3,8 +3,11 @@
 // plane (auth, quota charge, validation, normalisation, proxying, response shaping) costs.
 //
 //   node bench/forecast-throughput.ts [--concurrency 1,32] [--warmup 1] [--duration 5]
+//   node bench/forecast-throughput.ts --series 256 --length 512 --horizon 64 --levels 9 --concurrency 1   # a large batch
 //
-// Model `naive`, 1 series × 100 daily points, horizon 12. Loopback only; the service runs in this
+// Model `naive`, by default 1 series × 100 daily points, horizon 12, levels 0.1/0.5/0.9 (--levels 9:
+// 0.1 … 0.9). With a large batch the difference is what the control plane costs around a model call of
+// a few ms; on a GPU a foundation model's batch-256 call takes about 40 ms (bench/README.md). Loopback only; the service runs in this
 // process (main thread), the load generator in a worker thread, the model worker in its own process.
 // Measures and reports; never asserts. Results also go to bench/results/ (git-ignored).
 import { Worker } from 'node:worker_threads';
@@ -21,19 +24,23 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '1,32' },
     warmup: { type: 'string', default: '1' },
     duration: { type: 'string', default: '5' },
+    series: { type: 'string', default: '1' },
+    length: { type: 'string', default: '100' },
+    horizon: { type: 'string', default: '12' },
+    levels: { type: 'string', default: '3' },
   },
 });
 const concurrencies = args.concurrency!.split(',').map(Number);
 
-const N = 100;
-const HORIZON = 12;
-const target = Array.from({ length: N }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 7) + 0.1 * i) * 100) / 100);
+const [SERIES, N, HORIZON] = [args.series, args.length, args.horizon].map(Number);
+const QUANTILES = args.levels === '9' ? [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] : [0.1, 0.5, 0.9];
+const targets = Array.from({ length: SERIES }, (_, s) => Array.from({ length: N }, (_, i) => Math.round((100 + 10 * s + 10 * Math.sin((2 * Math.PI * i) / 7 + s) + 0.1 * i) * 100) / 100));
 const index = Array.from({ length: N }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
-const publicBody = { model: 'naive', freq: 'D', horizon: HORIZON, series: [{ target, index }] };
+const publicBody = { model: 'naive', freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: targets.map((target) => ({ target, index })) };
 // what the control plane sends the worker for publicBody (docs/runtime-protocol.md; src/runtime/wire.ts)
 const inferBody = encodeInferRequest({
-  model: 'naive', size: 'default', freq: 'D', horizon: HORIZON, quantiles: [0.1, 0.5, 0.9],
-  series: [{ target, past_covariates: {}, future_covariates: {}, static_covariates: {} }],
+  model: 'naive', size: 'default', freq: 'D', horizon: HORIZON, quantiles: QUANTILES,
+  series: targets.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })),
 });
 
 interface Cell { mode: 'direct' | 'service'; concurrency: number; reqPerS: number; p50: number; p99: number; n: number; errors: Record<string, number>; serviceElu: number; loadElu: number; workerCpu: number }
@@ -96,7 +103,7 @@ try {
   }
 
   const pct = (x: number) => `${Math.round(x * 100)}%`.padStart(5);
-  console.log(`POST /v1/forecast vs worker POST /infer — naive, 1 series × ${N} D points, h ${HORIZON}; ${args.warmup} s warm-up + ${args.duration} s per cell`);
+  console.log(`POST /v1/forecast vs worker POST /infer — naive, ${SERIES} series × ${N} D points, h ${HORIZON}, ${QUANTILES.length} levels; ${args.warmup} s warm-up + ${args.duration} s per cell`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; load generator, service and worker share these cores`);
   console.log('mode     conc    req/s   p50 ms   p99 ms  svc-loop  gen-loop  worker-cpu  errors');
   for (const x of cells) {

@@ -114,28 +114,49 @@ export function formatStamp(freq: Freq, stamp: Stamp): string {
   return `${date}T${time}${stamp.zulu ? 'Z' : ''}`;
 }
 
+/** The value of `length` decimal digits of `text` from `at`, or -1 if one of them is not a digit. */
+function digits(text: string, at: number, length: number): number {
+  let value = 0;
+  for (let i = at; i < at + length; i++) {
+    const code = text.charCodeAt(i) - 48;
+    if (code < 0 || code > 9) return -1;
+    value = value * 10 + code;
+  }
+  return value;
+}
+
 export function parseDate(freq: Freq, text: string): ParseDateResult {
-  const quoted = JSON.stringify(text);
+  // Fast path for the common plain date (an index of 256 × 512 dates took 190 ms through the regexes).
+  if (text.length === 10 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45) {
+    const [year, month, day] = [digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2)];
+    if (year >= 0 && month >= 0 && day >= 0) return checkStamp(text, year, month, day, 0, 0, 0, false);
+  }
   const dateTime = DATE_TIME_FORMAT.exec(text);
   const match = DATE_FORMAT.exec(text) ?? (freq === 'H' ? dateTime : null);
   if (!match) {
+    const quoted = JSON.stringify(text);
     if (freq === 'H') return { ok: false, reason: `${quoted} is neither a date YYYY-MM-DD nor a date-time YYYY-MM-DDTHH:MM[:SS][Z]` };
     const hint = dateTime ? `; freq ${freq} takes dates without a time (date-times are for freq H)` : '';
     return { ok: false, reason: `${quoted} is not a date of the form YYYY-MM-DD${hint}` };
   }
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((g) => Number(match[g] ?? 0));
-  if (year < 1) return { ok: false, reason: `${quoted} is not supported: years run from 0001 to ${MAX_YEAR}` };
-  if (month < 1 || month > 12) return { ok: false, reason: `${quoted} is not a real date: month ${pad(month)} does not exist` };
+  return checkStamp(text, year, month, day, hour, minute, second, match[7] === 'Z');
+}
+
+/** A stamp from parsed fields, or why they are not a real date and time. */
+function checkStamp(text: string, year: number, month: number, day: number, hour: number, minute: number, second: number, zulu: boolean): ParseDateResult {
+  const quoted = () => JSON.stringify(text); // only for a refusal
+  if (year < 1) return { ok: false, reason: `${quoted()} is not supported: years run from 0001 to ${MAX_YEAR}` };
+  if (month < 1 || month > 12) return { ok: false, reason: `${quoted()} is not a real date: month ${pad(month)} does not exist` };
   const monthLength = daysInMonth(year, month);
   if (day < 1 || day > monthLength) {
     const leapNote = month === 2 && day === 29 ? `; ${year} is not a leap year` : '';
-    return { ok: false, reason: `${quoted} is not a real date: ${MONTH_NAMES[month - 1]} ${year} has no day ${pad(day)}${leapNote}` };
+    return { ok: false, reason: `${quoted()} is not a real date: ${MONTH_NAMES[month - 1]} ${year} has no day ${pad(day)}${leapNote}` };
   }
-  if (hour > 23) return { ok: false, reason: `${quoted} is not a real time: hour ${pad(hour)} is outside 00-23` };
-  if (minute > 59) return { ok: false, reason: `${quoted} is not a real time: minute ${pad(minute)} is outside 00-59` };
-  if (second > 59) return { ok: false, reason: `${quoted} is not a real time: second ${pad(second)} is outside 00-59` };
-  const secondOfDay = hour * SECONDS_PER_HOUR + minute * 60 + second;
-  return { ok: true, stamp: { year, month, day, secondOfDay, zulu: match[7] === 'Z' } };
+  if (hour > 23) return { ok: false, reason: `${quoted()} is not a real time: hour ${pad(hour)} is outside 00-23` };
+  if (minute > 59) return { ok: false, reason: `${quoted()} is not a real time: minute ${pad(minute)} is outside 00-59` };
+  if (second > 59) return { ok: false, reason: `${quoted()} is not a real time: second ${pad(second)} is outside 00-59` };
+  return { ok: true, stamp: { year, month, day, secondOfDay: hour * SECONDS_PER_HOUR + minute * 60 + second, zulu } };
 }
 
 /**
@@ -178,14 +199,16 @@ export function parseIndex(freq: Freq, dates: readonly string[]): ParseIndexResu
 }
 
 function findOrderError(dates: readonly string[], stamps: Stamp[]): IndexError | null {
+  let previous = instant(stamps[0]);
   for (let position = 1; position < stamps.length; position++) {
-    const previous = instant(stamps[position - 1]);
     const current = instant(stamps[position]);
-    const date = dates[position];
-    const quoted = JSON.stringify(date);
-    const before = JSON.stringify(dates[position - 1]);
-    if (current === previous) return { position, date, reason: `${quoted} repeats the previous date ${before}; dates must not repeat` };
-    if (current < previous) return { position, date, reason: `${quoted} comes before the previous date ${before}; dates must be strictly ascending` };
+    if (current <= previous) {
+      const date = dates[position];
+      const [quoted, before] = [JSON.stringify(date), JSON.stringify(dates[position - 1])];
+      if (current === previous) return { position, date, reason: `${quoted} repeats the previous date ${before}; dates must not repeat` };
+      return { position, date, reason: `${quoted} comes before the previous date ${before}; dates must be strictly ascending` };
+    }
+    previous = current;
   }
   return null;
 }

@@ -106,7 +106,8 @@ describe('parseDate', () => {
 
   test('rejects other formats', () => {
     const dateOnly = /is not a date of the form YYYY-MM-DD/;
-    for (const text of ['2024-1-01', '2024/01/01', '20240101', '24-01-01', ' 2024-01-01', '2024-01-01 ', '', '2024-01-01Z', '２０２４-01-01']) {
+    for (const text of ['2024-1-01', '2024/01/01', '20240101', '24-01-01', ' 2024-01-01', '2024-01-01 ', '', '2024-01-01Z', '２０２４-01-01',
+      '2024-0a-01', '2024-+1-01', '+024-01-01', '2024-01-1 ', '2024-01-1.']) { // the last five: YYYY-MM-DD's shape, not its digits
       rejects('D', text, dateOnly);
     }
     rejects('MS', '2024-01', dateOnly);

@@ -106,6 +106,19 @@ describe('happy path and defaults', () => {
     assert.deepEqual(result.forecastIndex, [['2024-01-05', '2024-01-06'], ['2024-03-03', '2024-03-04']]);
   });
 
+  test('series sharing an index (parsed once) each get its dates; a same-length index that differs is its own', () => {
+    const shifted = ['2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05'];
+    const result = normalize(request({ series: [series(), series({ target: [5, 6, 7, 8] }), series({ index: shifted }), series()] }));
+    assert.deepEqual(result.forecastIndex, [FUTURE, FUTURE, ['2024-01-06', '2024-01-07'], FUTURE]);
+    assert.deepEqual(result.series.map((s) => s.target), [[1, 2, 3, 4], [5, 6, 7, 8], [1, 2, 3, 4], [1, 2, 3, 4]]);
+  });
+
+  test('a bad index shared by several series is an error for each of them', () => {
+    const bad = ['2024-01-01', '2024-01-03', '2024-01-02', '2024-01-04'];
+    assert.deepEqual(locations(request({ series: [series({ index: bad }), series({ index: [...bad] }), series()] })),
+      [[0, 'series[0].index[2]'], [1, 'series[1].index[2]']]);
+  });
+
   test('H forecast dates are date-times, with Z when the input had it', () => {
     const result = normalize(request({ freq: 'H', series: [{ target: [1, 2], index: ['2024-02-28T23:00Z', '2024-02-29T00:00Z'] }] }));
     assert.deepEqual(result.forecastIndex, [['2024-02-29T01:00:00Z', '2024-02-29T02:00:00Z']]);

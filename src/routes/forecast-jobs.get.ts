@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import { plainJsonSerializer, type Route } from './index.ts';
 import { Job, JobIdParams, problemResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../errors.ts';
@@ -9,6 +9,7 @@ import { jobView, UUID_PATTERN } from './job-view.ts';
 export const forecastJobsGet: Route = (app, deps) => {
   app.get('/v1/forecast-jobs/:id', {
     schema: { summary: 'Get a forecast job', tags: ['jobs'], params: JobIdParams, response: { 200: Job, ...problemResponses(401, 404) } },
+    serializerCompiler: plainJsonSerializer,
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;

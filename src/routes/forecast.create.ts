@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import { plainJsonSerializer, type Route } from './index.ts';
 import { ForecastRequest, ForecastResponse, problemResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
@@ -13,6 +13,7 @@ export const forecastCreate: Route = (app, deps) => {
       body: ForecastRequest,
       response: { 200: ForecastResponse, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 503, 504) },
     },
+    serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
     const owner = ownerOf(request);
     const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry);
