@@ -6,6 +6,13 @@
 // (goal for context: ≥ 0.95 at 256).
 //
 //   node bench/model-throughput.ts [--model chronos-2|tirex|timesfm-2] [--batches 1,16,256] [--context 512] [--horizon 64] [--warmup 1] [--duration 3] [--min-calls 2]
+//   node bench/model-throughput.ts --model tirex --batches 256 --interleave 2 [--modes service,inprocess]
+//
+// --interleave R: instead of one block per mode (the library's first, alone, then the service's), the
+// library stays loaded in a child (`model_throughput.py serve`) and each batch size gets one warm-up
+// call per mode, then R rounds of one call per mode, the order rotating each round. Slow calls (TiRex
+// on a CPU: minutes at 256) then compare under the same machine state; also printed: the median of
+// the rounds' own service ÷ library ratios.
 //
 // Steps: builds the checkpoint with bench/full_size.py into a temp HORIZON_MODEL_DIR (0.14–0.93 GB,
 // removed at the end), runs the in-process half (a Python child, alone on the machine), then starts the
@@ -13,7 +20,8 @@
 // service and direct cells. Each cell: warm-up calls for --warmup s (at least one), then calls back to
 // back, one in flight, for --duration s (at least --min-calls). Measures and reports; never asserts.
 // Results also go to bench/results/ (git-ignored).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +40,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     duration: { type: 'string', default: '3' },
     'min-calls': { type: 'string', default: '2' },
+    interleave: { type: 'string', default: '0' },
+    modes: { type: 'string', default: 'service,direct,inprocess' },
   },
 });
 const batches = args.batches!.split(',').map(Number);
@@ -51,7 +61,43 @@ function seriesValues(i: number, length: number): number[] {
 }
 const index = Array.from({ length: CONTEXT }, (_, t) => new Date(Date.UTC(2020, 0, 1) + t * 86_400_000).toISOString().slice(0, 10));
 
-interface Cell { mode: 'service' | 'direct' | 'inprocess'; batch: number; calls: number; elapsed_s: number; series_per_s: number; p50_ms: number; max_ms: number; warmup_calls: number; worker_cpu?: number; worker_infer_ms_mean?: number; body_bytes?: number }
+interface Cell { mode: 'service' | 'direct' | 'inprocess'; batch: number; calls: number; elapsed_s: number; series_per_s: number; p50_ms: number; max_ms: number; warmup_calls: number; worker_cpu?: number; worker_infer_ms_mean?: number; body_bytes?: number; rounds_ms?: number[] }
+
+const ROUNDS = Number(args.interleave);
+const MODES = args.modes!.split(',') as Cell['mode'][];
+if (MODES.some((m) => !['service', 'direct', 'inprocess'].includes(m)) || (ROUNDS > 0 && !MODES.includes('inprocess'))) throw new Error('--modes: service, direct, inprocess (inprocess among them)');
+
+/** The public request and the worker's /infer body (src/runtime/wire.ts: base64 float64) for these series. */
+function bodiesFor(series: number[][]): Record<'service' | 'direct', string> {
+  return {
+    service: JSON.stringify({ model: MODEL, model_size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, index })) }),
+    direct: JSON.stringify(encodeInferRequest({ model: MODEL, size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })) })),
+  };
+}
+
+/** `model_throughput.py serve`: the official library loaded once in a child, one timed call per request. */
+class LibraryChild {
+  private readonly child: ReturnType<typeof spawn>;
+  private readonly answers: AsyncIterator<string>;
+  readonly info: { torch: string; torch_threads: number; dtype: string };
+  private constructor(child: ReturnType<typeof spawn>, info: LibraryChild['info'], answers: AsyncIterator<string>) {
+    this.child = child; this.info = info; this.answers = answers;
+  }
+  static async start(argv: string[]): Promise<LibraryChild> {
+    const child = spawn(PYTHON, [join(ROOT, 'bench', 'model_throughput.py'), 'serve', ...argv], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const answers = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const first = await answers.next();
+    if (first.done) throw new Error('model_throughput.py serve exited before it was ready');
+    return new LibraryChild(child, JSON.parse(first.value), answers);
+  }
+  async call(batch: number): Promise<number> {
+    this.child.stdin!.write(`${batch}\n`);
+    const answer = await this.answers.next();
+    if (answer.done) throw new Error('model_throughput.py serve exited');
+    return (JSON.parse(answer.value) as { ms: number }).ms;
+  }
+  close(): void { this.child.stdin!.end(); }
+}
 
 function processCpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -72,8 +118,10 @@ try {
 
   // (b) the official library in-process, on the device the worker would pick (HORIZON_DEVICE, else auto)
   const device = process.env.HORIZON_DEVICE === 'cuda' ? 'cuda' : 'cpu';
-  const inprocess = python('model_throughput.py', ['inprocess', '--model', MODEL, '--model-dir', built.directory, '--device', device, '--batches', args.batches!,
-    '--context', String(CONTEXT), '--horizon', String(HORIZON), '--warmup', args.warmup!, '--duration', args.duration!, '--min-calls', args['min-calls']!]) as { cells: Cell[]; torch: string; torch_threads: number; dtype: string };
+  const common = ['--model', MODEL, '--model-dir', built.directory, '--device', device, '--batches', args.batches!, '--context', String(CONTEXT), '--horizon', String(HORIZON)];
+  const library = ROUNDS > 0 ? await LibraryChild.start(common) : undefined;
+  const inprocess = library ? { cells: [] as Cell[], ...library.info } : python('model_throughput.py', ['inprocess', ...common,
+    '--warmup', args.warmup!, '--duration', args.duration!, '--min-calls', args['min-calls']!]) as { cells: Cell[]; torch: string; torch_threads: number; dtype: string };
 
   // (a) the service, in this process, with the worker reading the checkpoint from HORIZON_MODEL_DIR
   process.env.HORIZON_MODEL_DIR = modelDir;
@@ -99,11 +147,32 @@ try {
 
     for (const batch of batches) {
       const series = Array.from({ length: batch }, (_, i) => seriesValues(i, CONTEXT));
-      const bodies = {
-        service: JSON.stringify({ model: MODEL, model_size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, index })) }),
-        // what the control plane sends the worker (src/runtime/wire.ts: base64 float64 arrays)
-        direct: JSON.stringify(encodeInferRequest({ model: MODEL, size: SIZE, freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: series.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })) })),
-      };
+      if (library) { // --interleave
+        const bodies = bodiesFor(series);
+        const call = async (mode: Cell['mode']): Promise<number> => {
+          if (mode === 'inprocess') return library.call(batch);
+          const c0 = performance.now();
+          await post(mode, bodies[mode]);
+          return performance.now() - c0;
+        };
+        const latencies = new Map(MODES.map((m) => [m, [] as number[]]));
+        for (const mode of MODES) await call(mode); // warm-up
+        for (let round = 0; round < ROUNDS; round++) {
+          for (let k = 0; k < MODES.length; k++) {
+            const mode = MODES[(round + k) % MODES.length];
+            latencies.get(mode)!.push(await call(mode));
+          }
+          console.error(`batch ${batch} round ${round + 1}: ${MODES.map((m) => `${m} ${latencies.get(m)!.at(-1)!.toFixed(0)} ms`).join(', ')}`);
+        }
+        for (const mode of MODES) {
+          const ms = latencies.get(mode)!;
+          const sorted = [...ms].sort((a, b) => a - b);
+          const total = ms.reduce((a, b) => a + b, 0) / 1000;
+          cells.push({ mode, batch, calls: ms.length, elapsed_s: total, series_per_s: (ms.length * batch) / total, p50_ms: sorted[(sorted.length - 1) >> 1], max_ms: sorted.at(-1)!, warmup_calls: 1, rounds_ms: ms });
+        }
+        continue;
+      }
+      const bodies = bodiesFor(series);
       for (const mode of ['service', 'direct'] as const) {
         const warmupMs = Number(args.warmup) * 1000, durationMs = Number(args.duration) * 1000, minCalls = Number(args['min-calls']);
         let warmupCalls = 0;
@@ -133,17 +202,22 @@ try {
     await pools.service.close();
     await pools.direct.close();
   } finally {
+    library?.close();
     await service.close();
   }
 
-  const get = (mode: Cell['mode'], batch: number) => cells.find((c) => c.mode === mode && c.batch === batch)!;
+  const get = (mode: Cell['mode'], batch: number): Cell | undefined => cells.find((c) => c.mode === mode && c.batch === batch);
   console.log(`${MODEL} ${SIZE} (${(built.params / 1e6).toFixed(1)} M params, random weights), context ${CONTEXT}, horizon ${HORIZON}, quantiles 0.1…0.9; device ${device} (${inprocess.dtype}), torch ${inprocess.torch} (${inprocess.torch_threads} threads)`);
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; ${args.warmup} s warm-up + ${args.duration} s (≥ ${args['min-calls']} calls) per cell, one call in flight`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; ${ROUNDS > 0 ? `interleaved: 1 warm-up call + ${ROUNDS} rounds of one call per mode (${MODES.join(', ')})` : `${args.warmup} s warm-up + ${args.duration} s (≥ ${args['min-calls']} calls) per cell`}, one call in flight`);
   console.log('batch  service s/s  direct s/s  in-proc s/s  svc/in-proc  direct/in-proc  svc p50 ms  in-proc p50 ms  worker infer_ms');
+  const none: Partial<Cell> = { series_per_s: NaN, p50_ms: NaN };
   const summary = batches.map((b) => {
-    const s = get('service', b), d = get('direct', b), p = get('inprocess', b);
-    const row = { batch: b, service: s.series_per_s, direct: d.series_per_s, inprocess: p.series_per_s, ratio: s.series_per_s / p.series_per_s, directRatio: d.series_per_s / p.series_per_s };
-    console.log(`${String(b).padStart(5)}  ${s.series_per_s.toFixed(1).padStart(11)}  ${d.series_per_s.toFixed(1).padStart(10)}  ${p.series_per_s.toFixed(1).padStart(11)}  ${row.ratio.toFixed(2).padStart(11)}  ${row.directRatio.toFixed(2).padStart(14)}  ${s.p50_ms.toFixed(0).padStart(10)}  ${p.p50_ms.toFixed(0).padStart(14)}  ${(d.worker_infer_ms_mean ?? NaN).toFixed(0).padStart(15)}`);
+    const [s, d, p] = (['service', 'direct', 'inprocess'] as const).map((m) => get(m, b) ?? none);
+    // --interleave: each round's own service ÷ library, taken a few minutes apart at most
+    const paired = s.rounds_ms && p.rounds_ms ? s.rounds_ms.map((ms, r) => p.rounds_ms![r] / ms).sort((x, y) => x - y) : [];
+    const row = { batch: b, service: s.series_per_s!, direct: d.series_per_s!, inprocess: p.series_per_s!, ratio: s.series_per_s! / p.series_per_s!, directRatio: d.series_per_s! / p.series_per_s!, ...(paired.length ? { pairedRatios: paired } : {}) };
+    console.log(`${String(b).padStart(5)}  ${s.series_per_s!.toFixed(1).padStart(11)}  ${d.series_per_s!.toFixed(1).padStart(10)}  ${p.series_per_s!.toFixed(1).padStart(11)}  ${row.ratio.toFixed(2).padStart(11)}  ${row.directRatio.toFixed(2).padStart(14)}  ${s.p50_ms!.toFixed(0).padStart(10)}  ${p.p50_ms!.toFixed(0).padStart(14)}  ${(d.worker_infer_ms_mean ?? NaN).toFixed(0).padStart(15)}`);
+    if (paired.length) console.log(`       rounds' own service ÷ library: ${paired.map((x) => x.toFixed(3)).join(', ')} (median ${paired[(paired.length - 1) >> 1].toFixed(3)})`);
     return row;
   });
   console.log('(goal for context, not asserted: service / in-process ≥ 0.95 at batch 256; s/s = series per second)');

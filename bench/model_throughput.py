@@ -2,6 +2,7 @@
 
     python bench/model_throughput.py inprocess [--model chronos-2|tirex|timesfm-2] --model-dir DIR/<id>/<size> [--device cpu|cuda] ...
     python bench/model_throughput.py infer [--model ...] --url http://127.0.0.1:PORT [--size base] [--concurrency N] ...
+    python bench/model_throughput.py serve [--model ...] --model-dir DIR/<id>/<size> [--device cpu|cuda] ...
 
 `inprocess`: the official library alone, loaded from the directory and called on the whole batch the
 way its documentation shows (bench/full_size.py `inprocess_predictor`: Chronos2Pipeline.predict_quantiles,
@@ -11,6 +12,10 @@ device (fp32 on the CPU, bf16 on CUDA for Chronos-2; see torch_device.py).
 over one keep-alive connection, as the control plane sends them; with --concurrency N, N clients on
 their own connections, each with one call in flight (how a worker is used under load: the next
 request's JSON is parsed while the model runs).
+
+`serve`: `inprocess`'s library call, one per line read on stdin (a batch size), answered with one JSON
+line {"batch", "ms"}, after a first line {"ready": true, ...}: bench/model-throughput.ts --interleave
+alternates it call by call with the service, so that both see the same machine.
 
 Each cell (one batch size): warm-up calls for --warmup seconds (at least one), then calls back to
 back for --duration seconds (at least --min-calls); series/s = calls × batch / elapsed. Closed loop,
@@ -114,6 +119,25 @@ def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict
         "gpu": torch.cuda.get_device_name(0) if device == "cuda" else None,
     }
     return cells, info
+
+
+def run_serve(args, inputs: dict[int, list[list[float]]]) -> None:
+    """The library loaded once; for each batch size read on stdin, one timed call on that batch."""
+    import numpy as np
+    import torch
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from full_size import inprocess_predictor
+
+    with contextlib.redirect_stdout(sys.stderr):  # TiRex prints "Loading weights…" on stdout, the answers' channel
+        predict, dtype = inprocess_predictor(args.model, args.model_dir, args.device, args.horizon, QUANTILES)
+    tasks = {b: [np.asarray(s, dtype=np.float64) for s in series_list] for b, series_list in inputs.items()}
+    print(json.dumps({"ready": True, "torch": torch.__version__, "torch_threads": torch.get_num_threads(), "dtype": str(dtype)}), flush=True)
+    for line in sys.stdin:
+        batch = int(line)
+        t = time.perf_counter()
+        predict(tasks[batch])  # results come back as numpy (so CUDA work is finished)
+        print(json.dumps({"batch": batch, "ms": (time.perf_counter() - t) * 1e3}), flush=True)
 
 
 def measure_concurrent(calls: list, batch: int, warmup_s: float, duration_s: float, min_calls: int) -> dict:
@@ -228,10 +252,10 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["inprocess", "infer"])
+    parser.add_argument("mode", choices=["inprocess", "infer", "serve"])
     parser.add_argument("--model", default="chronos-2", choices=["chronos-2", "tirex", "timesfm-2"])
-    parser.add_argument("--model-dir", help="inprocess: the checkpoint directory (…/chronos-2/base)")
-    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="inprocess: where the pipeline runs")
+    parser.add_argument("--model-dir", help="inprocess, serve: the checkpoint directory (…/chronos-2/base)")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="inprocess, serve: where the pipeline runs")
     parser.add_argument("--url", help="infer: the worker's base URL")
     parser.add_argument("--size", help="infer: the catalog size (default: bench/full_size.py's size of --model)")
     parser.add_argument("--concurrency", default=1, type=int, help="infer: clients, each with one call in flight")
@@ -250,6 +274,8 @@ def main() -> None:
 
         args.size = SIZES[args.model]
     inputs = {b: [series(i, args.context) for i in range(b)] for b in args.batches}
+    if args.mode == "serve":
+        return run_serve(args, inputs)
     cells, info = (run_inprocess if args.mode == "inprocess" else run_infer)(args, inputs)
     print(json.dumps({
         "mode": args.mode, "model": args.model, "device": args.device if args.mode == "inprocess" else "worker",
