@@ -91,10 +91,23 @@ try {
   const workerPid = server.supervisor.status().find((w) => w.group === 'core')!.pid!;
   const json = { 'content-type': 'application/json' };
   // one request each way first: proves both payloads are accepted and loads the model
+  let answerText = '';
   for (const [u, h, b] of [[`${workerUrl}/infer`, json, inferBody], [`${service.url}/v1/forecast`, { ...json, authorization: `Bearer ${service.key}` }, publicBody]] as const) {
     const res = await fetch(u, { method: 'POST', headers: h, body: JSON.stringify(b) });
-    if (res.status !== 200) throw new Error(`${u} answered ${res.status}: ${await res.text()}`);
+    answerText = await res.text();
+    if (res.status !== 200) throw new Error(`${u} answered ${res.status}: ${answerText}`);
   }
+  // the floor any JSON service of this contract pays per request on one core: V8's own JSON.parse of
+  // the request body and JSON.stringify of the answer (median of 9 after the cells, on this thread)
+  const jsonFloor = () => {
+    const bodyText = JSON.stringify(publicBody);
+    const answer = JSON.parse(answerText);
+    const median = (f: () => unknown) => {
+      const times = Array.from({ length: 9 }, () => { const t = performance.now(); f(); return performance.now() - t; }).sort((a, b) => a - b);
+      return times[4];
+    };
+    return { parseMs: median(() => JSON.parse(bodyText)), stringifyMs: median(() => JSON.stringify(answer)), requestMB: bodyText.length / 1e6, answerMB: answerText.length / 1e6 };
+  };
 
   const cells: Cell[] = [];
   for (const c of concurrencies) {
@@ -119,12 +132,14 @@ try {
     console.log(`${String(c).padStart(4)}  ${row.reqPerSRatio.toFixed(2).padStart(11)}  ${row.addedP50Ms.toFixed(2).padStart(12)}  ${row.addedP99Ms.toFixed(2).padStart(12)}`);
     return row;
   });
+  const floor = jsonFloor();
+  console.log(`JSON text alone: JSON.parse of the ${floor.requestMB.toFixed(2)} MB request ${floor.parseMs.toFixed(1)} ms + JSON.stringify of the ${floor.answerMB.toFixed(2)} MB answer ${floor.stringifyMs.toFixed(1)} ms`);
   console.log('(goals for context, not asserted: ≥ 3,000 req/s at concurrency 32; ≤ 2 ms added p50)');
 
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const file = new URL(`forecast-throughput-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, dir);
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().map((c) => c.model), node: process.version, loadBefore, args, cells, summary }, null, 2));
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().map((c) => c.model), node: process.version, loadBefore, args, cells, summary, jsonFloor: floor }, null, 2));
   console.log(`results: ${file.pathname}`);
 } finally {
   await service.close();
