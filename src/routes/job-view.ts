@@ -1,12 +1,12 @@
 // The wire view of a job row (contract B.3), shared by the job routes.
 import type { Static } from '@fastify/type-provider-typebox';
 import type { Job } from '../schemas.ts';
-import type { JobRow, JobSummary } from '../store/jobs.ts';
+import type { JobSummary, JobViewRow } from '../store/jobs.ts';
 import type { ForecastResult } from '../forecast.ts';
 
 export type JobView = Static<typeof Job>;
 
-export function jobView(row: JobSummary | JobRow): JobView {
+export function jobView(row: JobSummary | JobViewRow): JobView {
   const view: JobView = { job_id: row.id, status: row.status, model: row.model, created_at: row.created_at.toISOString(), attempts: row.attempts };
   if (row.started_at) view.started_at = row.started_at.toISOString();
   if (row.finished_at) view.finished_at = row.finished_at.toISOString();

@@ -8,13 +8,17 @@ export type JobRow = Omit<Selectable<ForecastJobsTable>, 'expires_at'>;
 
 const SUMMARY_COLUMNS = ['id', 'account_id', 'status', 'model', 'attempts', 'created_at', 'started_at', 'finished_at', 'error'] as const;
 export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
+// What clients read of one job: never the stored request (megabytes for a large batch, parsed back
+// from jsonb on every poll otherwise; bench/README.md, "Jobs at batch 256").
+const VIEW_COLUMNS = [...SUMMARY_COLUMNS, 'result'] as const;
+export type JobViewRow = Pick<JobRow, (typeof VIEW_COLUMNS)[number]>;
 
 // created_at is set here, at millisecond precision, so the keyset cursor (an ISO string) is exact
-export async function insertJob(db: Kysely<Schema>, job: { id: string; accountId: string; model: string; request: unknown }): Promise<JobRow> {
+export async function insertJob(db: Kysely<Schema>, job: { id: string; accountId: string; model: string; request: unknown }): Promise<JobSummary> {
   return db.insertInto('forecast_jobs')
     .values({ id: job.id, account_id: job.accountId, created_at: new Date(), status: 'queued', model: job.model, request: JSON.stringify(job.request), result: null, error: null, started_at: null, finished_at: null, expires_at: null })
-    .returningAll()
-    .executeTakeFirstOrThrow() as Promise<JobRow>;
+    .returning(SUMMARY_COLUMNS)
+    .executeTakeFirstOrThrow() as Promise<JobSummary>;
 }
 
 export async function getJob(db: Kysely<Schema>, id: string): Promise<JobRow | undefined> {
@@ -22,8 +26,8 @@ export async function getJob(db: Kysely<Schema>, id: string): Promise<JobRow | u
 }
 
 /** The job if it belongs to the account; another account's job is indistinguishable from none. */
-export async function getAccountJob(db: Kysely<Schema>, accountId: string, id: string): Promise<JobRow | undefined> {
-  return db.selectFrom('forecast_jobs').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst() as Promise<JobRow | undefined>;
+export async function getAccountJob(db: Kysely<Schema>, accountId: string, id: string): Promise<JobViewRow | undefined> {
+  return db.selectFrom('forecast_jobs').select(VIEW_COLUMNS).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst() as Promise<JobViewRow | undefined>;
 }
 
 export interface JobPage { jobs: JobSummary[]; next?: { createdAt: Date; id: string } }
@@ -76,15 +80,15 @@ export async function finishJob(
 }
 
 /** queued|running → cancelled. Returns the row after the attempt (undefined: not the account's). */
-export async function cancelAccountJob(db: Kysely<Schema>, accountId: string, id: string, ttlSeconds: number): Promise<{ cancelled: boolean; job?: JobRow }> {
+export async function cancelAccountJob(db: Kysely<Schema>, accountId: string, id: string, ttlSeconds: number): Promise<{ cancelled: boolean; job?: JobViewRow }> {
   const now = new Date();
   const updated = await db.updateTable('forecast_jobs')
     .set({ status: 'cancelled', finished_at: now, expires_at: new Date(now.getTime() + ttlSeconds * 1000) })
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .where('status', 'in', ['queued', 'running'])
-    .returningAll()
-    .executeTakeFirst() as JobRow | undefined;
+    .returning(VIEW_COLUMNS)
+    .executeTakeFirst() as JobViewRow | undefined;
   if (updated) return { cancelled: true, job: updated };
   return { cancelled: false, job: await getAccountJob(db, accountId, id) };
 }
