@@ -149,14 +149,18 @@ try {
       const series = Array.from({ length: batch }, (_, i) => seriesValues(i, CONTEXT));
       if (library) { // --interleave
         const bodies = bodiesFor(series);
+        const inferMs: number[] = [];
         const call = async (mode: Cell['mode']): Promise<number> => {
           if (mode === 'inprocess') return library.call(batch);
           const c0 = performance.now();
-          await post(mode, bodies[mode]);
-          return performance.now() - c0;
+          const answer = await post(mode, bodies[mode]) as { timing?: { infer_ms: number } };
+          const ms = performance.now() - c0;
+          if (answer.timing) inferMs.push(answer.timing.infer_ms); // the worker's own time in predict_batch
+          return ms;
         };
         const latencies = new Map(MODES.map((m) => [m, [] as number[]]));
         for (const mode of MODES) await call(mode); // warm-up
+        inferMs.length = 0;
         for (let round = 0; round < ROUNDS; round++) {
           for (let k = 0; k < MODES.length; k++) {
             const mode = MODES[(round + k) % MODES.length];
@@ -168,7 +172,8 @@ try {
           const ms = latencies.get(mode)!;
           const sorted = [...ms].sort((a, b) => a - b);
           const total = ms.reduce((a, b) => a + b, 0) / 1000;
-          cells.push({ mode, batch, calls: ms.length, elapsed_s: total, series_per_s: (ms.length * batch) / total, p50_ms: sorted[(sorted.length - 1) >> 1], max_ms: sorted.at(-1)!, warmup_calls: 1, rounds_ms: ms });
+          const direct = mode === 'direct' && inferMs.length ? { worker_infer_ms_mean: inferMs.reduce((a, b) => a + b, 0) / inferMs.length } : {};
+          cells.push({ mode, batch, calls: ms.length, elapsed_s: total, series_per_s: (ms.length * batch) / total, p50_ms: sorted[(sorted.length - 1) >> 1], max_ms: sorted.at(-1)!, warmup_calls: 1, rounds_ms: ms, ...direct });
         }
         continue;
       }
