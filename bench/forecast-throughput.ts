@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { startService } from '../eval/service.ts';
 import { encodeInferRequest } from '../src/runtime/wire.ts';
 import type { LoadMessage, LoadSpec } from './load-worker.ts';
+import { dailyIndex } from './series.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,7 +36,7 @@ const concurrencies = args.concurrency!.split(',').map(Number);
 const [SERIES, N, HORIZON] = [args.series, args.length, args.horizon].map(Number);
 const QUANTILES = args.levels === '9' ? [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] : [0.1, 0.5, 0.9];
 const targets = Array.from({ length: SERIES }, (_, s) => Array.from({ length: N }, (_, i) => Math.round((100 + 10 * s + 10 * Math.sin((2 * Math.PI * i) / 7 + s) + 0.1 * i) * 100) / 100));
-const index = Array.from({ length: N }, (_, i) => new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
+const index = dailyIndex(N, '2024-01-01');
 const publicBody = { model: 'naive', freq: 'D', horizon: HORIZON, quantiles: QUANTILES, series: targets.map((target) => ({ target, index })) };
 // what the control plane sends the worker for publicBody (docs/runtime-protocol.md; src/runtime/wire.ts)
 const inferBody = encodeInferRequest({

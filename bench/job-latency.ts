@@ -12,15 +12,15 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startService } from '../eval/service.ts';
+import { dailyIndex, seriesValues } from './series.ts';
 
 const { values: args } = parseArgs({ options: {
   series: { type: 'string', default: '256' }, length: { type: 'string', default: '512' },
   horizon: { type: 'string', default: '64' }, rounds: { type: 'string', default: '6' },
 } });
 const [S, L, H, ROUNDS] = [args.series, args.length, args.horizon, args.rounds].map(Number);
-const index = Array.from({ length: L }, (_, t) => new Date(Date.UTC(2020, 0, 1) + t * 86_400_000).toISOString().slice(0, 10));
-const values = (i: number) => Array.from({ length: L }, (_, t) => Math.round((100 + 10 * i + 10 * Math.sin((2 * Math.PI * t) / 24 + i)) * 100) / 100);
-const body = JSON.stringify({ model: 'naive', horizon: H, freq: 'D', quantiles: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], series: Array.from({ length: S }, (_, i) => ({ index, target: values(i) })) });
+const index = dailyIndex(L);
+const body = JSON.stringify({ model: 'naive', horizon: H, freq: 'D', quantiles: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], series: Array.from({ length: S }, (_, i) => ({ index, target: seriesValues(i, L) })) });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 const loadBefore = loadavg()[0];

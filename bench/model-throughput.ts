@@ -30,6 +30,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { encodeInferRequest } from '../src/runtime/wire.ts';
+import { dailyIndex, seriesValues } from './series.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -55,11 +56,7 @@ const QUANTILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON = join(ROOT, 'runtime', '.venv-core', 'bin', 'python');
 
-/** Series i, as series() in bench/model_throughput.py (rounded to 2 decimals, so both sides agree). */
-function seriesValues(i: number, length: number): number[] {
-  return Array.from({ length }, (_, t) => Math.round((100 + 10 * i + 10 * Math.sin((2 * Math.PI * t) / 24 + i) + 5 * Math.sin((2 * Math.PI * t) / 168) + 0.05 * t) * 100) / 100);
-}
-const index = Array.from({ length: CONTEXT }, (_, t) => new Date(Date.UTC(2020, 0, 1) + t * 86_400_000).toISOString().slice(0, 10));
+const index = dailyIndex(CONTEXT);
 
 interface Cell { mode: 'service' | 'direct' | 'inprocess'; batch: number; calls: number; elapsed_s: number; series_per_s: number; p50_ms: number; max_ms: number; warmup_calls: number; worker_cpu?: number; worker_infer_ms_mean?: number; body_bytes?: number; rounds_ms?: number[] }
 

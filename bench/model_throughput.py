@@ -42,7 +42,7 @@ QUANTILES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
 
 def series(i: int, length: int) -> list[float]:
     """Series i: daily-ish seasonality, a trend and a level per series, rounded to 2 decimals.
-    Same formula as seriesValues() in bench/model-throughput.ts."""
+    Same formula as seriesValues() in bench/series.ts."""
     return [
         round(100 + 10 * i + 10 * math.sin(2 * math.pi * t / 24 + i) + 5 * math.sin(2 * math.pi * t / 168) + 0.05 * t, 2)
         for t in range(length)

@@ -17,6 +17,7 @@ import { Pool } from 'undici';
 import { startService } from '../eval/service.ts';
 import { decodeInferResponse, encodeInferRequest } from '../src/runtime/wire.ts';
 import type { InferRequest } from '../src/runtime/inference.ts';
+import { seriesValues } from './series.ts';
 
 const { values: args } = parseArgs({ options: {
   series: { type: 'string', default: '256' }, length: { type: 'string', default: '512' },
@@ -24,11 +25,9 @@ const { values: args } = parseArgs({ options: {
 } });
 const [S, L, H, CALLS] = [args.series, args.length, args.horizon, args.calls].map(Number);
 
-// the series bench/model_throughput.py sends, rounded to 2 decimals
-const values = (i: number) => Array.from({ length: L }, (_, t) => Math.round((100 + 10 * i + 10 * Math.sin((2 * Math.PI * t) / 24 + i) + 5 * Math.sin((2 * Math.PI * t) / 168) + 0.05 * t) * 100) / 100);
 const request: InferRequest = {
   model: 'naive', size: 'default', freq: 'D', horizon: H, quantiles: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
-  series: Array.from({ length: S }, (_, i) => ({ target: values(i), past_covariates: {}, future_covariates: {}, static_covariates: {} })),
+  series: Array.from({ length: S }, (_, i) => ({ target: seriesValues(i, L), past_covariates: {}, future_covariates: {}, static_covariates: {} })),
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
