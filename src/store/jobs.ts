@@ -8,8 +8,8 @@ export type JobRow = Omit<Selectable<ForecastJobsTable>, 'expires_at'>;
 
 const SUMMARY_COLUMNS = ['id', 'account_id', 'status', 'model', 'attempts', 'created_at', 'started_at', 'finished_at', 'error'] as const;
 export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
-// What clients read of one job: never the stored request (megabytes for a large batch, parsed back
-// from jsonb on every poll otherwise; bench/README.md, "Jobs at batch 256").
+// What clients read of one job: never the stored request (megabytes for a large batch, read back and
+// parsed on every poll otherwise; bench/README.md, "job-latency").
 const VIEW_COLUMNS = [...SUMMARY_COLUMNS, 'result'] as const;
 export type JobViewRow = Pick<JobRow, (typeof VIEW_COLUMNS)[number]>;
 
