@@ -89,50 +89,46 @@ def median_ms(fn, repeat: int, sync=lambda: None) -> float:
     return statistics.median(times)
 
 
-def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
+def load_library(args, inputs: dict[int, list[list[float]]]):
+    """The official library loaded from --model-dir (bench/full_size.py `inprocess_predictor`), each batch's
+    series as float64 arrays, and what describes the run (load time, torch, threads, dtype, GPU)."""
     import numpy as np
     import torch
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from full_size import inprocess_predictor
 
-    device = args.device
     t = time.perf_counter()
     with contextlib.redirect_stdout(sys.stderr):  # TiRex prints "Loading weights…" on stdout, the JSON's channel
-        predict, dtype = inprocess_predictor(args.model, args.model_dir, device, args.horizon, QUANTILES)
-    load_s = time.perf_counter() - t
+        predict, dtype = inprocess_predictor(args.model, args.model_dir, args.device, args.horizon, QUANTILES)
+    info = {
+        "load_s": time.perf_counter() - t,
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+        "dtype": str(dtype),
+        "gpu": torch.cuda.get_device_name(0) if args.device == "cuda" else None,
+    }
+    tasks = {b: [np.asarray(s, dtype=np.float64) for s in series_list] for b, series_list in inputs.items()}
+    return predict, tasks, info
+
+
+def run_inprocess(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], dict]:
+    predict, tasks, info = load_library(args, inputs)
     cells = []
     for batch in args.batches:
-        tasks = [np.asarray(s, dtype=np.float64) for s in inputs[batch]]
-
         def call():
-            predict(tasks)  # results come back as numpy (so CUDA work is finished)
+            predict(tasks[batch])  # results come back as numpy (so CUDA work is finished)
 
         cell = measure(call, batch, args.warmup, args.duration, args.min_calls)
         print(f"inprocess batch {batch}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
         cells.append(cell)
-    info = {
-        "load_s": load_s,
-        "torch": torch.__version__,
-        "torch_threads": torch.get_num_threads(),
-        "dtype": str(dtype),
-        "gpu": torch.cuda.get_device_name(0) if device == "cuda" else None,
-    }
     return cells, info
 
 
 def run_serve(args, inputs: dict[int, list[list[float]]]) -> None:
     """The library loaded once; for each batch size read on stdin, one timed call on that batch."""
-    import numpy as np
-    import torch
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from full_size import inprocess_predictor
-
-    with contextlib.redirect_stdout(sys.stderr):  # TiRex prints "Loading weights…" on stdout, the answers' channel
-        predict, dtype = inprocess_predictor(args.model, args.model_dir, args.device, args.horizon, QUANTILES)
-    tasks = {b: [np.asarray(s, dtype=np.float64) for s in series_list] for b, series_list in inputs.items()}
-    print(json.dumps({"ready": True, "torch": torch.__version__, "torch_threads": torch.get_num_threads(), "dtype": str(dtype)}), flush=True)
+    predict, tasks, info = load_library(args, inputs)
+    print(json.dumps({"ready": True, **info}), flush=True)
     for line in sys.stdin:
         batch = int(line)
         t = time.perf_counter()
