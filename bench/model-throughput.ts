@@ -143,9 +143,8 @@ try {
     }
 
     for (const batch of batches) {
-      const series = Array.from({ length: batch }, (_, i) => seriesValues(i, CONTEXT));
+      const bodies = bodiesFor(Array.from({ length: batch }, (_, i) => seriesValues(i, CONTEXT)));
       if (library) { // --interleave
-        const bodies = bodiesFor(series);
         const inferMs: number[] = [];
         const call = async (mode: Cell['mode']): Promise<number> => {
           if (mode === 'inprocess') return library.call(batch);
@@ -174,7 +173,6 @@ try {
         }
         continue;
       }
-      const bodies = bodiesFor(series);
       for (const mode of ['service', 'direct'] as const) {
         const warmupMs = Number(args.warmup) * 1000, durationMs = Number(args.duration) * 1000, minCalls = Number(args['min-calls']);
         let warmupCalls = 0;
