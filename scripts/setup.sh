@@ -24,4 +24,13 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   cp package-lock.json "$stamp"
 fi
 
+# the playground's browser test drives Debian's chromium (test/playground.test.ts); browser
+# downloads by npm packages are not used
+if [ ! -x /usr/bin/chromium ]; then
+  echo "setup: apt-get install chromium" >&2
+  as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  "${as_root[@]}" apt-get update -qq >&2
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
+fi
+
 bash "$root/runtime/setup.sh"

@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Database } from './store/database.ts';
 import type { InferenceClient } from './runtime/inference.ts';
+import type { PullManager } from './model-pull.ts';
 import type { ModelRegistry } from './models.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { WorkerStatus } from './runtime/supervisor.ts';
@@ -24,6 +25,8 @@ export interface AppDeps {
   registry: ModelRegistry;
   inference: InferenceClient;
   queue: JobQueue;
+  /** auto-pull of missing weights (HORIZON_AUTO_PULL=1); absent: nothing is downloaded at request time */
+  pulls?: PullManager;
   workers: () => WorkerStatus[];
   version: string;
   logger?: boolean | object;

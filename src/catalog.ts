@@ -9,8 +9,13 @@ export const FREQS: readonly Freq[] = ['MS', 'D', 'W', 'H', 'Q', 'Y'];
 export interface SizeInfo {
   max_context: number;
   max_horizon: number;
+  /** the Hugging Face repo id of the published checkpoint */
   checkpoint?: string;
   params?: string;
+  /** what `horizon models pull` resolves: a branch, tag or pinned commit */
+  revision?: string;
+  /** approximate download size of a pull (published file size, else parameters × 4 bytes) */
+  download_mb?: number;
 }
 
 export interface Covariates { past: boolean; future: boolean; static: boolean }
@@ -34,6 +39,8 @@ export interface CatalogModel {
   license: License;
   /** the model's features need the series' dates: /infer carries `index` and `forecast_index` (TabPFN-TS) */
   uses_dates?: boolean;
+  /** the repo files the adapter loads (allow_patterns of a pull); absent for models without weights */
+  weights?: { files: string[] };
 }
 
 export interface Catalog {

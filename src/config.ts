@@ -6,7 +6,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
-  modelDir?: string;
+  /** foundation-model weights, <dir>/<model-id>/<size>/ (where `horizon models pull` installs them) */
+  modelDir: string;
+  /** HORIZON_AUTO_PULL=1: a request for a size without weights starts its pull from the Hub */
+  autoPull: boolean;
   defaultModel?: string;
   /** model ids whose non-commercial / gated licence the operator has accepted ("*" = all) */
   acceptedLicenses: string[];
@@ -43,7 +46,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.HORIZON_DATA_DIR ?? './data'),
     databaseUrl: env.HORIZON_DATABASE_URL || undefined,
-    modelDir: env.HORIZON_MODEL_DIR ? resolve(env.HORIZON_MODEL_DIR) : undefined,
+    modelDir: resolve(env.HORIZON_MODEL_DIR || './models'),
+    autoPull: ['1', 'true'].includes(env.HORIZON_AUTO_PULL ?? ''),
     defaultModel: env.HORIZON_DEFAULT_MODEL || undefined,
     acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
     prismMembers: list(env, 'HORIZON_PRISM_MEMBERS'),

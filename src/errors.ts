@@ -16,8 +16,10 @@ export const ERRORS = {
   quota_exceeded: { status: 429, title: 'Quota exceeded' },
   internal_error: { status: 500, title: 'Internal error' },
   inference_failed: { status: 500, title: 'Inference failed' },
+  pull_failed: { status: 502, title: 'Pulling the model weights failed' },
   model_unavailable: { status: 503, title: 'Model not available on this deployment' },
   weights_missing: { status: 503, title: 'Model weights not found' },
+  model_pulling: { status: 503, title: 'Model weights are being pulled' },
   no_worker: { status: 503, title: 'No model worker available' },
   inference_timeout: { status: 504, title: 'Inference timed out' },
 } as const satisfies Record<string, { status: number; title: string }>;

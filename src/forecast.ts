@@ -7,6 +7,7 @@ import type { InferenceClient, InferRequest, InferResponse } from './runtime/inf
 import { PRISM_ID, runPrism } from './prism.ts';
 import { findModel } from './catalog.ts';
 import type { ModelRegistry } from './models.ts';
+import type { PullManager, PullProgress } from './model-pull.ts';
 import type { ForecastResponse } from './schemas.ts';
 
 export type ForecastResult = Static<typeof ForecastResponse>;
@@ -16,14 +17,42 @@ export interface ForecastPlan extends NormalizedRequest {
   backtest?: BacktestPlan;
 }
 
+/** Seconds a client should wait before asking again about a pull under way. */
+const PULL_RETRY_AFTER_S = 5;
+
+function describePull(p: PullProgress): string {
+  const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+  return p.bytes_total === null ? 'resolving the repository' : `${mb(p.bytes_done)} of ${mb(p.bytes_total)}, ${p.files_done} of ${p.files_total} files`;
+}
+
+/** With auto-pull (HORIZON_AUTO_PULL=1), what a request for a size without weights does: 'job' starts the
+ * pull and lets the job wait for it; 'sync' starts it and answers 503 + Retry-After; 'warmup' returns the
+ * pull's progress (the route answers 202). A pull that failed is reported once (502), the next request
+ * starts another. Without auto-pull, or when the weights are there, this is the registry's size check. */
+export function checkWeights(registry: ModelRegistry, pulls: PullManager | undefined, model: string, size: string, mode: 'sync' | 'job' | 'warmup'): PullProgress | undefined {
+  if (!pulls || !registry.weightsMissing(model, size)) { registry.checkSize(model, size); return undefined; }
+  const finished = pulls.take(model, size);
+  if (finished?.state === 'failed') throw new HorizonError('pull_failed', `pulling the weights of ${model} ${size} failed: ${finished.error?.message}`);
+  const progress = pulls.start(model, size);
+  if (mode === 'sync') {
+    throw new HorizonError('model_pulling', `the weights of ${model} ${size} are being pulled from the Hub (${describePull(progress)}); retry after ${PULL_RETRY_AFTER_S} s, or GET /v1/warmup?model=${model}&model_size=${size} to follow the pull`, {
+      headers: { 'retry-after': String(PULL_RETRY_AFTER_S) },
+    });
+  }
+  return progress;
+}
+
 /** Everything that can make a request a 4xx, checked before anything is charged or stored. */
-export function planForecast(body: ForecastRequestBody & { evaluation?: EvaluationOptions }, registry: ModelRegistry): ForecastPlan {
+export function planForecast(
+  body: ForecastRequestBody & { evaluation?: EvaluationOptions }, registry: ModelRegistry,
+  options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {},
+): ForecastPlan {
   // an omitted size means the default this deployment serves (the catalog's, if its weights are here)
   const model = findModel(registry.catalog, body.model ?? registry.defaultModel);
   const sized = body.model_size === undefined && model ? { ...body, model_size: registry.defaultSize(model) } : body;
   const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel);
   registry.groupFor(normalized.model);
-  registry.checkSize(normalized.model, normalized.size);
+  checkWeights(registry, options.pulls, normalized.model, normalized.size, options.mode ?? 'sync');
   return body.evaluation ? { ...normalized, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : normalized;
 }
 
@@ -41,7 +70,14 @@ export function serverTiming(timing: Record<string, number>): string {
 
 export async function runForecast(
   inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, onTiming?: (timing: Record<string, number>) => void,
+  pulls?: PullManager,
 ): Promise<ForecastResult> {
+  // a job accepted while its weights were missing waits for their pull (auto-pull)
+  if (pulls && registry.weightsMissing(plan.model, plan.size)) {
+    await pulls.ensure(plan.model, plan.size).catch((error: Error) => {
+      throw new HorizonError('pull_failed', `pulling the weights of ${plan.model} ${plan.size} failed: ${error.message}`);
+    });
+  }
   // the backtest goes to the worker at the same time, so both can share its batches
   const [answer, backtest] = await Promise.all([
     infer(inference, registry, {

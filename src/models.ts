@@ -4,25 +4,36 @@ import type { Static } from '@fastify/type-provider-typebox';
 import { type Catalog, type CatalogModel, findModel, supportsCovariates } from './catalog.ts';
 import { HorizonError } from './errors.ts';
 import type { ModelInfo } from './schemas.ts';
-import type { WorkerModels } from './runtime/supervisor.ts';
+import type { MissingWeights, WorkerModels } from './runtime/supervisor.ts';
+import { pullCommand, type RecordedLicenses } from './model-weights.ts';
 import { PRISM_ID, prismMembers, type PrismMember } from './prism.ts';
 
 export type ModelsByGroup = () => Map<string, WorkerModels[]>;
+export type MissingWeightsByGroup = () => Map<string, MissingWeights[]>;
 
 export class ModelRegistry {
   readonly catalog: Catalog;
   readonly defaultModel: string;
   private readonly accepted: Set<string>;
   private readonly modelsByGroup: ModelsByGroup;
+  private readonly missingWeightsByGroup: MissingWeightsByGroup;
+  private readonly recordedLicenses?: RecordedLicenses;
 
   private readonly configuredPrismMembers: string[];
 
-  constructor(catalog: Catalog, options: { defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup; prismMembers?: string[] }) {
+  constructor(catalog: Catalog, options: {
+    defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup; prismMembers?: string[];
+    missingWeightsByGroup?: MissingWeightsByGroup;
+    /** licences accepted with `horizon models pull --accept-license` */
+    recordedLicenses?: RecordedLicenses;
+  }) {
     this.catalog = catalog;
     this.defaultModel = options.defaultModel ?? catalog.default_model;
     if (!findModel(catalog, this.defaultModel)) throw new Error(`HORIZON_DEFAULT_MODEL "${this.defaultModel}" is not a model id of the catalog`);
     this.accepted = new Set(options.acceptedLicenses);
     this.modelsByGroup = options.modelsByGroup;
+    this.missingWeightsByGroup = options.missingWeightsByGroup ?? (() => new Map());
+    this.recordedLicenses = options.recordedLicenses;
     this.configuredPrismMembers = options.prismMembers ?? [];
   }
 
@@ -32,7 +43,7 @@ export class ModelRegistry {
   }
 
   licenseAccepted(model: CatalogModel): boolean {
-    return !model.license.requires_opt_in || this.accepted.has('*') || this.accepted.has(model.id);
+    return !model.license.requires_opt_in || this.accepted.has('*') || this.accepted.has(model.id) || Boolean(this.recordedLicenses?.has(model));
   }
 
   private workerServes(model: CatalogModel): WorkerModels | undefined {
@@ -83,14 +94,24 @@ export class ModelRegistry {
     return sizes.includes(model.default_size) ? model.default_size : sizes[0] ?? model.default_size;
   }
 
-  /** 422 unless this deployment serves the size (e.g. has its weights). */
+  /** Whether a worker serves this model's library but has no weights for the size (a pull would fix it). */
+  weightsMissing(modelId: string, size: string): boolean {
+    const model = findModel(this.catalog, modelId);
+    return Boolean(model && this.missingWeightsByGroup().get(model.group)?.find((m) => m.model === modelId)?.sizes.includes(size));
+  }
+
+  /** 422 unless this deployment serves the size (e.g. has its weights); names the pull command when it could. */
   checkSize(modelId: string, size: string): void {
     const model = findModel(this.catalog, modelId);
     if (!model || !model.sizes[size]) return; // unknown ids and sizes are the normaliser's 422s
     const sizes = this.servedSizes(model);
     if (!sizes.includes(size)) {
-      const reason = `size "${size}" of ${modelId} is not served by this deployment (no weights installed); served sizes: ${sizes.join(', ')}`;
-      throw new HorizonError('validation_failed', reason, { errors: [{ field: 'model_size', reason }] });
+      const fix = this.weightsMissing(modelId, size) ? `; the operator installs it with \`${pullCommand(model, size)}\`` : '';
+      // no size at all: the model is what is missing; else the size, next to the ones served
+      const [field, reason] = sizes.length
+        ? ['model_size', `size "${size}" of ${modelId} is not served by this deployment (no weights installed); served sizes: ${sizes.join(', ')}${fix}`]
+        : ['model', `model "${modelId}" is not served by this deployment (no weights installed for any size); served: ${this.list().map((m) => m.model_id).join(', ')}${fix}`];
+      throw new HorizonError('validation_failed', reason, { errors: [{ field, reason }] });
     }
   }
 
@@ -98,7 +119,8 @@ export class ModelRegistry {
   groupFor(modelId: string): string {
     const model = findModel(this.catalog, modelId);
     if (!model) throw new HorizonError('validation_failed', `unknown model "${modelId}"`, { errors: [{ field: 'model', reason: `unknown model "${modelId}"` }] });
-    if (!this.served(model)) {
+    const pullable = this.missingWeightsByGroup().get(model.group)?.some((m) => m.model === modelId) ?? false;
+    if (!this.served(model) && !pullable) {
       const servedIds = this.list().map((m) => m.model_id).join(', ');
       throw new HorizonError('validation_failed', `model "${modelId}" is not served by this deployment (its runtime is not installed or has no weights); served: ${servedIds}`, {
         errors: [{ field: 'model', reason: `model "${modelId}" is not served by this deployment; served: ${servedIds}` }],

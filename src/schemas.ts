@@ -147,6 +147,17 @@ export const WarmupResponse = Type.Object({
   device: Type.String(),
 });
 
+export const WarmupPulling = Type.Object({
+  model: Type.String(),
+  model_size: Type.String(),
+  status: Type.Literal('pulling'),
+  bytes_done: Type.Integer({ description: 'bytes of the weights downloaded so far' }),
+  bytes_total: Type.Union([Type.Integer(), Type.Null()], { description: 'null until the repository is resolved' }),
+  files_done: Type.Integer(),
+  files_total: Type.Union([Type.Integer(), Type.Null()]),
+  started_at: Type.String({ format: 'date-time' }),
+}, { description: 'HORIZON_AUTO_PULL=1 and the weights are missing: their pull is under way (ask again; Retry-After says when)' });
+
 export const StatusResponse = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
   version: Type.String(),

@@ -13,6 +13,8 @@ import { JobQueue } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecast.ts';
 import { buildApp, type App } from './app.ts';
 import { acquireStoreLock } from './store/lock.ts';
+import { PullManager } from './model-pull.ts';
+import { RecordedLicenses } from './model-weights.ts';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -53,12 +55,18 @@ export async function startServer(config: Config, options: { print?: (line: stri
       HORIZON_BATCH_MAX_WAIT_MS: config.batchMaxWaitMs?.toString(),
     },
   });
-  const registry = new ModelRegistry(catalog, { defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, modelsByGroup: () => supervisor.modelsByGroup() });
+  const registry = new ModelRegistry(catalog, {
+    defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers,
+    modelsByGroup: () => supervisor.modelsByGroup(), missingWeightsByGroup: () => supervisor.missingWeightsByGroup(),
+    recordedLicenses: new RecordedLicenses(config.modelDir),
+  });
+  // a pull's waiters go on once every worker lists the new size
+  const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => supervisor.refreshAll() }) : undefined;
   const inference = new InferenceClient((g) => supervisor.endpoint(g), config.inferenceTimeoutMs);
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
 
   const app = await buildApp({
-    config, database, registry, inference, queue, version: VERSION,
+    config, database, registry, inference, queue, pulls, version: VERSION,
     workers: () => supervisor.status(),
     logger: { level: config.logLevel },
   });
@@ -66,7 +74,7 @@ export async function startServer(config: Config, options: { print?: (line: stri
 
   await supervisor.start();
   await queue.start();
-  await queue.consume((request) => runForecast(inference, registry, request as ForecastPlan));
+  await queue.consume((request) => runForecast(inference, registry, request as ForecastPlan, undefined, pulls));
   const recovered = await queue.reconcile();
   if (recovered.enqueued || recovered.failed) app.log.info(recovered, 'reconciled unfinished jobs');
 
@@ -75,6 +83,7 @@ export async function startServer(config: Config, options: { print?: (line: stri
   const close = () => closing ??= (async () => {
     await app.close();
     await queue.stop();
+    await pulls?.stop();
     await supervisor.stop();
     await inference.close();
     await database.close();

@@ -24,7 +24,8 @@ export interface TestResponse { status: number; headers: Headers; body: any; tex
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'horizon-test-'));
-  const config: Config = { ...configFromEnv({ HORIZON_LOG_LEVEL: 'warn', ...env }), port: 0, host: '127.0.0.1', dataDir: env.HORIZON_DATA_DIR ?? dataDir };
+  // an empty weights directory unless the test gives one (never the checkout's ./models)
+  const config: Config = { ...configFromEnv({ HORIZON_LOG_LEVEL: 'warn', HORIZON_MODEL_DIR: join(dataDir, 'models'), ...env }), port: 0, host: '127.0.0.1', dataDir: env.HORIZON_DATA_DIR ?? dataDir };
   let printed = '';
   const server = await startServer(config, { print: (line) => { printed += line; } });
   const key = /hzn_\S+/.exec(printed)?.[0];

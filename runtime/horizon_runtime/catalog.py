@@ -14,6 +14,7 @@ class SizeCaps:
     max_context: int
     max_horizon: int
     checkpoint: str | None
+    revision: str = "main"  # what `models pull` resolves (a branch, tag or pinned commit)
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class CatalogModel:
     default_size: str
     sizes: dict[str, SizeCaps]
     covariates: dict[str, bool]  # "past", "future", "static" -> supported
+    weights_files: tuple[str, ...] = ()  # allow_patterns of a pull: the repo files the adapter loads
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,11 @@ def load_catalog(path: str | Path = DEFAULT_CATALOG_PATH) -> Catalog:
             group=entry["group"],
             default_size=entry["default_size"],
             sizes={
-                name: SizeCaps(caps["max_context"], caps["max_horizon"], caps.get("checkpoint"))
+                name: SizeCaps(caps["max_context"], caps["max_horizon"], caps.get("checkpoint"), caps.get("revision", "main"))
                 for name, caps in entry["sizes"].items()
             },
             covariates=dict(entry["covariates"]),
+            weights_files=tuple(entry.get("weights", {}).get("files", ())),
         )
         for entry in raw["models"]
     }

@@ -154,6 +154,12 @@ class Worker:
                     for model in self.store.servable
                     if sizes[model.id]
                 ],
+                # library installed, weights not (yet): what `models pull` / auto-pull can make servable
+                "missing_weights": [
+                    {"model": model.id, "sizes": missing}
+                    for model in self.store.servable
+                    if (missing := [size for size in model.sizes if size not in sizes[model.id]])
+                ],
             }
         )
 

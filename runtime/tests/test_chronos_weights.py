@@ -60,6 +60,15 @@ def test_models_lists_only_sizes_with_weights(some_weights_worker):
     assert listed["naive"] == ["default"]  # models without weights keep all their sizes
 
 
+def test_missing_weights_lists_the_sizes_a_pull_could_add(some_weights_worker):
+    status, body = some_weights_worker.call("GET", "/models")
+    assert status == 200, body
+    missing = {entry["model"]: entry["sizes"] for entry in body["missing_weights"]}
+    assert missing["chronos"] == ["small", "base", "large"]  # tiny is installed
+    assert missing["chronos-2"] == ["small"]
+    assert "naive" not in missing  # no weights to miss
+
+
 def test_model_without_any_weights_is_not_listed(worker):
     assert not {"chronos", "chronos-bolt", "chronos-2"} & set(models(worker))
 

@@ -10,6 +10,7 @@ import { acquireStoreLock, StoreLockedError } from '../store/lock.ts';
 import { createAccount, findAccountByName, AccountExistsError, type Account } from '../store/accounts.ts';
 import { createApiKey, listApiKeys, revokeApiKey, DuplicateKeyNameError } from '../store/api-keys.ts';
 import { startServer } from '../server.ts';
+import { modelsCommand, CliError } from './models.ts';
 
 const USAGE = `usage:
   horizon serve
@@ -17,9 +18,12 @@ const USAGE = `usage:
   horizon keys create --account <name> --name <key-name> [--json]
   horizon keys list --account <name> [--json]
   horizon keys revoke --account <name> --id <key-id> [--json]
+  horizon models list [--json]
+  horizon models pull <id> [--size S | --all-sizes] [--accept-license] [--revision R] [--force] [--json]
+  horizon models rm <id> [--size S] [--json]
   horizon eval [--models a,b] [--datasets all|a,b] [--url URL --key KEY] …   (see eval/README.md)
 
-environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_DATABASE_URL (PostgreSQL instead of the embedded store); see README`;
+environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_MODEL_DIR (./models), HF_ENDPOINT / HF_TOKEN (pulls), HORIZON_DATABASE_URL (PostgreSQL instead of the embedded store); see README`;
 
 class UsageError extends Error {}
 
@@ -68,6 +72,11 @@ async function main(argv: string[]): Promise<number> {
       account: { type: 'string' },
       name: { type: 'string' },
       id: { type: 'string' },
+      size: { type: 'string' },
+      'all-sizes': { type: 'boolean', default: false },
+      'accept-license': { type: 'boolean', default: false },
+      revision: { type: 'string' },
+      force: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -88,6 +97,13 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
     return new Promise<number>(() => {}); // runs until a signal
+  }
+
+  if (group === 'models') {
+    return modelsCommand(command, rest, {
+      json, size: values.size, allSizes: values['all-sizes'] ?? false, acceptLicense: values['accept-license'] ?? false,
+      revision: values.revision, force: values.force ?? false,
+    });
   }
 
   if (group === 'accounts' && command === 'create') {
@@ -127,6 +143,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: Error) => {
+  if (error instanceof CliError) { process.stderr.write(`horizon: ${error.message}\n`); process.exitCode = error.exitCode; return; }
   const expected = error instanceof UsageError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
   process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
   process.exitCode = expected ? 2 : 1;

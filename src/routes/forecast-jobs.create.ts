@@ -12,11 +12,11 @@ export const forecastJobsCreate: Route = (app, deps) => {
     schema: {
       summary: 'Queue a forecast job', tags: ['jobs'],
       body: ForecastRequest,
-      response: { 202: JobAccepted, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500) },
+      response: { 202: JobAccepted, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502) },
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);
-    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry);
+    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job' });
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     const job = await withRefundOn5xx(charge, async () => {
       // stored before 202: if the enqueue below is lost, start-up reconciliation delivers the job

@@ -11,12 +11,12 @@ export const forecastCreate: Route = (app, deps) => {
     schema: {
       summary: 'Forecast now', tags: ['forecast'],
       body: ForecastRequest,
-      response: { 200: ForecastResponse, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 503, 504) },
+      response: { 200: ForecastResponse, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
     },
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
     const owner = ownerOf(request);
-    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry);
+    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     return withRefundOn5xx(charge, () => runForecast(deps.inference, deps.registry, plan, (timing) => {
       const value = serverTiming(timing);

@@ -11,12 +11,15 @@ import { statusGet } from './status.get.ts';
 import { apiKeysCreate } from './api-keys.create.ts';
 import { apiKeysList } from './api-keys.list.ts';
 import { apiKeysRevoke } from './api-keys.revoke.ts';
+import { playgroundGet } from './playground.get.ts';
+import { playgroundAssetsGet } from './playground.assets.get.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
+  playgroundGet, playgroundAssetsGet,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify

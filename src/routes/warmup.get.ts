@@ -1,14 +1,16 @@
 import type { Route } from './index.ts';
-import { WarmupQuery, WarmupResponse, problemResponses } from '../schemas.ts';
+import { WarmupPulling, WarmupQuery, WarmupResponse, problemResponses } from '../schemas.ts';
+import { checkWeights } from '../forecast.ts';
 import { HorizonError } from '../errors.ts';
 import { findModel } from '../catalog.ts';
 import { PRISM_ID } from '../prism.ts';
 
-/** GET /v1/warmup?model=&model_size= — loads the model on its worker (idempotent, not charged). */
+/** GET /v1/warmup?model=&model_size= — loads the model on its worker (idempotent, not charged). With
+ * HORIZON_AUTO_PULL=1 and its weights missing, starts (or joins) their pull and answers 202 with progress. */
 export const warmupGet: Route = (app, deps) => {
   app.get('/v1/warmup', {
-    schema: { summary: 'Load a model ahead of use', tags: ['models'], querystring: WarmupQuery, response: { 200: WarmupResponse, ...problemResponses(401, 403, 422, 500, 503, 504) } },
-  }, async (request) => {
+    schema: { summary: 'Load a model ahead of use', tags: ['models'], querystring: WarmupQuery, response: { 200: WarmupResponse, 202: WarmupPulling, ...problemResponses(401, 403, 422, 500, 502, 503, 504) } },
+  }, async (request, reply) => {
     const modelId = request.query.model ?? deps.registry.defaultModel;
     const group = deps.registry.groupFor(modelId);
     const model = findModel(deps.registry.catalog, modelId)!;
@@ -17,7 +19,13 @@ export const warmupGet: Route = (app, deps) => {
       const sizes = Object.keys(model.sizes).join(', ');
       throw new HorizonError('validation_failed', `model "${modelId}" has no size "${size}"; sizes: ${sizes}`, { errors: [{ field: 'model_size', reason: `unknown size "${size}"; sizes of ${modelId}: ${sizes}` }] });
     }
-    deps.registry.checkSize(modelId, size);
+    const pulling = checkWeights(deps.registry, deps.pulls, modelId, size, 'warmup');
+    if (pulling) {
+      return reply.code(202).header('retry-after', '2').send({
+        model: modelId, model_size: size, status: 'pulling' as const, bytes_done: pulling.bytes_done, bytes_total: pulling.bytes_total,
+        files_done: pulling.files_done, files_total: pulling.files_total, started_at: pulling.started_at,
+      });
+    }
     if (modelId === PRISM_ID) {
       // warming the ensemble warms its members, side by side
       const loads = await Promise.all(deps.registry.prismMembers().map((m) => deps.inference.load(m.group, m.model, m.size)));

@@ -98,7 +98,10 @@ export class InferenceClient {
         throw new HorizonError('model_unavailable', detail);
       case 'weights_missing':
         // the worker's detail names server paths: for the operator's log, not for API clients
-        throw new HorizonError('weights_missing', `the weights of ${(body as { model?: string }).model ?? 'this model'}/${(body as { size?: string }).size ?? ''} are not installed on this deployment; the operator places them in HORIZON_MODEL_DIR/<model-id>/<size>/`, { cause: new Error(detail) });
+      {
+        const { model = 'this model', size = '' } = body as { model?: string; size?: string };
+        throw new HorizonError('weights_missing', `the weights of ${model}/${size} are not installed on this deployment; the operator installs them with \`npx horizon models pull ${model} --size ${size}\` (into HORIZON_MODEL_DIR/${model}/${size}/)`, { cause: new Error(detail) });
+      }
       case 'shutting_down':
         throw new HorizonError('no_worker', detail, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
       case 'inference_failed':

@@ -21,6 +21,8 @@ export function installedGroups(groups: string[]): string[] {
 }
 
 export interface WorkerModels { model: string; sizes: string[]; loaded: string[] }
+/** sizes of a model this worker's libraries serve but whose weights it did not find */
+export interface MissingWeights { model: string; sizes: string[] }
 
 export type WorkerState = 'starting' | 'ready' | 'backoff' | 'stopped';
 
@@ -41,6 +43,8 @@ export interface SupervisorOptions {
   healthIntervalMs?: number;
   /** consecutive failed health checks before the worker is restarted */
   healthFailures?: number;
+  /** how often the workers' model lists are re-read, so weights pulled while running show up */
+  modelsRefreshMs?: number;
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   logger?: Logger;
@@ -51,10 +55,12 @@ class Worker {
   child?: ChildProcess;
   baseUrl?: string;
   models: WorkerModels[] = [];
+  missingWeights: MissingWeights[] = [];
   restarts = 0;
   lastError?: string;
   backoffMs: number;
   healthTimer?: NodeJS.Timeout;
+  modelsTimer?: NodeJS.Timeout;
   restartTimer?: NodeJS.Timeout;
   failedChecks = 0;
   readonly group: string;
@@ -69,7 +75,7 @@ export class Supervisor extends EventEmitter {
   constructor(options: SupervisorOptions) {
     super();
     this.options = {
-      readyTimeoutMs: 180_000, healthIntervalMs: 5_000, healthFailures: 3, backoffInitialMs: 500, backoffMaxMs: 30_000,
+      readyTimeoutMs: 180_000, healthIntervalMs: 5_000, modelsRefreshMs: 2_000, healthFailures: 3, backoffInitialMs: 500, backoffMaxMs: 30_000,
       ...options,
     };
     for (const g of options.groups) this.workers.set(g, new Worker(g, this.options.backoffInitialMs));
@@ -90,6 +96,11 @@ export class Supervisor extends EventEmitter {
     return new Map([...this.workers.values()].map((w) => [w.group, w.models]));
   }
 
+  /** Sizes whose weights the ready workers did not find, by group. */
+  missingWeightsByGroup(): Map<string, MissingWeights[]> {
+    return new Map([...this.workers.values()].map((w) => [w.group, w.missingWeights]));
+  }
+
   status(): WorkerStatus[] {
     return [...this.workers.values()].map((w) => ({ group: w.group, state: w.state, pid: w.child?.pid, restarts: w.restarts, lastError: w.lastError }));
   }
@@ -97,7 +108,11 @@ export class Supervisor extends EventEmitter {
   /** Re-reads a worker's model list (after a load changed what is resident). */
   async refreshModels(group: string): Promise<void> {
     const w = this.workers.get(group);
-    if (w?.baseUrl && w.state === 'ready') w.models = await fetchModels(w.baseUrl);
+    if (w?.baseUrl && w.state === 'ready') ({ models: w.models, missingWeights: w.missingWeights } = await fetchModels(w.baseUrl));
+  }
+
+  async refreshAll(): Promise<void> {
+    await Promise.all([...this.workers.keys()].map((g) => this.refreshModels(g).catch(() => undefined)));
   }
 
   /** Kills a worker as if it crashed (tests and operators use it to exercise recovery). */
@@ -113,6 +128,7 @@ export class Supervisor extends EventEmitter {
     this.stopping = true;
     await Promise.all([...this.workers.values()].map(async (w) => {
       clearInterval(w.healthTimer);
+      clearInterval(w.modelsTimer);
       clearTimeout(w.restartTimer);
       w.state = 'stopped';
       const child = w.child;
@@ -154,12 +170,15 @@ export class Supervisor extends EventEmitter {
     child.once('exit', (code, signal) => this.onExit(w, child, code, signal));
     try {
       w.baseUrl = await ready;
-      w.models = await fetchModels(w.baseUrl);
+      ({ models: w.models, missingWeights: w.missingWeights } = await fetchModels(w.baseUrl));
       w.state = 'ready';
       w.lastError = undefined;
       this.options.logger?.info({ group: w.group, pid: child.pid, url: w.baseUrl, models: w.models.map((m) => m.model) }, 'model worker ready');
       w.healthTimer = setInterval(() => void this.checkHealth(w, child), this.options.healthIntervalMs);
       w.healthTimer.unref();
+      // path lookups only (docs/runtime-protocol.md): cheap enough to notice `models pull` within seconds
+      w.modelsTimer = setInterval(() => { if (w.child === child) void this.refreshModels(w.group).catch(() => undefined); }, this.options.modelsRefreshMs);
+      w.modelsTimer.unref();
       // a worker that stays up for a minute has recovered: later crashes start the backoff afresh
       setTimeout(() => { if (w.child === child && w.state === 'ready') w.backoffMs = this.options.backoffInitialMs; }, 60_000).unref();
       this.emit('ready', w.group);
@@ -192,6 +211,7 @@ export class Supervisor extends EventEmitter {
   private onExit(w: Worker, child: ChildProcess, code: number | null, signal: string | null): void {
     if (w.child !== child) return;
     clearInterval(w.healthTimer);
+    clearInterval(w.modelsTimer);
     if (this.stopping) { w.state = 'stopped'; return; }
     w.state = 'backoff';
     w.restarts += 1;
@@ -205,8 +225,8 @@ export class Supervisor extends EventEmitter {
   }
 }
 
-async function fetchModels(baseUrl: string): Promise<WorkerModels[]> {
+async function fetchModels(baseUrl: string): Promise<{ models: WorkerModels[]; missingWeights: MissingWeights[] }> {
   const res = await request(`${baseUrl}/models`, { headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const body = await res.body.json() as { models: WorkerModels[] };
-  return body.models;
+  const body = await res.body.json() as { models: WorkerModels[]; missing_weights?: MissingWeights[] };
+  return { models: body.models, missingWeights: body.missing_weights ?? [] };
 }

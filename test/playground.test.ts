@@ -1,0 +1,297 @@
+// The playground in real headless Chromium (Debian's chromium, driven by playwright-core) against a
+// real server: the page's numbers must be the API's numbers, and errors must land next to their field.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from './helpers.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const OUT = join(import.meta.dirname, '..', 'test-output', 'playground');
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let server: TestServer;
+let browser: BrowserContext;
+let profile: string;
+
+before(async () => {
+  mkdirSync(OUT, { recursive: true });
+  server = await startTestServer({ HORIZON_RUNTIME_GROUPS: 'core' });
+  profile = mkdtempSync(join(tmpdir(), 'horizon-chromium-'));
+  // a persistent context is how playwright takes a --user-data-dir: a fresh one per run
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1440, height: 1000 }, acceptDownloads: true,
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** AirPassengers as the test reads it, independently of the page (CR line endings). */
+function airPassengers(): { index: string[]; target: number[] } {
+  const rows = readFileSync(join(import.meta.dirname, '..', 'web', 'samples', 'airpassengers.csv'), 'utf8').split(/\r\n|\r|\n/).filter(Boolean).slice(1);
+  return { index: rows.map((r) => `${r.split(',')[0]}-01`), target: rows.map((r) => Number(r.split(',')[1])) };
+}
+
+/** Script errors, console errors (CSP violations are reported there too) and requests off the
+ * service, per page; HTTP errors the tests provoke are logged as "Failed to load resource" and left out. */
+const problems = new WeakMap<Page, string[]>();
+
+async function openConnected(): Promise<Page> {
+  const page = await browser.newPage();
+  const seen: string[] = [];
+  problems.set(page, seen);
+  page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
+  // offline: nothing is fetched from anywhere but the service (the CSV download is a blob: URL)
+  page.on('request', (r) => { if (!r.url().startsWith(server.url) && !/^(blob|data):/.test(r.url())) seen.push(`request off the service: ${r.url()}`); });
+  page.on('console', (message) => { if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) seen.push(`console: ${message.text()}`); });
+  const response = await page.goto(`${server.url}/playground`);
+  assert.equal(response?.status(), 200);
+  assert.match(response!.headers()['content-security-policy'], /script-src 'self'/);
+  await page.fill('#api-key', server.key);
+  await page.click('#connect');
+  await page.waitForSelector('#model option[value="auto-ets"]', { state: 'attached' });
+  return page;
+}
+
+async function closeClean(page: Page): Promise<void> {
+  assert.deepEqual(problems.get(page), []);
+  await page.close();
+}
+
+/** Submits the form and returns the request body the page sent and the API's answer to it. */
+async function submit(page: Page): Promise<{ sent: any; status: number; answer: any }> {
+  const answered = page.waitForResponse((r) => r.url().endsWith('/v1/forecast') && r.request().method() === 'POST');
+  await page.click('#run');
+  const response = await answered;
+  return { sent: JSON.parse(response.request().postData()!), status: response.status(), answer: await response.json() };
+}
+
+test('AirPassengers with auto-ets: the chart draws history, forecast and band; tooltip, table and CSV equal the API', async () => {
+  const page = await openConnected();
+  await page.selectOption('#model', 'auto-ets');
+  await page.selectOption('#sample', 'airpassengers');
+  await page.waitForFunction(() => document.getElementById('data-summary')!.textContent!.startsWith('144 rows'));
+  assert.equal(await page.inputValue('#horizon'), '24');
+
+  const { sent, status, answer } = await submit(page);
+  assert.equal(status, 200, JSON.stringify(answer));
+  // the page built the request a client would: the CSV's dates and values, monthly, auto-ets
+  const air = airPassengers();
+  assert.deepEqual(sent.series, [air]);
+  assert.deepEqual({ model: sent.model, freq: sent.freq, horizon: sent.horizon, quantiles: sent.quantiles }, { model: 'auto-ets', freq: 'MS', horizon: 24, quantiles: [0.1, 0.5, 0.9] });
+  // and the API answers the same request the same way when the test sends it itself
+  const direct = await server.request('POST', '/v1/forecast', { body: { model: 'auto-ets', freq: 'MS', horizon: 24, quantiles: [0.1, 0.5, 0.9], series: [air] } });
+  assert.equal(direct.status, 200, direct.text);
+  assert.deepEqual(direct.body.series, answer.series);
+  const forecast = answer.series[0][0];
+  assert.equal(forecast.index.length, 24);
+
+  await page.waitForSelector('[data-model-panel="0"] .chart svg');
+  // what was drawn: the SVG paths of each colour and where they lie on the chart
+  const drawn = await page.evaluate(() => {
+    const node = document.querySelector<HTMLElement>('[data-model-panel="0"] .chart')!;
+    const chart = (globalThis as any).echarts.getInstanceByDom(node);
+    const rgb = (c: string | null) => { const probe = document.createElement('i'); probe.style.color = c ?? ''; document.body.append(probe); const v = getComputedStyle(probe).color; probe.remove(); return v; };
+    const paths = [...node.querySelectorAll('svg path')].map((p) => {
+      const box = (p as SVGGraphicsElement).getBBox();
+      return { stroke: rgb(p.getAttribute('stroke')), fill: rgb(p.getAttribute('fill')), strokeOpacity: p.getAttribute('stroke-opacity'), x0: box.x, x1: box.x + box.width, y0: box.y, y1: box.y + box.height };
+    });
+    const x = (i: number): number => chart.convertToPixel({ xAxisIndex: 0 }, i);
+    return { paths, colors: { history: rgb('#334155'), forecast: rgb('#2563eb'), band: rgb('#3b82f6') }, xs: [x(0), x(143), x(144), x(167)] };
+  });
+  const [xFirst, xLastHistory, xFirstForecast, xLast] = drawn.xs;
+  const near = (a: number, b: number) => Math.abs(a - b) < 1.5;
+  const history = drawn.paths.find((p) => p.stroke === drawn.colors.history && near(p.x0, xFirst));
+  assert.ok(history && near(history.x1, xLastHistory), `no history line from x=${xFirst} to ${xLastHistory}: ${JSON.stringify(drawn.paths)}`);
+  const mean = drawn.paths.find((p) => p.stroke === drawn.colors.forecast && near(p.x0, xFirstForecast));
+  assert.ok(mean && near(mean.x1, xLast), `no forecast line from x=${xFirstForecast} to ${xLast}`);
+  const band = drawn.paths.find((p) => p.fill === drawn.colors.band && near(p.x0, xFirstForecast) && near(p.x1, xLast));
+  assert.ok(band, 'no shaded band over the forecast steps');
+  // the band spans the 0.1 and 0.9 quantiles: its box reaches the lowest q0.1 and the highest q0.9
+  const [yLow, yHigh] = await page.evaluate(([lo, hi]) => {
+    const chart = (globalThis as any).echarts.getInstanceByDom(document.querySelector('[data-model-panel="0"] .chart'));
+    return [chart.convertToPixel({ yAxisIndex: 0 }, lo), chart.convertToPixel({ yAxisIndex: 0 }, hi)];
+  }, [Math.min(...forecast.prediction['0.1']), Math.max(...forecast.prediction['0.9'])]);
+  assert.ok(near(band.y1, yLow) && near(band.y0, yHigh), `band box ${band.y0}..${band.y1}, quantiles at ${yHigh}..${yLow}`);
+
+  // hovering a forecast step shows its date and the API's values, unrounded
+  const box = (await page.locator('[data-model-panel="0"] .chart').boundingBox())!;
+  const step = 5;
+  const xStep = await page.evaluate((i) => (globalThis as any).echarts.getInstanceByDom(document.querySelector('[data-model-panel="0"] .chart')).convertToPixel({ xAxisIndex: 0 }, i), 144 + step);
+  await page.mouse.move(box.x + xStep, box.y + box.height / 2);
+  const tooltip = page.locator('.hz-tooltip');
+  await tooltip.locator('.tt-date', { hasText: forecast.index[step] }).waitFor();
+  for (const key of ['mean', '0.1', '0.5', '0.9']) {
+    const shown = await tooltip.locator(`[data-key="${key === 'mean' ? 'mean' : `q${key}`}"]`).textContent();
+    assert.equal(Number(shown), forecast.prediction[key][step], `tooltip ${key}`);
+  }
+  // and a history step shows the observation
+  const xHistory = await page.evaluate(() => (globalThis as any).echarts.getInstanceByDom(document.querySelector('[data-model-panel="0"] .chart')).convertToPixel({ xAxisIndex: 0 }, 100));
+  await page.mouse.move(box.x + xHistory, box.y + box.height / 2);
+  await tooltip.locator('.tt-date', { hasText: air.index[100] }).waitFor();
+  assert.equal(Number(await tooltip.locator('[data-key="history"]').textContent()), air.target[100]);
+
+  // the table holds every forecast value exactly
+  const table = await page.$$eval('[data-model-panel="0"] table.forecast tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+  assert.deepEqual(table, forecast.index.map((date: string, t: number) => [date, ...['mean', '0.1', '0.5', '0.9'].map((k) => String(forecast.prediction[k][t]))]));
+
+  await page.mouse.move(box.x + xStep, box.y + box.height / 2);
+  await tooltip.locator('.tt-date', { hasText: forecast.index[step] }).waitFor();
+  await page.screenshot({ path: join(OUT, 'airpassengers-auto-ets.png'), fullPage: true });
+
+  // the download is the forecast as CSV with the same numbers
+  const downloaded = page.waitForEvent('download');
+  await page.click('[data-model-panel="0"] button.download');
+  const file = await (await downloaded).path();
+  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'series,date,mean,q0.1,q0.5,q0.9');
+  assert.deepEqual(lines.slice(1), forecast.index.map((date: string, t: number) => ['#Passengers', date, ...['mean', '0.1', '0.5', '0.9'].map((k) => String(forecast.prediction[k][t]))].join(',')));
+
+  // the wheel zooms in around the pointer: the visible window shrinks from the whole series
+  const zoomWindow = () => page.evaluate(() => {
+    const zoom = (globalThis as any).echarts.getInstanceByDom(document.querySelector('[data-model-panel="0"] .chart')).getOption().dataZoom[0];
+    return [zoom.start, zoom.end];
+  });
+  assert.deepEqual(await zoomWindow(), [0, 100]);
+  await page.mouse.move(box.x + xStep, box.y + box.height / 2);
+  for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -300);
+  await page.waitForFunction(() => (globalThis as any).echarts.getInstanceByDom(document.querySelector('[data-model-panel="0"] .chart')).getOption().dataZoom[0].start > 0);
+  const [start, end] = await zoomWindow();
+  assert.ok(end - start < 100, `zoom window ${start}..${end}`);
+  await closeClean(page);
+});
+
+test('backtest and a second model side by side: both panels, each with the API\'s metrics', async () => {
+  const page = await openConnected();
+  await page.selectOption('#model', 'auto-ets');
+  await page.selectOption('#compare-model', 'seasonal-naive');
+  await page.selectOption('#sample', 'airpassengers');
+  await page.waitForFunction(() => document.getElementById('data-summary')!.textContent!.startsWith('144 rows'));
+  await page.check('#backtest');
+  await page.fill('#holdout', '12');
+  const answers = new Map<string, Promise<any>>();
+  page.on('response', (r) => { if (r.url().endsWith('/v1/forecast')) answers.set(JSON.parse(r.request().postData()!).model, r.json()); });
+  await page.click('#run');
+  await page.waitForSelector('[data-model-panel="1"] .chart svg');
+  for (const [i, model] of [[0, 'auto-ets'], [1, 'seasonal-naive']] as const) {
+    const { metrics } = await answers.get(model);
+    assert.equal(metrics.holdout, 12);
+    assert.equal(await page.textContent(`[data-model-panel="${i}"] h3`), `${model} · default · #Passengers`);
+    const cells = await page.$$eval(`[data-model-panel="${i}"] table.metrics tbody tr:first-child td`, (tds) => tds.map((td) => td.textContent));
+    const rounded = (v: number | null) => (v === null ? '—' : String(Math.round(v * 1e4) / 1e4));
+    assert.deepEqual(cells, [rounded(metrics.series[0].mase), rounded(metrics.series[0].wql), rounded(metrics.series[0].smape)]);
+  }
+  // side by side: the second panel starts to the right of the first, on the same row
+  const [a, b] = await Promise.all([0, 1].map((i) => page.locator(`[data-model-panel="${i}"]`).boundingBox()));
+  assert.ok(b!.x > a!.x + a!.width - 1 && Math.abs(b!.y - a!.y) < 1, `panels at ${JSON.stringify([a, b])}`);
+  await page.screenshot({ path: join(OUT, 'compare-backtest.png'), fullPage: true });
+  await closeClean(page);
+});
+
+test('the hourly and weekly samples and an uploaded file: every column is a series, the series picker switches the panel', async () => {
+  const page = await openConnected();
+  await page.selectOption('#model', 'seasonal-naive');
+  for (const [sample, freq, columns, first] of [['etth1', 'H', 7, '2016-07-01T00:00'], ['nn5', 'W', 3, '1996-03-18']] as const) {
+    await page.selectOption('#sample', sample);
+    await page.waitForFunction((n) => document.getElementById('data-summary')!.textContent!.includes(`${n} series`), columns);
+    const { sent, status, answer } = await submit(page);
+    assert.equal(status, 200, JSON.stringify(answer));
+    assert.equal(sent.freq, freq);
+    assert.equal(sent.series.length, columns);
+    assert.equal(sent.series[0].index[0], first);
+    // this answer's panel, not the previous sample's: the picker lists this sample's columns
+    await page.waitForFunction((n) => document.querySelectorAll('#series-pick option').length === n, columns);
+    await page.waitForSelector('[data-model-panel="0"] .chart svg');
+    // the last column: the panel's title and table follow the picker
+    await page.selectOption('#series-pick', String(columns - 1));
+    const name = await page.$eval('#series-pick', (s: HTMLSelectElement) => s.options[s.selectedIndex].textContent);
+    assert.match((await page.textContent('[data-model-panel="0"] h3'))!, new RegExp(`· ${name}$`));
+    const firstMean = await page.textContent('[data-model-panel="0"] table.forecast tbody tr:first-child td[data-key="mean"]');
+    assert.equal(Number(firstMean), answer.series[columns - 1][0].prediction.mean[0]);
+  }
+  await page.screenshot({ path: join(OUT, 'nn5-weekly.png'), fullPage: true });
+
+  // an uploaded file: semicolons, an empty cell sent as a missing value, daily steps inferred
+  const days = Array.from({ length: 30 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10));
+  const csv = `day;a;b\n${days.map((d, i) => `${d};${10 + (i % 7)};${i === 3 ? '' : 20 + i}`).join('\n')}\n`;
+  await page.setInputFiles('#file', { name: 'upload.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.waitForFunction(() => document.getElementById('data-summary')!.textContent!.startsWith('30 rows · 2 series (a, b)'));
+  assert.equal(await page.inputValue('#horizon'), '14');
+  const uploaded = await submit(page);
+  assert.equal(uploaded.status, 200, JSON.stringify(uploaded.answer));
+  assert.equal(uploaded.sent.freq, 'D');
+  assert.deepEqual(uploaded.sent.series[1].target.slice(0, 5), [20, 21, 22, null, 24]);
+  await closeClean(page);
+});
+
+test('invalid input: the page names a bad CSV cell itself; the API\'s detail lands next to the field it names', async () => {
+  const page = await openConnected();
+  let posts = 0;
+  page.on('request', (r) => { if (r.url().endsWith('/v1/forecast')) posts += 1; });
+
+  // a value that is not a number: the page says where, and sends nothing
+  await page.fill('#csv', 'month,sales\n2020-01-01,112\n2020-02-01,abc\n2020-03-01,132\n');
+  await page.click('#run');
+  assert.equal(await page.textContent('[data-error-for="data"]'), 'row 3, column "sales": "abc" is not a number (leave the cell empty for a missing value)');
+  assert.equal(posts, 0);
+
+  // a date off the monthly grid: valid CSV, rejected by the API; its detail shows under the data
+  const months = Array.from({ length: 24 }, (_, i) => `${2020 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`);
+  months[5] = '2020-06-15';
+  await page.fill('#csv', `month,sales\n${months.map((m, i) => `${m},${100 + i}`).join('\n')}\n`);
+  await page.fill('#horizon', '6');
+  const offGrid = await submit(page);
+  assert.equal(offGrid.status, 422);
+  assert.match(offGrid.answer.errors[0].field, /^series\[0\]\.index\[5\]/);
+  await page.waitForFunction(() => document.querySelector('[data-error-for="data"]')!.textContent !== '');
+  assert.equal(await page.textContent('[data-error-for="data"]'), offGrid.answer.detail);
+  assert.equal(await page.getAttribute('#csv', 'aria-invalid'), 'true');
+  await page.screenshot({ path: join(OUT, 'invalid-csv.png'), fullPage: true });
+
+  // a horizon beyond the model's cap: the detail shows next to the horizon
+  months[5] = '2020-06-01';
+  await page.fill('#csv', `month,sales\n${months.map((m, i) => `${m},${100 + i}`).join('\n')}\n`);
+  await page.selectOption('#model', 'auto-ets');
+  await page.fill('#horizon', '5000');
+  const tooLong = await submit(page);
+  assert.equal(tooLong.status, 422);
+  await page.waitForFunction(() => document.querySelector('[data-error-for="horizon"]')!.textContent !== '');
+  assert.equal(await page.textContent('[data-error-for="horizon"]'), tooLong.answer.detail);
+  assert.equal(await page.textContent('[data-error-for="data"]'), '');
+
+  // a wrong key: the 401's detail shows next to the key
+  await page.fill('#api-key', 'hzn_notakey');
+  await page.click('#connect');
+  await page.waitForFunction(() => document.querySelector('[data-error-for="key"]')!.textContent !== '');
+  const unauthorized = await server.request('GET', '/v1/models', { key: 'hzn_notakey' });
+  assert.equal(await page.textContent('[data-error-for="key"]'), unauthorized.body.detail);
+  await closeClean(page);
+});
+
+test('the page and its assets are public, unknown assets are a problem+json 404, the key stays in session storage', async () => {
+  const page = await server.request('GET', '/playground', { key: null });
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type')!, /text\/html/);
+  const scripts = [...page.text.matchAll(/src="(\/playground\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  assert.ok(scripts.some((s) => /echarts-[\d.]+\.min\.js$/.test(s)), page.text);
+  for (const src of scripts) assert.equal((await server.request('GET', src, { key: null })).status, 200, src);
+  const slash = await fetch(`${server.url}/playground/`, { redirect: 'manual' });
+  assert.equal(slash.status, 308);
+  assert.equal(slash.headers.get('location'), '/playground');
+  const missing = await server.request('GET', '/playground/assets/../package.json', { key: null });
+  assert.equal(missing.status, 404);
+  const unknown = await server.request('GET', '/playground/assets/secret.txt', { key: null });
+  assert.equal(unknown.status, 404);
+  assert.match(unknown.headers.get('content-type')!, /application\/problem\+json/);
+
+  const browserPage = await openConnected();
+  assert.equal(await browserPage.evaluate(() => sessionStorage.getItem('horizon.apiKey')), server.key);
+  assert.equal(await browserPage.evaluate(() => localStorage.length), 0);
+  await closeClean(browserPage);
+});

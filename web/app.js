@@ -1,0 +1,297 @@
+// The playground page: API key, data, model choice, forecast requests and result panels.
+import { CsvError, DEFAULT_HORIZON, apiIndex, forecastCsv, formFieldOf, inferFreq, levelsOf, parseCsv, parseQuantiles } from './data.js';
+import { PALETTE, drawForecast } from './chart.js';
+
+const $ = (id) => document.getElementById(id);
+const KEY_STORAGE = 'horizon.apiKey'; // sessionStorage only: the key leaves with the tab
+const SAMPLES = {
+  airpassengers: { file: 'airpassengers.csv', horizon: 24 },
+  etth1: { file: 'etth1-first-14-days.csv', horizon: 24 },
+  nn5: { file: 'nn5-weekly.csv', horizon: 8 },
+};
+const FREQ_NAMES = { H: 'hourly', D: 'daily', W: 'weekly', MS: 'monthly', Q: 'quarterly', Y: 'yearly' };
+
+const state = { models: [], defaultModel: null, data: null, results: [], charts: [] };
+let typing; // the debounce timer of re-parsing the CSV while it is typed
+
+/** Builds an element: el('div', {class: 'x'}, child, 'text'). */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v; else if (k.startsWith('on')) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+/** The input an error slot belongs to, where the ids differ. */
+const FIELD_INPUT = { data: 'csv', key: 'api-key', compare: 'compare-model', request: 'run', evaluation: 'holdout' };
+
+/** Shows `text` under a field; a second error for it (the compared model's) goes on the next line. */
+function showError(field, text) {
+  const node = document.querySelector(`[data-error-for="${field}"]`);
+  node.textContent = node.textContent ? `${node.textContent}\n${text}` : text;
+  $(FIELD_INPUT[field] ?? field)?.setAttribute('aria-invalid', 'true');
+}
+
+function clearErrors() {
+  for (const node of document.querySelectorAll('.field-error, .hint')) node.textContent = '';
+  for (const node of document.querySelectorAll('[aria-invalid]')) node.removeAttribute('aria-invalid');
+}
+
+async function api(path, init = {}) {
+  const key = $('api-key').value.trim();
+  const response = await fetch(path, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+  const body = await response.json().catch(() => null);
+  return { response, body };
+}
+
+/** Puts a problem+json answer next to the fields it names (`prefix` marks the compared model's). */
+function showProblem(problem, status, { compare = false } = {}) {
+  const prefix = compare ? `${$('compare-model').value}: ` : '';
+  if (!problem || typeof problem.detail !== 'string') return showError('request', `${prefix}HTTP ${status} without a problem body`);
+  if (status === 401) return showError('key', problem.detail);
+  if (problem.code === 'license_not_accepted') return showError(compare ? 'compare' : 'model', prefix + problem.detail);
+  if (!problem.errors?.length) return showError('request', `${prefix}${problem.title}: ${problem.detail}`);
+  const byField = new Map();
+  for (const e of problem.errors) {
+    let field = formFieldOf(e.field);
+    if (compare && field === 'model') field = 'compare';
+    byField.set(field, [...(byField.get(field) ?? []), `${e.field}: ${e.reason}`]);
+  }
+  rowHint(problem.errors);
+  // one field named: its text is the API's detail as sent; several: each gets its own reasons
+  if (byField.size === 1) return showError([...byField.keys()][0], prefix + problem.detail);
+  for (const [field, reasons] of byField) showError(field, prefix + reasons.join('; '));
+}
+
+/** series[i].index[k] / series[i].target[k] → where that is in the CSV the user sees. */
+function rowHint(errors) {
+  const at = errors.map((e) => /^series\[(\d+)\]\.(index|target)\[(\d+)\]/.exec(e.field)).find(Boolean);
+  if (!at || !state.data) return;
+  const [, series, field, step] = at;
+  const column = field === 'target' ? `, column "${state.data.names[Number(series)]}"` : '';
+  document.querySelector('[data-hint-for="data"]').textContent = `→ CSV row ${Number(step) + 2}${column} (row 1 is the header)`;
+}
+
+// ---- API key and models ----------------------------------------------------------------------
+
+async function connect() {
+  clearErrors();
+  const key = $('api-key').value.trim();
+  if (!key) return showError('key', 'enter an API key (hzn_…); `npx horizon keys create` makes one');
+  sessionStorage.setItem(KEY_STORAGE, key);
+  $('key-state').textContent = 'connecting…';
+  let answer;
+  try { answer = await api('/v1/models'); } catch (error) {
+    $('key-state').textContent = '';
+    return showError('key', `the service did not answer: ${error.message}`);
+  }
+  const { response, body } = answer;
+  if (!response.ok) { $('key-state').textContent = ''; return showProblem(body, response.status); }
+  state.models = body.models;
+  state.defaultModel = body.default_model;
+  const options = (select, withNone) => {
+    select.replaceChildren(...(withNone ? [el('option', { value: '' }, '—')] : []), ...state.models.map((m) =>
+      el('option', { value: m.model_id, ...(m.available ? {} : { disabled: '' }) }, m.available ? m.model_id : `${m.model_id} (licence not accepted)`)));
+    select.disabled = false;
+  };
+  options($('model'), false);
+  options($('compare-model'), true);
+  $('model').value = body.default_model;
+  onModelChange('model', 'model-size');
+  onModelChange('compare-model', 'compare-size');
+  $('key-state').textContent = `connected · ${state.models.filter((m) => m.available).length} models`;
+  $('run').disabled = false;
+}
+
+function onModelChange(modelId, sizeId) {
+  const model = state.models.find((m) => m.model_id === $(modelId).value);
+  const sizes = $(sizeId);
+  sizes.replaceChildren(...(model?.sizes ?? []).map((s) => el('option', { value: s }, s)));
+  sizes.disabled = !model || model.sizes.length < 2;
+  if (model) sizes.value = model.default_size;
+  if (modelId === 'model') describeModel();
+}
+
+function describeModel() {
+  const model = state.models.find((m) => m.model_id === $('model').value);
+  if (!model) return;
+  const limits = model.size_limits[$('model-size').value] ?? model;
+  $('model-info').textContent = `${model.name} · context ≤ ${limits.max_context} · horizon ≤ ${limits.max_horizon} · ${model.license.name}`;
+  $('horizon-hint').textContent = `≤ ${limits.max_horizon}`;
+}
+
+// ---- data ------------------------------------------------------------------------------------
+
+function onDataChange() {
+  document.querySelector('[data-error-for="data"]').textContent = '';
+  $('csv').removeAttribute('aria-invalid');
+  state.data = null;
+  const text = $('csv').value;
+  if (!text.trim()) { $('data-summary').textContent = ''; return; }
+  try {
+    const data = parseCsv(text);
+    data.freq = inferFreq(data.dates);
+    state.data = data;
+    const first = data.dates[0];
+    const last = data.dates.at(-1);
+    const span = (d) => (d.time ? `${d.date} ${d.time.slice(0, 5)}` : d.date);
+    $('data-summary').textContent = `${data.dates.length} rows · ${data.names.length} series (${data.names.join(', ')}) · ${span(first)} … ${span(last)}`;
+    $('freq').options[0].textContent = data.freq ? `auto: ${FREQ_NAMES[data.freq]} (${data.freq})` : 'auto: not recognised';
+  } catch (error) {
+    $('data-summary').textContent = '';
+    if (!(error instanceof CsvError)) throw error;
+    showError('data', error.message);
+  }
+}
+
+async function loadSample() {
+  const sample = SAMPLES[$('sample').value];
+  if (!sample) return;
+  const response = await fetch(`/playground/assets/samples/${sample.file}`);
+  $('csv').value = await response.text();
+  $('file').value = '';
+  $('horizon').value = String(sample.horizon);
+  onDataChange();
+}
+
+async function loadFile() {
+  const file = $('file').files[0];
+  if (!file) return;
+  $('csv').value = await file.text();
+  $('sample').value = '';
+  onDataChange();
+  if (state.data?.freq) $('horizon').value = String(DEFAULT_HORIZON[state.data.freq]);
+}
+
+// ---- forecast --------------------------------------------------------------------------------
+
+/** The request body, or null after showing why the page could not build one. */
+function buildRequest() {
+  clearTimeout(typing); // parsed now: a pending re-parse must not clear the errors this request gets
+  onDataChange();
+  if (!state.data) {
+    if (!$('csv').value.trim()) showError('data', 'paste a CSV, upload a file or pick a sample');
+    return null;
+  }
+  const freq = $('freq').value || state.data.freq;
+  if (!freq) { showError('freq', 'the dates do not step by an hour, day, week, month, quarter or year; choose the frequency'); return null; }
+  let quantiles;
+  try { quantiles = parseQuantiles($('quantiles').value); } catch (error) { showError('quantiles', error.message); return null; }
+  const index = apiIndex(state.data.dates, freq);
+  const body = {
+    model: $('model').value, model_size: $('model-size').value, freq,
+    // sent as typed: the API's answer names what is wrong with it
+    horizon: $('horizon').value.trim() === '' ? null : Number($('horizon').value),
+    quantiles,
+    series: state.data.columns.map((target) => ({ index, target })),
+  };
+  if ($('backtest').checked) body.evaluation = $('holdout').value.trim() ? { holdout: Number($('holdout').value) } : {};
+  return body;
+}
+
+async function runForecast(event) {
+  event.preventDefault();
+  clearErrors();
+  const body = buildRequest();
+  if (!body) return;
+  const data = state.data; // the CSV may be edited while the requests run
+  const runs = [{ body, compare: false }];
+  if ($('compare-model').value) runs.push({ body: { ...body, model: $('compare-model').value, model_size: $('compare-size').value }, compare: true });
+  $('run').disabled = true;
+  $('run-state').textContent = `forecasting with ${runs.map((r) => r.body.model).join(' and ')}…`;
+  const started = performance.now();
+  let answers;
+  try {
+    answers = await Promise.all(runs.map(async (run, i) => ({ run, colors: PALETTE[i], ...(await api('/v1/forecast', { method: 'POST', body: JSON.stringify(run.body) })) })));
+  } catch (error) {
+    showError('request', `the request did not reach the service: ${error.message}`);
+    $('run-state').textContent = '';
+    return;
+  } finally {
+    $('run').disabled = false;
+  }
+  for (const a of answers.filter((a) => !a.response.ok)) showProblem(a.body, a.response.status, { compare: a.run.compare });
+  const succeeded = answers.filter((a) => a.response.ok);
+  if (succeeded.length === 0) { $('run-state').textContent = ''; return; }
+  const remaining = succeeded.at(-1).response.headers.get('x-ratelimit-remaining');
+  $('run-state').textContent = `done in ${Math.round(performance.now() - started)} ms${remaining === null ? '' : ` · ${remaining} requests left in the quota`}`;
+  state.results = succeeded.map((a) => ({ response: a.body, colors: a.colors }));
+  state.names = data.names;
+  state.columns = data.columns;
+  state.historyIndex = body.series[0].index;
+  const pick = $('series-pick');
+  pick.replaceChildren(...state.names.map((name, i) => el('option', { value: String(i) }, name)));
+  pick.closest('.results-bar').hidden = state.names.length < 2;
+  renderPanels();
+}
+
+// ---- results ---------------------------------------------------------------------------------
+
+const score = (v) => (v === null || v === undefined ? '—' : String(Math.round(v * 1e4) / 1e4));
+
+function metricsTable(metrics, s) {
+  const row = (label, m) => el('tr', {}, el('th', {}, label), el('td', {}, score(m.mase)), el('td', {}, score(m.wql)), el('td', {}, score(m.smape)));
+  return el('table', { class: 'metrics' },
+    el('caption', {}, `Backtest: last ${metrics.holdout} steps held out · MASE season ${metrics.season_length}`),
+    el('thead', {}, el('tr', {}, el('th'), el('th', {}, 'MASE'), el('th', {}, 'WQL'), el('th', {}, 'sMAPE %'))),
+    el('tbody', {}, row('this series', metrics.series[s]), ...(metrics.series.length > 1 ? [row('all series', metrics.aggregate)] : [])));
+}
+
+function forecastTable(prediction) {
+  const levels = levelsOf(prediction.prediction);
+  return el('div', { class: 'table-wrap' }, el('table', { class: 'forecast' },
+    el('thead', {}, el('tr', {}, el('th', {}, 'date'), el('th', {}, 'mean'), ...levels.map((l) => el('th', {}, `q${l}`)))),
+    el('tbody', {}, ...prediction.index.map((date, t) => el('tr', {}, el('td', {}, date),
+      ...['mean', ...levels].map((k) => el('td', { 'data-key': k }, String(prediction.prediction[k][t]))))))));
+}
+
+function download(result) {
+  const blob = new Blob([forecastCsv(state.names, result.response)], { type: 'text/csv' });
+  const link = el('a', { href: URL.createObjectURL(blob), download: `forecast-${result.response.model}-${result.response.model_size}.csv` });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+}
+
+function renderPanels() {
+  for (const chart of state.charts) chart.dispose();
+  state.charts = [];
+  const s = Number($('series-pick').value || 0);
+  const panels = state.results.map((result, i) => {
+    const { response } = result;
+    const prediction = response.series[s][0];
+    const chartNode = el('div', { class: 'chart' });
+    const warnings = response.warnings.filter((w) => w.series === undefined || w.series === s);
+    const panel = el('article', { class: 'panel result', 'data-model-panel': String(i) },
+      el('header', {}, el('h3', {}, `${response.model}`, el('span', { class: 'muted' }, ` · ${response.model_size} · ${state.names[s]}`)),
+        el('button', { type: 'button', class: 'download', onclick: () => download(result) }, 'Download CSV')),
+      response.metrics ? metricsTable(response.metrics, s) : null,
+      warnings.length ? el('ul', { class: 'warnings' }, ...warnings.map((w) => el('li', {}, `${w.field}: ${w.message}`))) : null,
+      chartNode,
+      el('details', { open: '' }, el('summary', {}, `Forecast values (${prediction.index.length} steps)`), forecastTable(prediction)));
+    return { panel, chartNode, prediction, result };
+  });
+  $('panels').replaceChildren(...panels.map((p) => p.panel));
+  $('panels').classList.toggle('two', panels.length > 1);
+  for (const { chartNode, prediction, result } of panels) {
+    state.charts.push(drawForecast(chartNode, { historyIndex: state.historyIndex, history: state.columns[s], prediction, colors: result.colors }));
+  }
+}
+
+// ---- wiring ----------------------------------------------------------------------------------
+
+$('key-form').addEventListener('submit', (e) => { e.preventDefault(); void connect(); });
+$('model').addEventListener('change', () => onModelChange('model', 'model-size'));
+$('model-size').addEventListener('change', describeModel);
+$('compare-model').addEventListener('change', () => onModelChange('compare-model', 'compare-size'));
+$('sample').addEventListener('change', () => void loadSample());
+$('file').addEventListener('change', () => void loadFile());
+$('csv').addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(onDataChange, 300); });
+$('backtest').addEventListener('change', () => { $('holdout').disabled = !$('backtest').checked; });
+$('forecast-form').addEventListener('submit', (e) => void runForecast(e));
+$('series-pick').addEventListener('change', renderPanels);
+window.addEventListener('resize', () => { for (const chart of state.charts) chart.resize(); });
+
+const saved = sessionStorage.getItem(KEY_STORAGE);
+if (saved) { $('api-key').value = saved; void connect(); }
