@@ -4,6 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { groupPython } from '../src/runtime/supervisor.ts';
 import { startTestServer, simpleRequest, waitForJob, type TestServer } from './helpers.ts';
 
@@ -72,6 +73,10 @@ describe('GET /metrics', () => {
     assert.equal(moved('horizon_runtime_model_load_seconds_count', naive), 1);
     assert.equal(value(b, 'horizon_runtime_model_loaded', naive), 1);
     assert.equal(value(b, 'horizon_worker_up', { runtime_group: 'core' }), 1);
+    // the Grafana dashboard queries only series that exist
+    const dashboard = readFileSync(new URL('../deploy/grafana/horizon.json', import.meta.url), 'utf8');
+    const names = new Set(b.map(([name]) => name));
+    for (const name of new Set(dashboard.match(/horizon_[a-z_]+/g))) assert.ok(names.has(name), `the dashboard's ${name} is exposed`);
 
     const invalid = await server.request('POST', '/v1/forecast', { key, body: simpleRequest({ horizon: 0 }) });
     assert.equal(invalid.status, 422, invalid.text);
