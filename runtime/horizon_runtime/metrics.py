@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE, CollectorRegistry, Counter, Histogram, disable_created_metrics, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 disable_created_metrics()
+
+# generate_latest writes the classic text format; prometheus_client 0.26 labels it 1.0.0, the
+# control plane (prom-client) 0.0.4: the merged /metrics answer is 0.0.4, so the worker says the same
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 _LABELS = ("runtime_group", "model", "size")
