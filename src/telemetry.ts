@@ -58,6 +58,7 @@ export class Telemetry {
     });
     new Gauge({
       name: 'horizon_job_queue_depth', help: 'Forecast jobs accepted and not yet started', registers,
+      // its own read of the jobs gauge (the registry collects metrics concurrently, in no set order)
       async collect() { this.set((await jobs.get()).values.find((v) => v.labels.state === 'queued')?.value ?? 0); },
     });
     new Gauge({
@@ -81,7 +82,6 @@ export class Telemetry {
 
   /** The control plane's metrics followed by every ready worker's. */
   async exposition(): Promise<string> {
-    // the jobs gauge is collected first so that the queue-depth gauge reads this scrape's counts
     const own = await this.registry.metrics();
     const groups = this.sources.workers().filter((w) => w.state === 'ready').map((w) => w.group);
     const texts = await Promise.all(groups.map((g) => this.scrapeWorker(g)));
