@@ -7,9 +7,15 @@ clash. `_created` samples are switched off for the same reason (one family per n
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -50,7 +56,7 @@ class LoadedModels(Collector):
     """Loaded models and their memory, read from the model store at scrape time."""
 
     group = ""
-    loaded: Callable[[], Iterable[tuple[str, str, int]]] = staticmethod(lambda: [])
+    loaded: Callable[[], Iterable[tuple[str, str, int]]] = staticmethod(list)
 
     def collect(self):
         models = GaugeMetricFamily("horizon_runtime_model_loaded", "1 for every model size resident in this worker", labels=_LABELS)
