@@ -1,7 +1,7 @@
 // buildApp(deps) returns an un-listened Fastify instance; the server entry and the tests give it
 // real dependencies (store, inference client, registry, queue).
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -18,9 +18,15 @@ import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
 import { KeyCache } from './key-cache.ts';
+import { Telemetry } from './telemetry.ts';
+import { runInContext, type LogFields } from './request-context.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest { logFields: LogFields }
+}
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'>;
   database: Database;
   registry: ModelRegistry;
   inference: InferenceClient;
@@ -30,11 +36,14 @@ export interface AppDeps {
   workers: () => WorkerStatus[];
   version: string;
   logger?: boolean | object;
+  /** the /metrics registry (server.ts gives it the workers' endpoints); absent: one without worker scrapes */
+  telemetry?: Telemetry;
 }
 
 /** What routes get: the deps plus what buildApp derives from them. */
 export interface AppContext extends AppDeps {
   keyCache?: KeyCache;
+  telemetry: Telemetry;
 }
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -45,6 +54,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // one JSON line per request, written by the onResponse hook below with the fields operators filter on
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     // strict JSON-schema validation: unknown fields are errors, nothing is coerced or defaulted
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -55,19 +66,40 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Horizon forecasting API', version: deps.version, description: 'Self-hosted time-series foundation models behind one HTTP/JSON contract.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' } } },
+      components: { securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' },
+        metrics_token: { type: 'http', scheme: 'bearer', description: 'HORIZON_METRICS_TOKEN (GET /metrics only, when set)' },
+      } },
       security: [{ bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { persistAuthorization: true } });
 
-  app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id); });
-  const context: AppContext = { ...deps, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined };
+  const telemetry = deps.telemetry ?? new Telemetry({ db: deps.database.db, workers: deps.workers });
+  app.decorate('telemetry', telemetry);
+  app.decorateRequest('logFields', null as unknown as LogFields);
+  app.addHook('onRequest', async (request, reply) => {
+    request.logFields = {};
+    reply.header('x-request-id', request.id);
+  });
+  // the handler and everything it awaits see the request (the inference client sends its id to the worker)
+  app.addHook('preHandler', (request, _reply, done) => runInContext({ requestId: request.id, fields: request.logFields }, done));
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    telemetry.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1e3);
+    // never headers or bodies: they carry API keys and tenant data
+    request.log.info({
+      account_id: request.owner?.accountId, method: request.method, route, url: request.url.split('?')[0], status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime * 1e3) / 1e3, ...request.logFields,
+    }, 'request completed');
+  });
+  const context: AppContext = { ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined };
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
     const horizonError = toHorizonError(error);
+    if (request.logFields) request.logFields.code = horizonError.code;
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
     if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
     else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
@@ -82,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const error = path.startsWith('/v1/') || path === '/v1'
       ? new HorizonError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json`)
       : new HorizonError('unversioned_path', `Horizon serves its API under /v1; did you mean /v1${path === '/' ? '/status' : path}?`);
+    request.logFields.code = error.code;
     void reply.code(404).type('application/problem+json').send(toProblem(error, request.id));
   });
 

@@ -19,14 +19,22 @@ export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply
     'x-ratelimit-remaining': String(decision.remaining),
     'x-ratelimit-reset': String(decision.reset),
   };
+  const telemetry = reply.server.telemetry;
   if (!decision.admitted) {
+    telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'refused' });
     const window = decision.exhausted === 'weekly' ? 'weekly (ISO week, Monday 00:00 UTC)' : 'daily (UTC day)';
     throw new HorizonError('quota_exceeded',
       `the ${window} quota of ${decision.limit} requests is used up; it resets at ${new Date(decision.reset * 1000).toISOString()}`,
       { headers: { ...headers, 'retry-after': String(decision.retryAfterSeconds) } });
   }
   reply.headers(headers);
-  return { refund: () => refundQuota(db, accountId, chargedAt) };
+  telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'charged' });
+  return {
+    refund: async () => {
+      await refundQuota(db, accountId, chargedAt);
+      telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'refunded' });
+    },
+  };
 }
 
 /** Runs `work` under a charge: a 5xx from it refunds the unit before the error propagates. */

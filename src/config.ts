@@ -25,6 +25,8 @@ export interface Config {
   batchMaxSeries?: number;
   batchMaxWaitMs?: number;
   logLevel: string;
+  /** bearer token GET /metrics requires; unset: /metrics is open (bind it to a private network) */
+  metricsToken?: string;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -60,5 +62,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     batchMaxSeries: optionalInt('HORIZON_BATCH_MAX_SERIES'),
     batchMaxWaitMs: optionalInt('HORIZON_BATCH_MAX_WAIT_MS'),
     logLevel: env.HORIZON_LOG_LEVEL ?? 'info',
+    metricsToken: env.HORIZON_METRICS_TOKEN || undefined,
   };
 }

@@ -9,6 +9,7 @@ import { findModel } from './catalog.ts';
 import type { ModelRegistry } from './models.ts';
 import type { PullManager, PullProgress } from './model-pull.ts';
 import type { ForecastResponse } from './schemas.ts';
+import { noteLogFields } from './request-context.ts';
 
 export type ForecastResult = Static<typeof ForecastResponse>;
 
@@ -50,7 +51,9 @@ export function planForecast(
   // an omitted size means the default this deployment serves (the catalog's, if its weights are here)
   const model = findModel(registry.catalog, body.model ?? registry.defaultModel);
   const sized = body.model_size === undefined && model ? { ...body, model_size: registry.defaultSize(model) } : body;
+  noteLogFields({ model: sized.model ?? registry.defaultModel, size: sized.model_size, series: Array.isArray(body.series) ? body.series.length : undefined });
   const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel);
+  noteLogFields({ model: normalized.model, size: normalized.size });
   registry.groupFor(normalized.model);
   checkWeights(registry, options.pulls, normalized.model, normalized.size, options.mode ?? 'sync');
   return body.evaluation ? { ...normalized, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : normalized;

@@ -15,6 +15,9 @@ import { buildApp, type App } from './app.ts';
 import { acquireStoreLock } from './store/lock.ts';
 import { PullManager } from './model-pull.ts';
 import { RecordedLicenses } from './model-weights.ts';
+import { Telemetry } from './telemetry.ts';
+import { runInContext } from './request-context.ts';
+import { summarizeModels } from './model-summary.ts';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -34,7 +37,11 @@ async function bootstrapFirstAccount(database: Database, print: (line: string) =
   print(`horizon: created account "default" with its first API key (shown only now, store it):\n\n    ${key.key}\n`);
 }
 
-export async function startServer(config: Config, options: { print?: (line: string) => void } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, options: {
+  print?: (line: string) => void;
+  /** where the JSON log lines go (default stdout; the tests capture them) */
+  logStream?: { write(line: string): void };
+} = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -68,13 +75,30 @@ export async function startServer(config: Config, options: { print?: (line: stri
   const app = await buildApp({
     config, database, registry, inference, queue, pulls, version: VERSION,
     workers: () => supervisor.status(),
-    logger: { level: config.logLevel },
+    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
+    telemetry: new Telemetry({ db: database.db, workers: () => supervisor.status(), workerEndpoint: (g) => supervisor.endpoint(g) }),
   });
   if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (run scripts/setup.sh)');
 
   await supervisor.start();
+  for (const line of summarizeModels(registry, supervisor.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
   await queue.start();
-  await queue.consume((request) => runForecast(inference, registry, request as ForecastPlan, undefined, pulls));
+  // a job's worker calls and log lines carry its job id as their request id
+  await queue.consume((request, jobId) => {
+    const plan = request as ForecastPlan;
+    const fields = { request_id: jobId, job_id: jobId, model: plan.model, size: plan.size, series: plan.series.length };
+    const started = performance.now();
+    return runInContext({ requestId: jobId, fields }, async () => {
+      try {
+        const result = await runForecast(inference, registry, plan, undefined, pulls);
+        app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt completed');
+        return result;
+      } catch (error) {
+        app.log.warn({ ...fields, code: (error as { code?: string }).code ?? 'internal_error', duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt failed');
+        throw error;
+      }
+    });
+  });
   const recovered = await queue.reconcile();
   if (recovered.enqueued || recovered.failed) app.log.info(recovered, 'reconciled unfinished jobs');
 

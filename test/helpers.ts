@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import pg from 'pg';
 import { configFromEnv, type Config } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
@@ -22,14 +23,53 @@ export interface TestServer extends RunningServer {
 
 export interface TestResponse { status: number; headers: Headers; body: any; text: string }
 
+// Every log line of every test server (the control plane's and, relayed, its workers'), and every API
+// key this test file saw created: the after-hook below fails the file if any line holds a key's
+// secret, so the whole suite checks that keys are never logged (issue 15).
+export const capturedLogLines: string[] = [];
+export const createdKeys = new Set<string>();
+const KEY_SHAPE = /hzn_[A-Za-z0-9]{12}_[A-Za-z0-9_-]{43}/g;
+const PINO_LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
+/** The log lines that hold a known key's secret (whole or alone) or anything shaped like a key. */
+export function secretsInLogs(lines: readonly string[], keys: Iterable<string>): string[] {
+  // hzn_<12-character prefix>_<43-character secret>; the secret may itself hold '_'
+  const secrets = [...keys].map((k) => /^hzn_[A-Za-z0-9]{12}_(.+)$/.exec(k)?.[1] ?? k);
+  return lines.filter((line) => { KEY_SHAPE.lastIndex = 0; return KEY_SHAPE.test(line) || secrets.some((s) => line.includes(s)); });
+}
+
+const openServers = new Set<TestServer>();
+
+after(async () => {
+  // servers the file has not closed yet are closed first (their shutdown lines are scanned too, and
+  // a failing check must not leave workers running); a second close() is a no-op
+  await Promise.all([...openServers].map((s) => s.close()));
+  const leaks = secretsInLogs(capturedLogLines, createdKeys);
+  assert.deepEqual(leaks, [], `${leaks.length} log line(s) hold an API key secret`);
+});
+
+function rememberKeys(value: unknown): void {
+  if (typeof value === 'string') for (const m of value.matchAll(KEY_SHAPE)) createdKeys.add(m[0]);
+}
+
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'horizon-test-'));
   // an empty weights directory unless the test gives one (never the checkout's ./models)
-  const config: Config = { ...configFromEnv({ HORIZON_LOG_LEVEL: 'warn', HORIZON_MODEL_DIR: join(dataDir, 'models'), ...env }), port: 0, host: '127.0.0.1', dataDir: env.HORIZON_DATA_DIR ?? dataDir };
+  // logs are captured at info (every request line is scanned for secrets); the test's level, warn unless
+  // it asks otherwise, decides what is also printed
+  const echoLevel = PINO_LEVELS[env.HORIZON_LOG_LEVEL ?? 'warn'] ?? 40;
+  const config: Config = { ...configFromEnv({ HORIZON_MODEL_DIR: join(dataDir, 'models'), ...env, HORIZON_LOG_LEVEL: echoLevel < 30 ? env.HORIZON_LOG_LEVEL! : 'info' }), port: 0, host: '127.0.0.1', dataDir: env.HORIZON_DATA_DIR ?? dataDir };
   let printed = '';
-  const server = await startServer(config, { print: (line) => { printed += line; } });
+  const logStream = {
+    write(line: string) {
+      capturedLogLines.push(line);
+      if (((JSON.parse(line) as { level?: number }).level ?? 30) >= echoLevel) process.stdout.write(line);
+    },
+  };
+  const server = await startServer(config, { print: (line) => { printed += line; }, logStream });
   const key = /hzn_\S+/.exec(printed)?.[0];
   if (!key) throw new Error(`the first start printed no key: ${printed}`);
+  createdKeys.add(key);
   const request: TestServer['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const bearer = options.key === undefined ? key : options.key;
@@ -38,22 +78,27 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     if (options.body !== undefined) { body = JSON.stringify(options.body); headers['content-type'] ??= 'application/json'; }
     const res = await fetch(`${server.url}${path}`, { method, headers, body });
     const text = await res.text();
+    rememberKeys(text);
     let parsed: unknown = undefined;
     try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
-  return {
+  const testServer: TestServer = {
     ...server, dataDir: config.dataDir, key, request,
     async newAccount(quotas = {}) {
       const account = await createAccount(server.database.db, { name: `acct-${randomBytes(6).toString('hex')}`, dailyQuota: quotas.daily, weeklyQuota: quotas.weekly });
       const created = await createApiKey(server.database.db, account.id, 'test');
+      createdKeys.add(created.key);
       return { accountId: account.id, key: created.key };
     },
     async close() {
+      openServers.delete(testServer);
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  openServers.add(testServer);
+  return testServer;
 }
 
 /** A fresh PostgreSQL database on the local server, dropped by the returned cleanup. */

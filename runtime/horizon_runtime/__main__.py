@@ -14,11 +14,11 @@ import json
 import logging
 import os
 import signal
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from aiohttp import web
 
+from . import logs
 from .catalog import DEFAULT_CATALOG_PATH, load_catalog
 from .server import Worker
 
@@ -105,9 +105,7 @@ def main() -> None:
     parser.add_argument("--catalog", default=str(DEFAULT_CATALOG_PATH), help="path of catalog/models.json")
     parent_pid = os.getppid()  # before anything slow, so that an early death of the parent is seen
     args = parser.parse_args()
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format=f"%(asctime)s %(levelname)s [{args.group}] %(name)s: %(message)s"
-    )
+    logs.configure(args.group)
     abandoned = asyncio.run(serve(args, parent_pid))
     if abandoned:
         # A prediction thread cannot be interrupted; exit without joining it, as the grace period is over.

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from concurrent.futures import Executor
 from functools import partial
 
+from . import metrics
 from .adapters.base import Adapter
 from .catalog import Catalog, CatalogModel
 from .protocol import ProtocolError
@@ -76,6 +77,7 @@ class ModelStore:
     def __init__(self, catalog: Catalog, group: str, executor: Executor, memory_budget: int | None = None):
         self._catalog = catalog
         self._executor = executor
+        self.group = group
         group_models = [model for model in catalog.models.values() if model.group == group]
         self._unavailable = {model.id: unavailable_reason(model.adapter) for model in group_models}
         self.servable = [model for model in group_models if self._unavailable[model.id] is None]
@@ -87,6 +89,9 @@ class ModelStore:
 
     def loaded(self) -> list[tuple[str, str]]:
         return list(self._adapters)
+
+    def loaded_with_bytes(self) -> list[tuple[str, str, int]]:
+        return [(model_id, size, self._bytes.get((model_id, size), 0)) for model_id, size in self._adapters]
 
     def memory_bytes(self, model_id: str, size: str) -> int:
         return self._bytes.get((model_id, size), 0)
@@ -201,8 +206,11 @@ class ModelStore:
         size_bytes = 0
         if weights_layout(model.adapter) is not None:
             size_bytes = torch_module_bytes(adapter) or max(_resident_bytes() - resident, 0)
+        load_s = time.perf_counter() - started
+        metrics.LOAD.labels(self.group, model.id, size).observe(load_s)
         log.info(
             "loaded %s/%s on %s in %.0f ms (%.1f MB)",
-            model.id, size, adapter.device, (time.perf_counter() - started) * 1e3, size_bytes / 1e6,
+            model.id, size, adapter.device, load_s * 1e3, size_bytes / 1e6,
+            extra={"fields": {"model": model.id, "size": size, "load_ms": round(load_s * 1e3, 3), "memory_bytes": size_bytes}},
         )
         return adapter, size_bytes

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from concurrent.futures import Executor
 
 import numpy as np
 import orjson
 from aiohttp import web
 
+from . import metrics
 from .adapters.base import Prediction, SeriesInput
 from .batcher import BatchFailed, BatchKey, MicroBatcher
 from .catalog import Catalog
@@ -20,6 +22,8 @@ log = logging.getLogger(__name__)
 
 # Bodies are arrays of up to max_context (100,000) values per series, many series per request.
 MAX_BODY_BYTES = 512 * 1024 * 1024
+# the fields of a request's log line, filled in as the handler learns them (model, size, series, code)
+_LOG_FIELDS = web.RequestKey("log_fields", dict)
 
 
 def _json(payload: dict, status: int = 200) -> web.Response:
@@ -63,6 +67,7 @@ class Worker:
             self._predict, executor, max_series, max_wait_s, self._one_batch_at_a_time if one_batch_at_a_time else (lambda key: False)
         )
         self.shutting_down = False
+        metrics.LOADED.group, metrics.LOADED.loaded = group, self.store.loaded_with_bytes
 
     def _one_batch_at_a_time(self, key: BatchKey) -> bool:
         try:
@@ -72,27 +77,62 @@ class Worker:
 
     def _predict(self, key: BatchKey, series: list[SeriesInput]) -> list[Prediction]:
         adapter = self.store.adapter(key.model, key.size)
+        started = time.perf_counter()
         predictions = adapter.predict_batch(series, key.horizon, key.quantiles, key.freq)
+        labels = (self.group, key.model, key.size)
+        metrics.INFERENCE.labels(*labels).observe(time.perf_counter() - started)
+        metrics.BATCH_SERIES.labels(*labels).observe(len(series))
         _check_predictions(predictions, key.horizon, len(key.quantiles))
         return predictions
 
     @web.middleware
+    async def _request_line(self, request: web.Request, handler) -> web.StreamResponse:
+        """One JSON log line per /infer and /load, under the control plane's X-Request-Id, with the same
+        fields as its request line (health checks, model lists and scrapes are not logged: they are
+        polled every few seconds)."""
+        if request.path not in ("/infer", "/load"):
+            return await handler(request)
+        started = time.perf_counter()
+        fields: dict = {"request_id": request.headers.get("x-request-id"), "method": request.method, "url": request.path}
+        request[_LOG_FIELDS] = fields
+        response = await handler(request)
+        fields.update(status=response.status, duration_ms=round((time.perf_counter() - started) * 1e3, 3))
+        if response.status >= 500:
+            log.error("request failed", extra={"fields": fields})
+        else:
+            log.info("request completed", extra={"fields": fields})
+        return response
+
+    @web.middleware
     async def _protocol_errors(self, request: web.Request, handler) -> web.StreamResponse:
         if self.shutting_down:
-            return _error(503, "shutting_down", f"worker {os.getpid()} of group '{self.group}' is shutting down")
+            return self._failed(request, 503, "shutting_down", f"worker {os.getpid()} of group '{self.group}' is shutting down")
         try:
             return await handler(request)
         except ProtocolError as exc:
-            return _error(exc.status, exc.code, exc.detail)
+            return self._failed(request, exc.status, exc.code, exc.detail)
         except web.HTTPException:
             raise
         except Exception as exc:
-            log.exception("unexpected error on %s %s", request.method, request.path)
-            return _error(500, "inference_failed", f"internal error: {type(exc).__name__}: {exc}")
+            log.exception(
+                "unexpected error on %s %s", request.method, request.path,
+                extra={"fields": {"request_id": request.headers.get("x-request-id")}},
+            )
+            return self._failed(request, 500, "inference_failed", f"internal error: {type(exc).__name__}: {exc}")
+
+    def _failed(self, request: web.Request, status: int, code: str, detail: str) -> web.Response:
+        fields = request.get(_LOG_FIELDS)
+        if fields is not None:
+            fields.update(code=code, detail=detail)
+            if request.path == "/infer" and "model" in fields:
+                metrics.REQUESTS.labels(self.group, fields["model"], fields["size"], code).inc()
+        return _error(status, code, detail)
 
     async def infer(self, request: web.Request) -> web.Response:
         body = json_object(await _json_body(request))
         model, size = resolve_model(body, self.catalog, self.group)
+        fields = request.get(_LOG_FIELDS, {})
+        fields.update(model=model.id, size=size, series=len(body.get("series") or []) if isinstance(body.get("series"), list) else 0)
         self.store.check_servable(model, size)
         req = parse_infer_request(body, model, size, self.catalog)
         _, loaded_ms, _ = await self.store.load(model, size)
@@ -104,6 +144,9 @@ class Worker:
             raise ProtocolError(500, "inference_failed", f"{req.model.id} ({req.size}): {exc}")
         finally:
             self.store.release(model.id, size)
+        metrics.QUEUE_WAIT.labels(self.group, model.id, size).observe(result.queue_ms / 1e3)
+        metrics.REQUESTS.labels(self.group, model.id, size, "ok").inc()
+        fields.update(batch_series=result.batch_series, queue_ms=round(result.queue_ms, 3), infer_ms=round(result.infer_ms, 3))
 
         warnings = [f"{kind} covariates ignored: {req.model.id} does not use them" for kind in req.ignored_covariates]
         encode = encode_values if req.base64_output else (lambda array: array)  # arrays: orjson writes numpy
@@ -132,6 +175,7 @@ class Worker:
     async def load(self, request: web.Request) -> web.Response:
         body = json_object(await _json_body(request))
         model, size = resolve_model(body, self.catalog, self.group)
+        request.get(_LOG_FIELDS, {}).update(model=model.id, size=size)
         adapter, load_ms, already_loaded = await self.store.load(model, size)
         return _json(
             {
@@ -167,8 +211,12 @@ class Worker:
         loaded = [[model_id, size] for model_id, size in self.store.loaded()]
         return _json({"status": "ok", "group": self.group, "pid": os.getpid(), "loaded": loaded})
 
+    async def metrics(self, request: web.Request) -> web.Response:
+        return web.Response(body=metrics.exposition(), headers={"content-type": metrics.CONTENT_TYPE})
+
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[self._protocol_errors], client_max_size=MAX_BODY_BYTES)
+        app = web.Application(middlewares=[self._request_line, self._protocol_errors], client_max_size=MAX_BODY_BYTES)
+        app.router.add_get("/metrics", self.metrics)
         app.router.add_post("/infer", self.infer)
         app.router.add_post("/load", self.load)
         app.router.add_get("/models", self.models)

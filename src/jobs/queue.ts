@@ -20,8 +20,8 @@ export interface JobQueueOptions {
   logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void; error(o: object, m?: string): void };
 }
 
-/** Runs one job's inference; throws HorizonError on failure. */
-export type JobExecutor = (request: unknown) => Promise<unknown>;
+/** Runs one job's inference; throws HorizonError on failure. `jobId` names it in the logs. */
+export type JobExecutor = (request: unknown, jobId: string) => Promise<unknown>;
 
 const TRANSIENT = new Set(['no_worker', 'inference_timeout']);
 
@@ -87,7 +87,7 @@ export class JobQueue {
       const row = await getJob(this.db, jobId);
       if (!row || !(await markRunning(this.db, jobId))) return; // cancelled, expired or already finished
       try {
-        const result = await execute(row.request);
+        const result = await execute(row.request, jobId);
         await finishJob(this.db, jobId, { status: 'completed', result }, resultTtlSeconds);
       } catch (error) {
         const horizonError = error instanceof HorizonError ? error : undefined;

@@ -4,6 +4,7 @@ import { Pool } from 'undici';
 import { HorizonError } from '../errors.ts';
 import type { RuntimeSeries } from '../normalize.ts';
 import { decodeInferResponse, encodeInferRequest } from './wire.ts';
+import { currentRequest } from '../request-context.ts';
 
 export interface InferRequest {
   model: string;
@@ -69,10 +70,12 @@ export class InferenceClient {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     }
     let res;
+    // the worker logs its side of the request under the same id
+    const requestId = currentRequest()?.requestId;
     try {
       res = await this.pool(baseUrl).request({
         path, method: 'POST', body: JSON.stringify(body),
-        headers: { 'content-type': 'application/json' },
+        headers: requestId ? { 'content-type': 'application/json', 'x-request-id': requestId } : { 'content-type': 'application/json' },
         headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
       });
     } catch (error) {

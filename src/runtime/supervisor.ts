@@ -36,6 +36,25 @@ export interface WorkerStatus {
 
 interface Logger { info(o: object, m?: string): void; warn(o: object, m?: string): void; error(o: object, m?: string): void }
 
+/** A worker's stderr line into the control plane's log: its JSON lines (runtime/horizon_runtime/logs.py)
+ * keep their fields, anything else (a library printing, a traceback as the process dies) goes as text. */
+export function relayWorkerLine(logger: Logger, group: string, line: string): void {
+  if (!line.trim()) return;
+  let parsed: Record<string, unknown> | undefined;
+  if (line.startsWith('{')) {
+    try { parsed = JSON.parse(line) as Record<string, unknown>; } catch { parsed = undefined; }
+  }
+  if (!parsed) { logger.warn({ runtime_group: group, stream: 'stderr' }, line); return; }
+  // the control plane's logger writes its own level, time, pid and msg
+  const { level, time: _time, pid, msg, ...fields } = parsed;
+  const entry = { ...fields, runtime_group: group, worker_pid: pid };
+  const text = typeof msg === 'string' ? msg : '';
+  const n = typeof level === 'number' ? level : 30;
+  if (n >= 50) logger.error(entry, text);
+  else if (n >= 40) logger.warn(entry, text);
+  else logger.info(entry, text);
+}
+
 export interface SupervisorOptions {
   groups: string[];
   env?: Record<string, string | undefined>;
@@ -148,9 +167,13 @@ export class Supervisor extends EventEmitter {
     const child = spawn(python, ['-m', 'horizon_runtime', '--group', w.group, '--host', '127.0.0.1', '--port', '0', '--catalog', CATALOG_PATH], {
       cwd: RUNTIME_DIR,
       env: { ...process.env, ...this.options.env, PYTHONUNBUFFERED: '1' },
-      // stdin stays a pipe: the worker exits when it closes, so a kill -9 of this server leaves no orphan
-      stdio: ['pipe', 'pipe', 'inherit'],
+      // stdin stays a pipe: the worker exits when it closes, so a kill -9 of this server leaves no orphan;
+      // stderr (its JSON log lines) is relayed into this process's log stream
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    const logger = this.options.logger;
+    const errLines = createInterface({ input: child.stderr! });
+    errLines.on('line', (line) => { if (logger) relayWorkerLine(logger, w.group, line); else process.stderr.write(`${line}\n`); });
     w.child = child;
     w.failedChecks = 0;
     const ready = new Promise<string>((resolve, reject) => {
