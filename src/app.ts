@@ -12,8 +12,9 @@ import type { PullManager } from './model-pull.ts';
 import type { ModelRegistry } from './models.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { WorkerStatus } from './runtime/supervisor.ts';
-import { HorizonError, toProblem, validationError, type FieldError } from './errors.ts';
+import { HorizonError, toProblem, validationError } from './errors.ts';
 import { RequestValidationError } from './normalize.ts';
+import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
 import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
@@ -46,7 +47,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // strict JSON-schema validation: unknown fields are errors, nothing is coerced or defaulted
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: false } },
+    // verbose: errors carry the offending value and schema, for one clear reason per field (validation-errors.ts)
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: false, verbose: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -95,9 +97,7 @@ function toHorizonError(error: FastifyError | HorizonError): HorizonError {
   if (error instanceof RequestValidationError) return validationError(error.errors);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    // a union (freq) fails once per branch: keep one error per field and reason
-    const unique = new Map(fastifyError.validation.map((v) => ajvToFieldError(v, fastifyError.validationContext)).map((e) => [`${e.field}\u0000${e.reason}`, e]));
-    return validationError([...unique.values()]);
+    return validationError(fieldErrorsFromAjv(fastifyError.validation as AjvError[], fastifyError.validationContext));
   }
   switch (fastifyError.statusCode) {
     case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON`);
@@ -106,25 +106,4 @@ function toHorizonError(error: FastifyError | HorizonError): HorizonError {
     case 404: return new HorizonError('not_found', fastifyError.message);
   }
   return new HorizonError('internal_error', `unexpected error: ${fastifyError.message}`, { cause: error });
-}
-
-interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
-
-/** `/series/2/target/5` → series 2, field `series[2].target[5]`. */
-function ajvToFieldError(v: AjvError, context?: string): FieldError {
-  const parts = v.instancePath.split('/').filter(Boolean);
-  let field = parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
-  const series = parts[0] === 'series' && /^\d+$/.test(parts[1] ?? '') ? Number(parts[1]) : undefined;
-  let reason = v.message ?? v.keyword;
-  if (v.keyword === 'additionalProperties') {
-    field = field ? `${field}.${String(v.params.additionalProperty)}` : String(v.params.additionalProperty);
-    reason = 'unknown field (not part of the API; check the spelling)';
-  } else if (v.keyword === 'required') {
-    field = field ? `${field}.${String(v.params.missingProperty)}` : String(v.params.missingProperty);
-    reason = 'is required';
-  } else if (field === 'freq') {
-    reason = 'must be one of MS, D, W, H, Q, Y';
-  }
-  if (!field) field = context ?? 'body';
-  return series === undefined ? { field, reason } : { series, field, reason };
 }
