@@ -19,6 +19,8 @@ import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
 import { KeyCache } from './key-cache.ts';
+import { MethodsByPath } from './allowed-methods.ts';
+import { addExamples } from './openapi-examples.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel'>;
@@ -52,6 +54,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  // every route's path and methods, for the 405 answer on a known path (registered before any route)
+  const allowed = new MethodsByPath();
+  app.addHook('onRoute', (route) => { allowed.add(route.url, route.method); });
 
   await app.register(swagger, {
     openapi: {
@@ -61,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       security: [{ bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => addExamples((documentObject as { openapiObject: Parameters<typeof addExamples>[0] }).openapiObject) as never,
   });
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { persistAuthorization: true } });
 
@@ -81,6 +87,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
+    const methods = allowed.methodsFor(path);
+    if (methods.length > 0) {
+      const error = new HorizonError('method_not_allowed', `${path} does not take ${request.method}; it takes ${methods.join(', ')}`);
+      void reply.code(405).header('allow', methods.join(', ')).type('application/problem+json').send(toProblem(error, request.id));
+      return;
+    }
     const error = path.startsWith('/v1/') || path === '/v1'
       ? new HorizonError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json`)
       : new HorizonError('unversioned_path', `Horizon serves its API under /v1; did you mean /v1${path === '/' ? '/status' : path}?`);

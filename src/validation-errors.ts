@@ -3,6 +3,8 @@
 // Ajv's `verbose` option (app.ts) for the offending value (`data`) and the schema around it.
 import type { FieldError } from './errors.ts';
 import { didYouMean, suggestFreq } from './did-you-mean.ts';
+import { INDEX_DATE_PATTERN } from './schemas.ts';
+import { DATE_TIME_SPELLING } from './calendar.ts';
 
 export interface AjvError {
   instancePath: string;
@@ -47,6 +49,13 @@ function reasonAt(field: string, errors: AjvError[]): string {
   }
   const types = [...new Set(errors.filter((e) => e.keyword === 'type').flatMap((e) => String(e.params.type).split(',')))];
   if (types.length > 0) return `must be ${orList(types.map((t) => TYPE_NAMES[t] ?? t))}${got}`;
+  const pattern = errors.find((e) => e.keyword === 'pattern');
+  if (pattern && pattern.params.pattern === INDEX_DATE_PATTERN) {
+    return `${JSON.stringify(data)} is neither a date YYYY-MM-DD nor a date-time ${DATE_TIME_SPELLING}`;
+  }
+  if (errors.some((e) => e.keyword === 'contains') && Array.isArray(data)) {
+    return `must hold at least one number; all ${data.length} values are null`;
+  }
   const reasons = [...new Set(errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').map((e) => e.message ?? e.keyword))];
   return `${reasons.join('; ') || 'is not valid'}${got}`;
 }
