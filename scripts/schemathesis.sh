@@ -22,7 +22,7 @@ done
 read -r url key < "$work/ready"
 mkdir -p test-output
 # --seed: the same cases every run, so a failure in CI reproduces locally
-"$st" --config-file test/schemathesis.toml run "$url/v1/openapi.json" \
+PYTHONPATH="$root/test${PYTHONPATH:+:$PYTHONPATH}" "$st" --config-file test/schemathesis.toml run "$url/v1/openapi.json" \
   --checks all --phases examples,coverage,fuzzing,stateful --seed 1 --workers 2 \
   -H "Authorization: Bearer $key" \
   --report junit --report-junit-path test-output/schemathesis-junit.xml "$@"

@@ -75,7 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
-    const horizonError = toHorizonError(error);
+    // a method no route has (QUERY, …) can fail in body parsing before the not-found handler runs
+    const methods = request.is404 ? allowed.methodsFor(request.url.split('?')[0]) : [];
+    const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error);
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
     if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
     else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
@@ -89,8 +91,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const path = request.url.split('?')[0];
     const methods = allowed.methodsFor(path);
     if (methods.length > 0) {
-      const error = new HorizonError('method_not_allowed', `${path} does not take ${request.method}; it takes ${methods.join(', ')}`);
-      void reply.code(405).header('allow', methods.join(', ')).type('application/problem+json').send(toProblem(error, request.id));
+      const error = methodNotAllowed(request.method, path, methods);
+      void reply.code(405).headers(error.headers ?? {}).type('application/problem+json').send(toProblem(error, request.id));
       return;
     }
     const error = path.startsWith('/v1/') || path === '/v1'
@@ -102,6 +104,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   for (const route of routes) route(app, context);
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
+}
+
+function methodNotAllowed(method: string, url: string, methods: string[]): HorizonError {
+  const path = url.split('?')[0];
+  return new HorizonError('method_not_allowed', `${path} does not take ${method}; it takes ${methods.join(', ')}`, { headers: { allow: methods.join(', ') } });
 }
 
 function toHorizonError(error: FastifyError | HorizonError): HorizonError {

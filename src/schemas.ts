@@ -9,7 +9,7 @@ export const INDEX_DATE_PATTERN = '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3
 const IndexDate = Type.String({
   pattern: INDEX_DATE_PATTERN,
   description: 'YYYY-MM-DD; a date-time YYYY-MM-DDTHH:MM[:SS] (T or a space, as pandas writes it) with an optional Z or UTC offset ±HH:MM, normalised to UTC. Times other than midnight only for freq H. A day that does not exist (2023-02-29) is a 422.',
-  examples: ['2024-01-01', '2024-01-01 06:00:00+01:00'],
+  examples: ['2024-01-01', '2024-01-01 00:00:00+01:00'],
 });
 
 export const InputSeries = Type.Object({

@@ -56,4 +56,14 @@ describe('pandas-style timestamps through POST /v1/forecast', () => {
     assert.equal(res.status, 422, res.text);
     assert.deepEqual(res.body.errors, [{ series: 0, field: 'series[0].index[1]', reason: '"2024-01-02 12:00:00" has a time of day; freq D takes dates YYYY-MM-DD (or midnight date-times); times other than midnight are for freq H' }]);
   });
+
+  test('levels next to 0 and 1 give finite quantiles, not a 500 (found by Schemathesis)', async () => {
+    for (const model of ['naive', 'seasonal-naive', 'auto-ets']) {
+      const res = await server.request('POST', '/v1/forecast', { body: { series: [{ target: target.slice(0, 12), index: hoursUtc.slice(0, 12) }], horizon: 2, freq: 'H', model, quantiles: [1e-16, 0.5, 0.9999999999999999] } });
+      assert.equal(res.status, 200, `${model}: ${res.text}`);
+      const prediction = res.body.series[0][0].prediction;
+      for (const values of Object.values(prediction) as number[][]) assert.ok(values.every(Number.isFinite), `${model}: ${JSON.stringify(prediction)}`);
+      assert.ok(prediction['1e-16'][0] <= prediction['0.5'][0] && prediction['0.5'][0] <= prediction['0.9999999999999999'][0]);
+    }
+  });
 });
