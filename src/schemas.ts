@@ -3,17 +3,19 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 
 const NumberOrNull = Type.Union([Type.Number(), Type.Null()]);
+/** Target values: beyond ±1e100 the statistical models' variance sums overflow to Infinity (a 500). */
+export const MAX_TARGET_MAGNITUDE = 1e100;
+const TargetValue = Type.Union([Type.Number({ minimum: -MAX_TARGET_MAGNITUDE, maximum: MAX_TARGET_MAGNITUDE }), Type.Null()]);
 
 /** The spellings calendar.ts parses (real dates and times are checked there: 2023-02-29 is a 422). */
 export const INDEX_DATE_PATTERN = '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.0{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?)?$';
 const IndexDate = Type.String({
   pattern: INDEX_DATE_PATTERN,
   description: 'YYYY-MM-DD; a date-time YYYY-MM-DDTHH:MM[:SS] (T or a space, as pandas writes it) with an optional Z or UTC offset ±HH:MM, normalised to UTC. Times other than midnight only for freq H. A day that does not exist (2023-02-29) is a 422.',
-  examples: ['2024-01-01', '2024-01-01 00:00:00+01:00'],
 });
 
 export const InputSeries = Type.Object({
-  target: Type.Array(NumberOrNull, { minItems: 1, contains: Type.Number(), description: 'observed values, one per index date, ascending time; null = missing; at least one number' }),
+  target: Type.Array(TargetValue, { minItems: 1, contains: Type.Number(), description: 'observed values, one per index date, ascending time; null = missing; at least one number; each within ±1e100' }),
   index: Type.Array(IndexDate, { minItems: 1, description: 'the dates of `target` (same length), strictly ascending on the `freq` grid (D +1 day, W +7 days, H +1 hour, MS/Q/Y +1/3/12 months keeping one day-of-month position); a missing step is filled with null and reported in `warnings`' }),
   hist_variables: Type.Optional(Type.Record(Type.String(), Type.Array(NumberOrNull), { description: 'past covariates, one value per index date' })),
   future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'known-future covariates, one value per future_variables_index date; each also a hist variable' })),

@@ -47,6 +47,9 @@ function reasonAt(field: string, errors: AjvError[]): string {
     const hint = field === 'freq' && typeof data === 'string' ? freqHint(data) : typeof data === 'string' ? didYouMean(data, consts.map(String)) : '';
     return `must be one of ${consts.map(String).join(', ')}${got}${hint}`;
   }
+  // a union whose value has a branch's type but breaks its bounds: the bound is the reason
+  const bounds = errors.filter((e) => !['type', 'anyOf', 'oneOf', 'const', 'enum'].includes(e.keyword));
+  if (union && bounds.length > 0) return `${[...new Set(bounds.map((e) => e.message ?? e.keyword))].join('; ')}${got}`;
   const types = [...new Set(errors.filter((e) => e.keyword === 'type').flatMap((e) => String(e.params.type).split(',')))];
   if (types.length > 0) return `must be ${orList(types.map((t) => TYPE_NAMES[t] ?? t))}${got}`;
   const pattern = errors.find((e) => e.keyword === 'pattern');

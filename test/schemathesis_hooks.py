@@ -12,6 +12,7 @@ the generated body unchanged); negative cases are left alone, so rejection is st
 """
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from typing import Any
 
@@ -93,10 +94,13 @@ def map_case(context: Any, case: Any) -> Any:
         return case
     path, method = case.operation.path, case.method.upper()
     if method == "POST" and path in FORECAST_PATHS and isinstance(case.body, dict):
+        case.body = copy.deepcopy(case.body)  # bodies can share objects with other cases (examples)
         _fix_forecast(case.body)
     elif method == "GET" and path == "/v1/warmup" and isinstance(case.query, dict):
+        case.query = dict(case.query)
         case.query["model"] = SERVED_MODELS[0]
         case.query.pop("model_size", None)
     elif method == "GET" and path == "/v1/forecast-jobs" and isinstance(case.query, dict):
+        case.query = dict(case.query)
         case.query.pop("cursor", None)  # only a next_cursor the API returned is a cursor
     return case

@@ -50,6 +50,17 @@ describe('422 reasons through the server', () => {
     assert.deepEqual(errors, [{ series: 0, field: 'series[0].target[3]', reason: 'must be a number or null, got string "12"' }]);
   });
 
+  test('a target value beyond ±1e100: the bound, not "must be null"', async () => {
+    const errors = await errorsFor((b) => { b.series[0].target[2] = 2.2e261; });
+    assert.deepEqual(errors, [{ series: 0, field: 'series[0].target[2]', reason: 'must be <= 1e+100, got number 2.2e+261' }]);
+  });
+
+  test('all-null target and a malformed date: plain reasons', async () => {
+    const errors = await errorsFor((b) => { b.series[0].target = b.series[0].target.map(() => null); b.series[0].index[4] = '2020/05/01'; });
+    assert.deepEqual(errors.find((e) => e.field === 'series[0].target'), { series: 0, field: 'series[0].target', reason: 'must hold at least one number; all 48 values are null' });
+    assert.match(errors.find((e) => e.field === 'series[0].index[4]')!.reason, /^"2020\/05\/01" is neither a date YYYY-MM-DD nor a date-time YYYY-MM-DDTHH:MM\[:SS\]/);
+  });
+
   test('wrong types elsewhere: one sentence each', async () => {
     const errors = await errorsFor((b) => { b.horizon = '6'; b.series[0].static_variables = { store: true }; });
     assert.deepEqual(errors.find((e) => e.field === 'horizon'), { field: 'horizon', reason: 'must be an integer, got string "6"' });
