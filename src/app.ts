@@ -119,7 +119,7 @@ function toHorizonError(error: FastifyError | HorizonError): HorizonError {
     return validationError(fieldErrorsFromAjv(fastifyError.validation as AjvError[], fastifyError.validationContext));
   }
   switch (fastifyError.statusCode) {
-    case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON`);
+    case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON, and no member may be named "__proto__"`);
     case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${fastifyError.message.match(/\d+/)?.[0] ?? 'the configured'} bytes`);
     case 415: return new HorizonError('unsupported_media_type', 'send the body as Content-Type: application/json');
     case 404: return new HorizonError('not_found', fastifyError.message);

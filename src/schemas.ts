@@ -3,6 +3,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 
 const NumberOrNull = Type.Union([Type.Number(), Type.Null()]);
+/** Variable names: `__proto__` is refused by the JSON parser (prototype pollution guard) with a 400. */
+const VARIABLE_NAMES = { propertyNames: { not: { const: '__proto__' } } };
 /** Target values: beyond ±1e100 the statistical models' variance sums overflow to Infinity (a 500). */
 export const MAX_TARGET_MAGNITUDE = 1e100;
 const TargetValue = Type.Union([Type.Number({ minimum: -MAX_TARGET_MAGNITUDE, maximum: MAX_TARGET_MAGNITUDE }), Type.Null()]);
@@ -17,10 +19,10 @@ const IndexDate = Type.String({
 export const InputSeries = Type.Object({
   target: Type.Array(TargetValue, { minItems: 1, contains: Type.Number(), description: 'observed values, one per index date, ascending time; null = missing; at least one number; each within ±1e100' }),
   index: Type.Array(IndexDate, { minItems: 1, description: 'the dates of `target` (same length), strictly ascending on the `freq` grid (D +1 day, W +7 days, H +1 hour, MS/Q/Y +1/3/12 months keeping one day-of-month position); a missing step is filled with null and reported in `warnings`' }),
-  hist_variables: Type.Optional(Type.Record(Type.String(), Type.Array(NumberOrNull), { description: 'past covariates, one value per index date' })),
-  future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'known-future covariates, one value per future_variables_index date; each also a hist variable' })),
+  hist_variables: Type.Optional(Type.Record(Type.String(), Type.Array(NumberOrNull), { ...VARIABLE_NAMES, description: 'past covariates, one value per index date' })),
+  future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { ...VARIABLE_NAMES, description: 'known-future covariates, one value per future_variables_index date; each also a hist variable' })),
   future_variables_index: Type.Optional(Type.Array(IndexDate, { description: 'dates continuing the grid right after the last index date, covering at least horizon steps' })),
-  static_variables: Type.Optional(Type.Record(Type.String(), Type.Number(), { description: 'one value per static variable' })),
+  static_variables: Type.Optional(Type.Record(Type.String(), Type.Number(), { ...VARIABLE_NAMES, description: 'one value per static variable' })),
 }, { additionalProperties: false, $id: 'InputSeries' });
 
 export const ForecastRequest = Type.Object({
