@@ -1,6 +1,8 @@
 // buildApp(deps) returns an un-listened Fastify instance; the server entry and the tests give it
 // real dependencies (store, inference client, registry, queue).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -21,6 +23,8 @@ import { routes } from './routes/index.ts';
 import { KeyCache } from './key-cache.ts';
 import { MethodsByPath } from './allowed-methods.ts';
 import { addExamples } from './openapi-examples.ts';
+
+const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../web/horizon-logo.svg', import.meta.url)));
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel'>;
@@ -68,7 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documentObject) => addExamples((documentObject as { openapiObject: Parameters<typeof addExamples>[0] }).openapiObject) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { persistAuthorization: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/v1/docs',
+    uiConfig: { persistAuthorization: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+    // branded Horizon: our logo and title instead of the Fastify/Swagger defaults
+    logo: { type: 'image/svg+xml', content: HORIZON_LOGO, href: '/v1/docs', target: '_self' },
+    theme: { title: 'Horizon API docs', favicon: [{ filename: 'horizon-logo.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: HORIZON_LOGO }] },
+  });
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id); });
   const context: AppContext = { ...deps, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined };
