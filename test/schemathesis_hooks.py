@@ -8,12 +8,15 @@ per date; future variables come with a `future_variables_index` continuing the g
 of its sizes; a backtest needs observed values before and in its holdout. Random positive data breaks
 one of these in nearly every case, so every positive case would be a 422 and the forecast path would
 never be fuzzed. This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
-the generated body unchanged); negative cases are left alone, so rejection is still tested.
+the generated body unchanged); negative cases are left alone, so rejection is still tested. And it
+keeps the run from revoking its own API key (HORIZON_FUZZ_KEY_ID, set by scripts/schemathesis.sh).
 """
 from __future__ import annotations
 
 import copy
 import datetime as dt
+import os
+import uuid
 from typing import Any
 
 import schemathesis
@@ -90,9 +93,13 @@ def _fix_forecast(body: dict) -> None:
 
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
+    path, method = case.operation.path, case.method.upper()
+    if method == "DELETE" and path == "/v1/api-keys/{id}" and isinstance(case.path_parameters, dict):
+        # revoking the run's own key would turn every later request into a 401 (any other id is fair game)
+        if case.path_parameters.get("id") == os.environ.get("HORIZON_FUZZ_KEY_ID"):
+            case.path_parameters = {**case.path_parameters, "id": str(uuid.uuid4())}
     if not _is_positive(case):
         return case
-    path, method = case.operation.path, case.method.upper()
     if method == "POST" and path in FORECAST_PATHS and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)  # bodies can share objects with other cases (examples)
         _fix_forecast(case.body)
