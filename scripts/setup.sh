@@ -34,3 +34,13 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 bash "$root/runtime/setup.sh"
+
+# Schemathesis (the API fuzz stage of scripts/test.sh) in its own virtualenv, pinned exactly
+st_venv="$tools/venv-schemathesis"
+st_stamp="$st_venv/.horizon-requirements"
+if [ ! -x "$st_venv/bin/schemathesis" ] || ! cmp -s scripts/requirements-schemathesis.txt "$st_stamp"; then
+  echo "setup: installing Schemathesis into .tools/venv-schemathesis" >&2
+  python3 -m venv "$st_venv"
+  "$st_venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/requirements-schemathesis.txt >&2
+  cp scripts/requirements-schemathesis.txt "$st_stamp"
+fi

@@ -1,6 +1,8 @@
 // buildApp(deps) returns an un-listened Fastify instance; the server entry and the tests give it
 // real dependencies (store, inference client, registry, queue).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,8 +14,9 @@ import type { PullManager } from './model-pull.ts';
 import type { ModelRegistry } from './models.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { WorkerStatus } from './runtime/supervisor.ts';
-import { HorizonError, toProblem, validationError, type FieldError } from './errors.ts';
+import { HorizonError, toProblem, validationError } from './errors.ts';
 import { RequestValidationError } from './normalize.ts';
+import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
 import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
@@ -24,6 +27,10 @@ import { runInContext, type LogFields } from './request-context.ts';
 declare module 'fastify' {
   interface FastifyRequest { logFields: LogFields }
 }
+import { MethodsByPath } from './allowed-methods.ts';
+import { addExamples } from './openapi-examples.ts';
+
+const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../web/horizon-logo.svg', import.meta.url)));
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'>;
@@ -57,10 +64,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // one JSON line per request, written by the onResponse hook below with the fields operators filter on
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     // strict JSON-schema validation: unknown fields are errors, nothing is coerced or defaulted
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: false } },
+    // verbose: errors carry the offending value and schema, for one clear reason per field (validation-errors.ts)
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: false, verbose: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  // every route's path and methods, for the 405 answer on a known path (registered before any route)
+  const allowed = new MethodsByPath();
+  app.addHook('onRoute', (route) => { allowed.add(route.url, route.method); });
 
   await app.register(swagger, {
     openapi: {
@@ -73,8 +84,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       security: [{ bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => addExamples((documentObject as { openapiObject: Parameters<typeof addExamples>[0] }).openapiObject) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { persistAuthorization: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/v1/docs',
+    uiConfig: { persistAuthorization: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+    // branded Horizon: our logo and title instead of the Fastify/Swagger defaults
+    logo: { type: 'image/svg+xml', content: HORIZON_LOGO, href: '/v1/docs', target: '_self' },
+    theme: { title: 'Horizon API docs', favicon: [{ filename: 'horizon-logo.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: HORIZON_LOGO }] },
+  });
 
   const telemetry = deps.telemetry ?? new Telemetry({ db: deps.database.db, workers: deps.workers });
   app.decorate('telemetry', telemetry);
@@ -98,7 +116,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
-    const horizonError = toHorizonError(error);
+    // a method no route has (QUERY, …) can fail in body parsing before the not-found handler runs
+    const methods = request.is404 ? allowed.methodsFor(request.url.split('?')[0]) : [];
+    const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error);
     if (request.logFields) request.logFields.code = horizonError.code;
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
     if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
@@ -111,6 +131,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
+    const methods = allowed.methodsFor(path);
+    if (methods.length > 0) {
+      const error = methodNotAllowed(request.method, path, methods);
+      if (request.logFields) request.logFields.code = error.code;
+      void reply.code(405).headers(error.headers ?? {}).type('application/problem+json').send(toProblem(error, request.id));
+      return;
+    }
     const error = path.startsWith('/v1/') || path === '/v1'
       ? new HorizonError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json`)
       : new HorizonError('unversioned_path', `Horizon serves its API under /v1; did you mean /v1${path === '/' ? '/status' : path}?`);
@@ -123,41 +150,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   return app;
 }
 
+function methodNotAllowed(method: string, url: string, methods: string[]): HorizonError {
+  const path = url.split('?')[0];
+  return new HorizonError('method_not_allowed', `${path} does not take ${method}; it takes ${methods.join(', ')}`, { headers: { allow: methods.join(', ') } });
+}
+
 function toHorizonError(error: FastifyError | HorizonError): HorizonError {
   if (error instanceof HorizonError) return error;
   if (error instanceof RequestValidationError) return validationError(error.errors);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    // a union (freq) fails once per branch: keep one error per field and reason
-    const unique = new Map(fastifyError.validation.map((v) => ajvToFieldError(v, fastifyError.validationContext)).map((e) => [`${e.field}\u0000${e.reason}`, e]));
-    return validationError([...unique.values()]);
+    return validationError(fieldErrorsFromAjv(fastifyError.validation as AjvError[], fastifyError.validationContext));
   }
   switch (fastifyError.statusCode) {
-    case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON`);
+    case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON, and no member may be named "__proto__"`);
     case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${fastifyError.message.match(/\d+/)?.[0] ?? 'the configured'} bytes`);
     case 415: return new HorizonError('unsupported_media_type', 'send the body as Content-Type: application/json');
     case 404: return new HorizonError('not_found', fastifyError.message);
   }
   return new HorizonError('internal_error', `unexpected error: ${fastifyError.message}`, { cause: error });
-}
-
-interface AjvError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
-
-/** `/series/2/target/5` → series 2, field `series[2].target[5]`. */
-function ajvToFieldError(v: AjvError, context?: string): FieldError {
-  const parts = v.instancePath.split('/').filter(Boolean);
-  let field = parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
-  const series = parts[0] === 'series' && /^\d+$/.test(parts[1] ?? '') ? Number(parts[1]) : undefined;
-  let reason = v.message ?? v.keyword;
-  if (v.keyword === 'additionalProperties') {
-    field = field ? `${field}.${String(v.params.additionalProperty)}` : String(v.params.additionalProperty);
-    reason = 'unknown field (not part of the API; check the spelling)';
-  } else if (v.keyword === 'required') {
-    field = field ? `${field}.${String(v.params.missingProperty)}` : String(v.params.missingProperty);
-    reason = 'is required';
-  } else if (field === 'freq') {
-    reason = 'must be one of MS, D, W, H, Q, Y';
-  }
-  if (!field) field = context ?? 'body';
-  return series === undefined ? { field, reason } : { series, field, reason };
 }

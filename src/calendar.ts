@@ -1,7 +1,16 @@
 // Calendars of the six request frequencies (contract B.1/B.2): parsing index dates, placing them on
 // the freq's grid, filling gaps and continuing the grid for forecast dates. Pure functions on civil
 // dates with UTC integer arithmetic; no Date objects, so no local time zone and no two-digit-year
-// quirks. A date-time without `Z` is read as UTC too.
+// quirks. A date-time without `Z` or an offset is read as UTC too.
+//
+// Accepted spellings (what pandas and Python write: str(pd.Timestamp), isoformat(), to_json):
+//   - H: `YYYY-MM-DD`, or a date-time `YYYY-MM-DD[T or space]HH:MM[:SS[.fff]]` with an optional `Z` or
+//     UTC offset `+HH:MM`/`-HH:MM`/`+HHMM`; an offset is normalised to UTC (`2024-01-01 06:00+01:00` is
+//     `2024-01-01T05:00:00Z`), and forecast stamps then end in `Z`. Fractions must be zero (the grid is
+//     whole hours, anchored on whole seconds).
+//   - D/W/MS/Q/Y: `YYYY-MM-DD`, or the same date at midnight in the date-time spellings above (pandas
+//     writes daily stamps as `2024-01-01 00:00:00`); the date is taken as written, whatever the offset,
+//     because a daily label names a civil day, not an instant. Any other time of day is refused.
 //
 // Grids: D +1 day, W +7 days (anchored on the first date's weekday), H +1 hour (anchored on the first
 // stamp's minute and second), MS/Q/Y +1/+3/+12 months from the first date's month. For MS/Q/Y every
@@ -22,7 +31,10 @@ const MAX_YEAR = 9999;
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 const DATE_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_FORMAT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(Z?)$/;
+// groups: year, month, day, hour, minute, second?, fraction?, zone? (Z, ±HH:MM or ±HHMM)
+const DATE_TIME_FORMAT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** What the refusals quote as the accepted date-time spelling. */
+export const DATE_TIME_SPELLING = 'YYYY-MM-DDTHH:MM[:SS] (T or a space; optional Z or UTC offset ±HH:MM)';
 
 /** A parsed index date; a plain date is midnight. */
 export interface Stamp {
@@ -30,7 +42,7 @@ export interface Stamp {
   month: number;
   day: number;
   secondOfDay: number;
-  /** written with a trailing `Z` */
+  /** written with a trailing `Z` or a UTC offset (then already normalised to UTC) */
   zulu: boolean;
 }
 
@@ -42,7 +54,7 @@ export interface Grid {
   origin: Stamp;
   /** MS/Q/Y only */
   dayPosition: DayPosition | null;
-  /** H forecast stamps end in `Z` iff an index stamp did */
+  /** H forecast stamps end in `Z` iff an index stamp had `Z` or an offset */
   zulu: boolean;
 }
 
@@ -131,16 +143,47 @@ export function parseDate(freq: Freq, text: string): ParseDateResult {
     const [year, month, day] = [digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2)];
     if (year >= 0 && month >= 0 && day >= 0) return checkStamp(text, year, month, day, 0, 0, 0, false);
   }
-  const dateTime = DATE_TIME_FORMAT.exec(text);
-  const match = DATE_FORMAT.exec(text) ?? (freq === 'H' ? dateTime : null);
+  const dateOnly = DATE_FORMAT.exec(text);
+  if (dateOnly) return checkStamp(text, Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3]), 0, 0, 0, false);
+  const match = DATE_TIME_FORMAT.exec(text);
+  const quoted = JSON.stringify(text);
   if (!match) {
-    const quoted = JSON.stringify(text);
-    if (freq === 'H') return { ok: false, reason: `${quoted} is neither a date YYYY-MM-DD nor a date-time YYYY-MM-DDTHH:MM[:SS][Z]` };
-    const hint = dateTime ? `; freq ${freq} takes dates without a time (date-times are for freq H)` : '';
-    return { ok: false, reason: `${quoted} is not a date of the form YYYY-MM-DD${hint}` };
+    if (freq === 'H') return { ok: false, reason: `${quoted} is neither a date YYYY-MM-DD nor a date-time ${DATE_TIME_SPELLING}` };
+    return { ok: false, reason: `${quoted} is not a date of the form YYYY-MM-DD` };
   }
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((g) => Number(match[g] ?? 0));
-  return checkStamp(text, year, month, day, hour, minute, second, match[7] === 'Z');
+  const fraction = match[7] ?? '';
+  const zone = match[8];
+  if (/[1-9]/.test(fraction)) return { ok: false, reason: `${quoted} has a fraction of a second; stamps must fall on whole seconds` };
+  const offsetSeconds = zone && zone !== 'Z' ? parseOffset(zone) : 0;
+  if (offsetSeconds === null) return { ok: false, reason: `${quoted} has an impossible UTC offset ${zone}: hours run 00-23 and minutes 00-59` };
+  if (freq !== 'H') {
+    if (hour !== 0 || minute !== 0 || second !== 0) {
+      return { ok: false, reason: `${quoted} has a time of day; freq ${freq} takes dates YYYY-MM-DD (or midnight date-times); times other than midnight are for freq H` };
+    }
+    // a daily label names a civil day: the offset says where, not which day
+    return checkStamp(text, year, month, day, 0, 0, 0, false);
+  }
+  const checked = checkStamp(text, year, month, day, hour, minute, second, zone !== undefined);
+  if (!checked.ok || offsetSeconds === 0) return checked;
+  return toUtc(text, checked.stamp, offsetSeconds);
+}
+
+/** `+01:00` → 3600, `-0530` → -19800; null when the hours or minutes are impossible. */
+function parseOffset(zone: string): number | null {
+  const digitsOnly = zone.slice(1).replace(':', '');
+  const [hours, minutes] = [Number(digitsOnly.slice(0, 2)), Number(digitsOnly.slice(2, 4))];
+  if (hours > 23 || minutes > 59) return null;
+  return (zone[0] === '-' ? -1 : 1) * (hours * SECONDS_PER_HOUR + minutes * 60);
+}
+
+/** The UTC stamp of a local stamp written with `offsetSeconds` east of UTC. */
+function toUtc(text: string, local: Stamp, offsetSeconds: number): ParseDateResult {
+  const seconds = instant(local) - offsetSeconds;
+  const days = Math.floor(seconds / SECONDS_PER_DAY);
+  const date = civilDate(days);
+  if (date.year < 1 || date.year > MAX_YEAR) return { ok: false, reason: `${JSON.stringify(text)} is not supported: in UTC it falls outside the years 0001 to ${MAX_YEAR}` };
+  return { ok: true, stamp: { ...date, secondOfDay: seconds - days * SECONDS_PER_DAY, zulu: true } };
 }
 
 /** A stamp from parsed fields, or why they are not a real date and time. */

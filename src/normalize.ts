@@ -20,6 +20,7 @@ import type { Catalog, CatalogModel, Freq } from './catalog.ts';
 import { FREQS, findModel } from './catalog.ts';
 import type { FieldError } from './errors.ts';
 import type { ForecastDatesResult, ParsedIndex, ParseIndexResult } from './calendar.ts';
+import { didYouMean, suggestFreq } from './did-you-mean.ts';
 import { dateAtStep, fillGaps, findContinuationError, forecastDates, gapSummary, parseDate, parseIndex } from './calendar.ts';
 
 export type { FieldError };
@@ -113,7 +114,8 @@ function checkElements(values: readonly unknown[], isValid: (v: unknown) => bool
 
 function checkFreq(freq: string, errors: FieldError[]): Freq | undefined {
   if ((FREQS as readonly string[]).includes(freq)) return freq as Freq;
-  errors.push({ field: 'freq', reason: `freq ${show(freq)} is not one of ${FREQS.join(', ')}` });
+  const suggestion = typeof freq === 'string' ? suggestFreq(freq) : null;
+  errors.push({ field: 'freq', reason: `freq ${show(freq)} is not one of ${FREQS.join(', ')}${suggestion ? `; did you mean "${suggestion}"?` : ''}` });
   return undefined;
 }
 
@@ -123,7 +125,7 @@ function resolveModel(requested: string | undefined, catalog: Catalog, defaultMo
   if (model) return model;
   if (requested === undefined) throw new Error(`the default model ${show(defaultModel)} is not in the model catalog`);
   const valid = catalog.models.map((m) => m.id).join(', ');
-  errors.push({ field: 'model', reason: `model ${show(id)} is not a known model id; valid ids: ${valid}` });
+  errors.push({ field: 'model', reason: `model ${show(id)} is not a known model id${didYouMean(id, catalog.models.map((m) => m.id))}; valid ids: ${valid}` });
   return undefined;
 }
 
@@ -131,7 +133,7 @@ function resolveSize(model: CatalogModel, requested: string | undefined, errors:
   const size = requested ?? model.default_size;
   if (Object.hasOwn(model.sizes, size)) return size;
   const sizes = Object.keys(model.sizes).join(', ');
-  errors.push({ field: 'model_size', reason: `model_size ${show(size)} is not a size of model ${model.id}; its sizes: ${sizes}` });
+  errors.push({ field: 'model_size', reason: `model_size ${show(size)} is not a size of model ${model.id}${didYouMean(size, Object.keys(model.sizes))}; its sizes: ${sizes}` });
   return undefined;
 }
 

@@ -3,14 +3,26 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 
 const NumberOrNull = Type.Union([Type.Number(), Type.Null()]);
+/** Variable names: `__proto__` is refused by the JSON parser (prototype pollution guard) with a 400. */
+const VARIABLE_NAMES = { propertyNames: { not: { const: '__proto__' } } };
+/** Target values: beyond ±1e100 the statistical models' variance sums overflow to Infinity (a 500). */
+export const MAX_TARGET_MAGNITUDE = 1e100;
+const TargetValue = Type.Union([Type.Number({ minimum: -MAX_TARGET_MAGNITUDE, maximum: MAX_TARGET_MAGNITUDE }), Type.Null()]);
+
+/** The spellings calendar.ts parses (real dates and times are checked there: 2023-02-29 is a 422). */
+export const INDEX_DATE_PATTERN = '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.0{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?)?$';
+const IndexDate = Type.String({
+  pattern: INDEX_DATE_PATTERN,
+  description: 'YYYY-MM-DD; a date-time YYYY-MM-DDTHH:MM[:SS] (T or a space, as pandas writes it) with an optional Z or UTC offset ±HH:MM, normalised to UTC. Times other than midnight only for freq H. A day that does not exist (2023-02-29) is a 422.',
+});
 
 export const InputSeries = Type.Object({
-  target: Type.Array(NumberOrNull, { minItems: 1, description: 'observed values, one per timestep, ascending time; null = missing' }),
-  index: Type.Array(Type.String(), { minItems: 1, description: 'dates YYYY-MM-DD (for freq H also YYYY-MM-DDTHH:MM[:SS][Z]), same length as target' }),
-  hist_variables: Type.Optional(Type.Record(Type.String(), Type.Array(NumberOrNull), { description: 'past covariates, one value per index date' })),
-  future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'known-future covariates, one value per future_variables_index date; each also a hist variable' })),
-  future_variables_index: Type.Optional(Type.Array(Type.String(), { description: 'dates continuing the grid right after the last index date, covering at least horizon steps' })),
-  static_variables: Type.Optional(Type.Record(Type.String(), Type.Number(), { description: 'one value per static variable' })),
+  target: Type.Array(TargetValue, { minItems: 1, contains: Type.Number(), description: 'observed values, one per index date, ascending time; null = missing; at least one number; each within ±1e100' }),
+  index: Type.Array(IndexDate, { minItems: 1, description: 'the dates of `target` (same length), strictly ascending on the `freq` grid (D +1 day, W +7 days, H +1 hour, MS/Q/Y +1/3/12 months keeping one day-of-month position); a missing step is filled with null and reported in `warnings`' }),
+  hist_variables: Type.Optional(Type.Record(Type.String(), Type.Array(NumberOrNull), { ...VARIABLE_NAMES, description: 'past covariates, one value per index date' })),
+  future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { ...VARIABLE_NAMES, description: 'known-future covariates, one value per future_variables_index date; each also a hist variable' })),
+  future_variables_index: Type.Optional(Type.Array(IndexDate, { description: 'dates continuing the grid right after the last index date, covering at least horizon steps' })),
+  static_variables: Type.Optional(Type.Record(Type.String(), Type.Number(), { ...VARIABLE_NAMES, description: 'one value per static variable' })),
 }, { additionalProperties: false, $id: 'InputSeries' });
 
 export const ForecastRequest = Type.Object({
@@ -20,7 +32,7 @@ export const ForecastRequest = Type.Object({
   model: Type.Optional(Type.String({ description: 'model id (GET /v1/models); default: the deployment default_model' })),
   model_size: Type.Optional(Type.String({ description: 'a size of the model; default: its default_size' })),
   context: Type.Optional(Type.Integer({ minimum: 1, description: 'use at most the last `context` observations (capped at max_context)' })),
-  quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, description: 'levels to return; default [0.1, 0.5, 0.9]' })),
+  quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, uniqueItems: true, description: 'levels to return, each once; default [0.1, 0.5, 0.9]' })),
   evaluation: Type.Optional(Type.Object({
     holdout: Type.Optional(Type.Integer({ minimum: 1, description: 'steps held out at the end of each series; default: horizon' })),
     season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short' })),
@@ -108,7 +120,7 @@ export const JobList = Type.Object({
 export const JobIdParams = Type.Object({ id: Type.String() });
 
 export const JobListQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'page size, 1–100 (default 20)' })),
+  limit: Type.Optional(Type.String({ pattern: '^0*([1-9][0-9]?|100)$', description: 'page size, 1–100 (default 20)' })),
   cursor: Type.Optional(Type.String()),
   status: Type.Optional(JobStatus),
 }, { additionalProperties: false });
@@ -187,8 +199,42 @@ export const CreatedApiKey = Type.Object({
 
 export const ApiKeyList = Type.Object({ keys: Type.Array(ApiKey) });
 
-export function problemResponses(...statuses: number[]): Record<number, typeof ProblemRef> {
-  return Object.fromEntries(statuses.map((s) => [s, ProblemRef]));
+/** What each error status means on this API; the OpenAPI response descriptions. */
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'The body is not valid JSON (NaN and Infinity are not JSON)',
+  401: 'Missing or invalid API key (WWW-Authenticate says which)',
+  403: 'The model\'s licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES)',
+  404: 'No such resource for this account',
+  405: 'Method not allowed on this path; the Allow header lists the methods it has',
+  409: 'Conflicts with the current state (see `code`)',
+  413: 'The body is larger than the configured limit',
+  415: 'The body is not sent as Content-Type: application/json',
+  422: 'Invalid input: `errors[]` names each field (and series) with the reason',
+  429: 'Quota exceeded; X-RateLimit-Reset says when to retry',
+  500: 'Inference failed, or an unexpected error; `detail` describes it',
+  502: 'Pulling the model weights failed',
+  503: 'Model or worker not available right now (weights missing, being pulled, worker restarting)',
+  504: 'Inference timed out',
+};
+
+export interface DocumentedResponse { description: string; content: Record<string, { schema: unknown }> }
+
+/**
+ * Error responses of an operation, documented as they are sent: `application/problem+json` bodies of
+ * the shared Problem schema, one description per status. Every route lists the statuses it can answer
+ * (401 for every keyed route), so the document states what the server does (test/openapi.test.ts).
+ */
+export function problemResponses(...statuses: number[]): Record<number, DocumentedResponse> {
+  return Object.fromEntries(statuses.map((s) => {
+    const description = PROBLEM_DESCRIPTIONS[s];
+    if (!description) throw new Error(`problemResponses: no description for status ${s}; add it to PROBLEM_DESCRIPTIONS`);
+    return [s, { description, content: { 'application/problem+json': { schema: ProblemRef } } }];
+  }));
+}
+
+/** A success response with its description (the document's `responses[status].description`). */
+export function jsonResponse(schema: unknown, description: string): DocumentedResponse {
+  return { description, content: { 'application/json': { schema } } };
 }
 
 export const SHARED_SCHEMAS = [InputSeries, ForecastRequest, Problem, ForecastResponse];

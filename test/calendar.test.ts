@@ -111,16 +111,66 @@ describe('parseDate', () => {
       rejects('D', text, dateOnly);
     }
     rejects('MS', '2024-01', dateOnly);
-    const hourly = /is neither a date YYYY-MM-DD nor a date-time YYYY-MM-DDTHH:MM\[:SS\]\[Z\]/;
-    for (const text of ['2024-01-01T10', '2024-01-01 10:00', '2024-01-01t10:00', '2024-01-01T10:00z', '2024-01-01T10:00+02:00', '2024-01-01T10:00:00.000Z', '2024-01-01T1:00']) {
+    const hourly = /is neither a date YYYY-MM-DD nor a date-time YYYY-MM-DDTHH:MM\[:SS\] \(T or a space; optional Z or UTC offset ±HH:MM\)/;
+    for (const text of ['2024-01-01T10', '2024-01-01  10:00', '2024-01-01t10:00', '2024-01-01T10:00z', '2024-01-01T10:00+2', '2024-01-01T10:00:00.Z', '2024-01-01T1:00',
+      '2024-01-01T10:00 +01:00', '2024-01-01T10:00+01:00:00', '2024-01-01T10:00UTC']) {
       rejects('H', text, hourly);
     }
   });
 
-  test('date-times are for H only, with a hint', () => {
+  test('times of day other than midnight are for H only, with a hint', () => {
     for (const freq of ['MS', 'D', 'W', 'Q', 'Y'] as Freq[]) {
-      rejects(freq, '2024-01-01T00:00', new RegExp(`freq ${freq} takes dates without a time`));
+      rejects(freq, '2024-01-01T00:30', new RegExp(`has a time of day; freq ${freq} takes dates YYYY-MM-DD`));
+      rejects(freq, '2024-01-01 12:00:00', /times other than midnight are for freq H/);
+      rejects(freq, '2024-01-01 00:00:01+01:00', /times other than midnight are for freq H/);
     }
+  });
+});
+
+describe('pandas and ISO spellings', () => {
+  const stamp = (freq: Freq, text: string) => { const r = parseDate(freq, text); assert.ok(r.ok, `${text}: ${r.ok ? '' : r.reason}`); return r.stamp; };
+
+  test('H: a space instead of T, as str(pd.Timestamp) writes', () => {
+    assert.deepEqual(stamp('H', '2024-01-01 07:00:00'), stamp('H', '2024-01-01T07:00:00'));
+    assert.deepEqual(stamp('H', '2024-01-01 07:00'), { year: 2024, month: 1, day: 1, secondOfDay: 25_200, zulu: false });
+  });
+
+  test('H: UTC offsets are normalised to UTC, across day, month and year ends', () => {
+    assert.deepEqual(stamp('H', '2024-01-01 06:00:00+01:00'), { year: 2024, month: 1, day: 1, secondOfDay: 18_000, zulu: true });
+    assert.deepEqual(stamp('H', '2024-01-01T00:30:00+01:00'), { year: 2023, month: 12, day: 31, secondOfDay: 84_600, zulu: true });
+    assert.deepEqual(stamp('H', '2024-02-28T22:00:00-05:00'), { year: 2024, month: 2, day: 29, secondOfDay: 10_800, zulu: true });
+    assert.deepEqual(stamp('H', '2024-03-05T07:30+0530'), { year: 2024, month: 3, day: 5, secondOfDay: 7_200, zulu: true });
+    assert.deepEqual(stamp('H', '2024-01-01T05:00:00+00:00'), stamp('H', '2024-01-01T05:00:00Z'));
+    rejects('H', '2024-01-01T05:00+24:00', /impossible UTC offset \+24:00/);
+    rejects('H', '0001-01-01T00:00+01:00', /in UTC it falls outside the years 0001 to 9999/);
+  });
+
+  test('H: zero fractions (pandas to_json) accepted, others refused', () => {
+    assert.deepEqual(stamp('H', '2024-01-01T05:00:00.000Z'), stamp('H', '2024-01-01T05:00:00Z'));
+    assert.deepEqual(stamp('H', '2024-01-01 05:00:00.000000000'), stamp('H', '2024-01-01T05:00'));
+    rejects('H', '2024-01-01T05:00:00.5Z', /fraction of a second/);
+  });
+
+  test('an index with offsets gives the same grid and forecast dates as its UTC spelling', () => {
+    const utc = ['2024-03-30T22:00:00Z', '2024-03-30T23:00:00Z', '2024-03-31T00:00:00Z', '2024-03-31T01:00:00Z'];
+    // a daylight-saving change in the middle (CET +01:00 -> CEST +02:00 at 01:00 UTC): still one grid
+    const local = ['2024-03-30 23:00:00+01:00', '2024-03-31 00:00:00+01:00', '2024-03-31 01:00:00+01:00', '2024-03-31 03:00:00+02:00'];
+    assert.deepEqual(steps('H', local), [0, 1, 2, 3]);
+    assert.deepEqual(next('H', local, 3), next('H', utc, 3));
+    assert.deepEqual(next('H', local, 2), ['2024-03-31T02:00:00Z', '2024-03-31T03:00:00Z']);
+    // the same instant twice, spelled in two zones, is a repeat
+    assert.match(indexError('H', ['2024-01-01T05:00Z', '2024-01-01T06:00+01:00']).reason, /repeats the previous date/);
+  });
+
+  test('D/W/MS/Q/Y: midnight date-times (pandas) are the date as written, whatever the offset', () => {
+    for (const freq of ['MS', 'D', 'W', 'Q', 'Y'] as Freq[]) {
+      for (const text of ['2024-01-01 00:00:00', '2024-01-01T00:00', '2024-01-01T00:00:00.000Z', '2024-01-01 00:00:00+01:00', '2024-01-01T00:00:00-05:00']) {
+        assert.deepEqual(stamp(freq, text), stamp(freq, '2024-01-01'), `${freq} ${text}`);
+      }
+    }
+    const pandasDaily = ['2024-01-30 00:00:00', '2024-01-31 00:00:00', '2024-02-01 00:00:00'];
+    assert.deepEqual(next('D', pandasDaily, 2), ['2024-02-02', '2024-02-03']);
+    assert.deepEqual(next('MS', ['2024-01-01 00:00:00+01:00', '2024-02-01 00:00:00+01:00'], 1), ['2024-03-01']);
   });
 });
 

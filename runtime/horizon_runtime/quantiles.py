@@ -14,9 +14,14 @@ def interval_level(q: float) -> float:
     """The central prediction-interval level (0-100) whose bound is quantile q.
 
     q < 0.5 is the lower bound and q > 0.5 the upper bound of the interval 100*|2q-1|; q = 0.5 is the
-    point forecast (level 0). Rounded so that 0.3 gives 40.0 rather than 40.00000000000001.
+    point forecast (level 0). Rounded so that 0.3 gives 40.0 rather than 40.00000000000001. Levels
+    within about 5e-11 of 0 or 1 (0.9999999999999999 is a valid request) would round to 100, whose
+    normal z is infinite: they get the bound of the widest finite interval, MAX_INTERVAL_LEVEL.
     """
-    return round(100.0 * abs(2.0 * q - 1.0), 10)
+    return min(round(100.0 * abs(2.0 * q - 1.0), 10), MAX_INTERVAL_LEVEL)
+
+
+MAX_INTERVAL_LEVEL = 99.9999999
 
 
 def make_monotone(rows: np.ndarray) -> np.ndarray:

@@ -41,6 +41,12 @@ def test_interval_level(q, level):
     assert interval_level(q) == level
 
 
+@pytest.mark.parametrize("q", [0.9999999999999999, 1e-16, 1 - 1e-12])
+def test_interval_level_never_reaches_100(q):
+    assert interval_level(q) == 99.9999999
+
+
+
 def test_make_monotone_sorts_each_step_across_levels():
     rows = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0]])
     np.testing.assert_array_equal(make_monotone(rows), [[1.0, 3.0], [2.0, 4.0], [3.0, 5.0]])

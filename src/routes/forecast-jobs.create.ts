@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Route } from './index.ts';
-import { ForecastRequest, JobAccepted, problemResponses } from '../schemas.ts';
+import { ForecastRequest, JobAccepted, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
 import { insertJob } from '../store/jobs.ts';
@@ -12,7 +12,7 @@ export const forecastJobsCreate: Route = (app, deps) => {
     schema: {
       summary: 'Queue a forecast job', tags: ['jobs'],
       body: ForecastRequest,
-      response: { 202: JobAccepted, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502) },
+      response: { 202: { ...jsonResponse(JobAccepted, 'Queued; poll the job at the Location header'), headers: { location: { type: 'string', description: '/v1/forecast-jobs/{job_id}' } } }, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502) },
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);

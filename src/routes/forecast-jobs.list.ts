@@ -1,5 +1,5 @@
 import type { Route } from './index.ts';
-import { JobList, JobListQuery, problemResponses } from '../schemas.ts';
+import { JobList, JobListQuery, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../errors.ts';
 import { listAccountJobs } from '../store/jobs.ts';
@@ -17,7 +17,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 /** GET /v1/forecast-jobs — the caller's jobs, newest first, cursor-paginated (results not inlined). */
 export const forecastJobsList: Route = (app, deps) => {
   app.get('/v1/forecast-jobs', {
-    schema: { summary: 'List forecast jobs', tags: ['jobs'], querystring: JobListQuery, response: { 200: JobList, ...problemResponses(401, 422) } },
+    schema: { summary: 'List forecast jobs', tags: ['jobs'], querystring: JobListQuery, response: { 200: jsonResponse(JobList, 'A page of the account\'s jobs, newest first'), ...problemResponses(401, 422) } },
   }, async (request) => {
     const owner = ownerOf(request);
     const limit = request.query.limit === undefined ? 20 : Number(request.query.limit);

@@ -1,5 +1,5 @@
 import { plainJsonSerializer, type Route } from './index.ts';
-import { ForecastRequest, ForecastResponse, problemResponses } from '../schemas.ts';
+import { ForecastRequest, ForecastResponse, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
 import { planForecast, runForecast, serverTiming } from '../forecast.ts';
@@ -11,7 +11,7 @@ export const forecastCreate: Route = (app, deps) => {
     schema: {
       summary: 'Forecast now', tags: ['forecast'],
       body: ForecastRequest,
-      response: { 200: ForecastResponse, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+      response: { 200: jsonResponse(ForecastResponse, 'The forecast: `series[i][0]` is the prediction of input series i'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
     },
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {

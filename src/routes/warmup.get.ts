@@ -1,5 +1,5 @@
 import type { Route } from './index.ts';
-import { WarmupPulling, WarmupQuery, WarmupResponse, problemResponses } from '../schemas.ts';
+import { WarmupPulling, WarmupQuery, WarmupResponse, problemResponses, jsonResponse } from '../schemas.ts';
 import { checkWeights } from '../forecast.ts';
 import { HorizonError } from '../errors.ts';
 import { findModel } from '../catalog.ts';
@@ -9,7 +9,7 @@ import { PRISM_ID } from '../prism.ts';
  * HORIZON_AUTO_PULL=1 and its weights missing, starts (or joins) their pull and answers 202 with progress. */
 export const warmupGet: Route = (app, deps) => {
   app.get('/v1/warmup', {
-    schema: { summary: 'Load a model ahead of use', tags: ['models'], querystring: WarmupQuery, response: { 200: WarmupResponse, 202: WarmupPulling, ...problemResponses(401, 403, 422, 500, 502, 503, 504) } },
+    schema: { summary: 'Load a model ahead of use', tags: ['models'], querystring: WarmupQuery, response: { 200: jsonResponse(WarmupResponse, 'The model is loaded'), 202: jsonResponse(WarmupPulling, 'Its weights are being pulled (HORIZON_AUTO_PULL=1); ask again'), ...problemResponses(401, 403, 422, 500, 502, 503, 504) } },
   }, async (request, reply) => {
     const modelId = request.query.model ?? deps.registry.defaultModel;
     const group = deps.registry.groupFor(modelId);

