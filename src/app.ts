@@ -18,6 +18,7 @@ import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
 import { KeyCache } from './key-cache.ts';
+import { adminHook, type AdminTokens } from './admin.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel'>;
@@ -28,6 +29,8 @@ export interface AppDeps {
   /** auto-pull of missing weights (HORIZON_AUTO_PULL=1); absent: nothing is downloaded at request time */
   pulls?: PullManager;
   workers: () => WorkerStatus[];
+  /** tokens of the /v1/admin operations; none: they answer 404 */
+  admin?: AdminTokens;
   version: string;
   logger?: boolean | object;
 }
@@ -35,6 +38,8 @@ export interface AppDeps {
 /** What routes get: the deps plus what buildApp derives from them. */
 export interface AppContext extends AppDeps {
   keyCache?: KeyCache;
+  /** onRequest hook of the admin routes (admin.ts) */
+  adminAuth: ReturnType<typeof adminHook>;
 }
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -55,7 +60,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Horizon forecasting API', version: deps.version, description: 'Self-hosted time-series foundation models behind one HTTP/JSON contract.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' } } },
+      components: { securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' },
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'operator token: HORIZON_ADMIN_TOKEN (the /v1/admin operations only)' },
+      } },
       security: [{ bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
@@ -63,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { persistAuthorization: true } });
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id); });
-  const context: AppContext = { ...deps, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined };
+  const context: AppContext = { ...deps, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}) };
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {

@@ -5,6 +5,7 @@ export const ERRORS = {
   bad_json: { status: 400, title: 'Unreadable JSON body' },
   unauthorized: { status: 401, title: 'Missing or invalid API key' },
   license_not_accepted: { status: 403, title: 'Model licence not accepted by the operator' },
+  account_disabled: { status: 403, title: 'Account disabled by the operator' },
   not_found: { status: 404, title: 'Not found' },
   unversioned_path: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
