@@ -174,7 +174,7 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: Error) => {
   if (error instanceof CliError) { process.stderr.write(`horizon: ${error.message}\n`); process.exitCode = error.exitCode; return; }
-  const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+  const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
   process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
   process.exitCode = expected ? 2 : 1;
 });
