@@ -34,6 +34,14 @@ export const FieldErrorSchema = Type.Object({
   reason: Type.String(),
 });
 
+export const UnavailableReason = Type.Object({
+  code: Type.Union([Type.Literal('runtime_not_installed'), Type.Literal('license_not_accepted'), Type.Literal('weights_missing'), Type.Literal('members_unavailable')]),
+  detail: Type.String({ description: 'what is missing and how the operator enables the model' }),
+  command: Type.Optional(Type.String({ description: 'the command that fixes it: weights_missing, the pull of the default size; runtime_not_installed, the setup' })),
+  variable: Type.Optional(Type.String({ description: 'license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES)' })),
+  runtime_group: Type.Optional(Type.String({ description: 'runtime_not_installed: the runtime group (virtualenv) that serves the model' })),
+}, { additionalProperties: false, description: 'why a catalog model is not served by this deployment' });
+
 export const Problem = Type.Object({
   type: Type.String(),
   title: Type.String(),
@@ -41,6 +49,7 @@ export const Problem = Type.Object({
   detail: Type.String(),
   code: Type.String(),
   errors: Type.Optional(Type.Array(FieldErrorSchema)),
+  unavailable_reason: Type.Optional(UnavailableReason),
   request_id: Type.String(),
 }, { $id: 'Problem', description: 'application/problem+json' });
 
@@ -112,14 +121,6 @@ export const JobListQuery = Type.Object({
   cursor: Type.Optional(Type.String()),
   status: Type.Optional(JobStatus),
 }, { additionalProperties: false });
-
-export const UnavailableReason = Type.Object({
-  code: Type.Union([Type.Literal('runtime_not_installed'), Type.Literal('license_not_accepted'), Type.Literal('weights_missing'), Type.Literal('members_unavailable')]),
-  detail: Type.String({ description: 'what is missing and how the operator enables the model' }),
-  command: Type.Optional(Type.String({ description: 'weights_missing: the command that installs the weights' })),
-  variable: Type.Optional(Type.String({ description: 'license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES)' })),
-  runtime_group: Type.Optional(Type.String({ description: 'runtime_not_installed: the runtime group (virtualenv) that serves the model' })),
-}, { additionalProperties: false, description: 'why a catalog model is not served by this deployment' });
 
 export const ModelInfo = Type.Object({
   model_id: Type.String(),
