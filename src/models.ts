@@ -10,11 +10,11 @@ import { pullCommand, type RecordedLicenses } from './model-weights.ts';
 import { PRISM_ID, prismMembers, type PrismMember } from './prism.ts';
 
 export type ModelsByGroup = () => Map<string, WorkerModels[]>;
+export type MissingWeightsByGroup = () => Map<string, MissingWeights[]>;
 export type Unavailable = Static<typeof UnavailableReason>;
 
 /** The setting that accepts model licences (also `models pull --accept-license`). */
 export const LICENSE_VARIABLE = 'HORIZON_ACCEPT_LICENSES';
-export type MissingWeightsByGroup = () => Map<string, MissingWeights[]>;
 
 export class ModelRegistry {
   readonly catalog: Catalog;
@@ -98,7 +98,7 @@ export class ModelRegistry {
       return {
         code: 'weights_missing',
         command: pullCommand(model, size),
-        detail: `no weights of ${model.id} are installed (for any size): install the default size with \`${pullCommand(model, size)}\` (other sizes: ${Object.keys(model.sizes).join(', ')})`,
+        detail: `no weights of ${model.id} are installed (for any size): install the default size with \`${pullCommand(model, size)}\` (sizes: ${Object.keys(model.sizes).join(', ')})`,
       };
     }
     return undefined;
