@@ -31,6 +31,7 @@ import { MethodsByPath } from './allowed-methods.ts';
 import { addExamples } from './openapi-examples.ts';
 
 const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../web/horizon-logo.svg', import.meta.url)));
+import { adminHook, type AdminTokens } from './admin.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'>;
@@ -41,6 +42,8 @@ export interface AppDeps {
   /** auto-pull of missing weights (HORIZON_AUTO_PULL=1); absent: nothing is downloaded at request time */
   pulls?: PullManager;
   workers: () => WorkerStatus[];
+  /** tokens of the /v1/admin operations; none: they answer 404 */
+  admin?: AdminTokens;
   version: string;
   logger?: boolean | object;
   /** the /metrics registry (server.ts gives it the workers' endpoints); absent: one without worker scrapes */
@@ -51,6 +54,8 @@ export interface AppDeps {
 export interface AppContext extends AppDeps {
   keyCache?: KeyCache;
   telemetry: Telemetry;
+  /** onRequest hook of the admin routes (admin.ts) */
+  adminAuth: ReturnType<typeof adminHook>;
 }
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -80,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       components: { securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' },
         metrics_token: { type: 'http', scheme: 'bearer', description: 'HORIZON_METRICS_TOKEN (GET /metrics only, when set)' },
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'operator token: HORIZON_ADMIN_TOKEN (the /v1/admin operations only)' },
       } },
       security: [{ bearer: [] }],
     },
@@ -112,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       duration_ms: Math.round(reply.elapsedTime * 1e3) / 1e3, ...request.logFields,
     }, 'request completed');
   });
-  const context: AppContext = { ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined };
+  const context: AppContext = { ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}) };
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {

@@ -8,7 +8,11 @@ import type { KeyCache } from './key-cache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest { owner?: KeyOwner }
-  interface FastifyContextConfig { public?: boolean }
+  interface FastifyContextConfig {
+    public?: boolean;
+    /** an operator route: authorised by the admin token (admin.ts), never by a tenant key */
+    admin?: boolean;
+  }
 }
 
 const CHALLENGE = 'Bearer realm="horizon"';
@@ -22,7 +26,7 @@ export function authHook(db: Kysely<Schema>, cache?: KeyCache) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     // public routes, the docs page's assets and unmatched paths (the 404 handler answers those) need no key
     const url = request.routeOptions.url;
-    if (request.routeOptions.config?.public || url === undefined || url.startsWith('/v1/docs')) return;
+    if (request.routeOptions.config?.public || request.routeOptions.config?.admin || url === undefined || url.startsWith('/v1/docs')) return;
     const header = request.headers.authorization;
     if (!header) throw unauthorized('the Authorization header is missing; send "Authorization: Bearer <API key>"');
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
@@ -33,6 +37,7 @@ export function authHook(db: Kysely<Schema>, cache?: KeyCache) {
       if (!owner) throw unauthorized('the API key is not valid (unknown, malformed or revoked)', 'invalid_token');
       cache?.set(match[1], owner);
     }
+    if (owner.disabled) throw new HorizonError('account_disabled', 'the account of this API key is disabled by the operator; ask them to enable it (`horizon accounts enable <name>`)');
     request.owner = owner;
   };
 }

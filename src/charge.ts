@@ -14,11 +14,12 @@ export interface Charge {
 export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply: FastifyReply): Promise<Charge> {
   const chargedAt = new Date();
   const decision = await chargeQuota(db, accountId, chargedAt);
-  const headers: Record<string, string> = {
+  // an unlimited account (both quotas 0) has no window to count down: no X-RateLimit-* headers
+  const headers: Record<string, string> = Number.isFinite(decision.limit) ? {
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
     'x-ratelimit-reset': String(decision.reset),
-  };
+  } : {};
   const telemetry = reply.server.telemetry;
   if (!decision.admitted) {
     telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'refused' });

@@ -27,6 +27,23 @@ export interface Config {
   logLevel: string;
   /** bearer token GET /metrics requires; unset: /metrics is open (bind it to a private network) */
   metricsToken?: string;
+  /** HORIZON_ADMIN_TOKEN: bearer token of the /v1/admin operations (at least 32 characters); unset = they answer 404 */
+  adminToken?: string;
+  /** quotas of the first account and of accounts created without flags; 0 = unlimited */
+  defaultDailyQuota: number;
+  defaultWeeklyQuota: number;
+}
+
+/** Below this an operator token is guessable by brute force over the network. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+function adminToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.HORIZON_ADMIN_TOKEN;
+  if (token === undefined || token === '') return undefined;
+  if (token.length < ADMIN_TOKEN_MIN_LENGTH || /\s/.test(token)) {
+    throw new Error(`HORIZON_ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters without spaces (it has ${token.length}); e.g. \`openssl rand -hex 32\``);
+  }
+  return token;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -63,5 +80,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     batchMaxWaitMs: optionalInt('HORIZON_BATCH_MAX_WAIT_MS'),
     logLevel: env.HORIZON_LOG_LEVEL ?? 'info',
     metricsToken: env.HORIZON_METRICS_TOKEN || undefined,
+    adminToken: adminToken(env),
+    // the contract's 200/1,000 unless the operator says otherwise
+    defaultDailyQuota: int(env, 'HORIZON_DEFAULT_DAILY_QUOTA', 200),
+    defaultWeeklyQuota: int(env, 'HORIZON_DEFAULT_WEEKLY_QUOTA', 1000),
   };
 }

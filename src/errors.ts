@@ -5,6 +5,7 @@ export const ERRORS = {
   bad_json: { status: 400, title: 'Unreadable JSON body' },
   unauthorized: { status: 401, title: 'Missing or invalid API key' },
   license_not_accepted: { status: 403, title: 'Model licence not accepted by the operator' },
+  account_disabled: { status: 403, title: 'Account disabled by the operator' },
   not_found: { status: 404, title: 'Not found' },
   unversioned_path: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
@@ -38,14 +39,25 @@ export class HorizonError extends Error {
   readonly status: number;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  readonly unavailable?: UnavailableReason;
 
-  constructor(code: ErrorCode, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown; unavailable?: UnavailableReason } = {}) {
     super(detail, { cause: extra.cause });
     this.code = code;
     this.status = ERRORS[code].status;
     this.errors = extra.errors;
     this.headers = extra.headers;
+    this.unavailable = extra.unavailable;
   }
+}
+
+/** Why a catalog model is not served (GET /v1/models `unavailable_reason`; models.ts unavailableReason). */
+export interface UnavailableReason {
+  code: 'runtime_not_installed' | 'license_not_accepted' | 'weights_missing' | 'members_unavailable';
+  detail: string;
+  command?: string;
+  variable?: string;
+  runtime_group?: string;
 }
 
 export interface Problem {
@@ -55,6 +67,8 @@ export interface Problem {
   detail: string;
   code: ErrorCode;
   errors?: FieldError[];
+  /** an extension member (RFC 9457): a request for a model this deployment does not serve says why, as GET /v1/models does */
+  unavailable_reason?: UnavailableReason;
   request_id: string;
 }
 
@@ -68,6 +82,7 @@ export function toProblem(error: HorizonError, requestId: string): Problem {
     request_id: requestId,
   };
   if (error.errors?.length) problem.errors = error.errors;
+  if (error.unavailable) problem.unavailable_reason = error.unavailable;
   return problem;
 }
 

@@ -21,4 +21,9 @@ export class KeyCache {
   forget(keyId: string): void {
     for (const [key, owner] of this.owners) if (owner.keyId === keyId) this.owners.delete(key);
   }
+
+  /** Drops every key of an account whose state changed (disabled or enabled through the admin API). */
+  forgetAccount(accountId: string): void {
+    for (const [key, owner] of this.owners) if (owner.accountId === accountId) this.owners.delete(key);
+  }
 }

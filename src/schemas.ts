@@ -46,6 +46,14 @@ export const FieldErrorSchema = Type.Object({
   reason: Type.String(),
 });
 
+export const UnavailableReason = Type.Object({
+  code: Type.Union([Type.Literal('runtime_not_installed'), Type.Literal('license_not_accepted'), Type.Literal('weights_missing'), Type.Literal('members_unavailable')]),
+  detail: Type.String({ description: 'what is missing and how the operator enables the model' }),
+  command: Type.Optional(Type.String({ description: 'the command that fixes it: weights_missing, the pull of the default size; runtime_not_installed, the setup' })),
+  variable: Type.Optional(Type.String({ description: 'license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES)' })),
+  runtime_group: Type.Optional(Type.String({ description: 'runtime_not_installed: the runtime group (virtualenv) that serves the model' })),
+}, { additionalProperties: false, description: 'why a catalog model is not served by this deployment' });
+
 export const Problem = Type.Object({
   type: Type.String(),
   title: Type.String(),
@@ -53,6 +61,7 @@ export const Problem = Type.Object({
   detail: Type.String(),
   code: Type.String(),
   errors: Type.Optional(Type.Array(FieldErrorSchema)),
+  unavailable_reason: Type.Optional(UnavailableReason),
   request_id: Type.String(),
 }, { $id: 'Problem', description: 'application/problem+json' });
 
@@ -137,7 +146,8 @@ export const ModelInfo = Type.Object({
   supports_covariates: Type.Boolean(),
   covariates: Type.Object({ past: Type.Boolean(), future: Type.Boolean(), static: Type.Boolean() }),
   license: Type.Object({ id: Type.String(), name: Type.String(), commercial: Type.Boolean(), requires_opt_in: Type.Boolean(), accepted: Type.Boolean() }),
-  available: Type.Boolean({ description: 'false when the licence needs the operator\'s opt-in (HORIZON_ACCEPT_LICENSES)' }),
+  available: Type.Boolean({ description: 'whether this deployment serves the model now; when false, unavailable_reason says why and how to enable it' }),
+  unavailable_reason: Type.Optional(UnavailableReason),
   loaded: Type.Array(Type.String()),
 });
 
@@ -238,3 +248,30 @@ export function jsonResponse(schema: unknown, description: string): DocumentedRe
 }
 
 export const SHARED_SCHEMAS = [InputSeries, ForecastRequest, Problem, ForecastResponse];
+
+/** A documented problem+json answer (the media type every error is sent with, contract B.8). */
+export function problemAnswer(description: string) {
+  return { description, content: { 'application/problem+json': { schema: ProblemRef } } };
+}
+
+export const AdminAccount = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  daily_quota: Type.Integer({ minimum: 0, description: 'requests per UTC day; 0 = unlimited' }),
+  weekly_quota: Type.Integer({ minimum: 0, description: 'requests per ISO week (Monday 00:00 UTC); 0 = unlimited' }),
+  disabled: Type.Boolean({ description: 'a disabled account\'s keys get 403 account_disabled' }),
+  disabled_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  used_today: Type.Integer({ description: 'units charged in the current UTC day' }),
+  used_this_week: Type.Integer({ description: 'units charged in the current ISO week' }),
+  created_at: Type.String({ format: 'date-time' }),
+}, { examples: [{ id: '0b9f3c52-5d1e-4a57-9a43-2f0c1f7e8a10', name: 'default', daily_quota: 200, weekly_quota: 1000, disabled: false, disabled_at: null, used_today: 12, used_this_week: 80, created_at: '2026-11-20T09:00:00.000Z' }] });
+
+export const AdminAccountList = Type.Object({ accounts: Type.Array(AdminAccount) });
+
+export const AdminAccountParams = Type.Object({ name: Type.String({ minLength: 1, description: 'the account name (as in `horizon accounts create <name>`)' }) });
+
+export const AdminAccountUpdate = Type.Object({
+  daily_quota: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'requests per UTC day; 0 = unlimited' })),
+  weekly_quota: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'requests per ISO week; 0 = unlimited' })),
+  disabled: Type.Optional(Type.Boolean({ description: 'true: the account\'s keys get 403 at once; false: enabled again' })),
+}, { additionalProperties: false, minProperties: 1, examples: [{ daily_quota: 1000, weekly_quota: 5000 }], description: 'the fields to change; at least one' });

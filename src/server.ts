@@ -1,6 +1,7 @@
 // `horizon serve`: opens the store, starts the model workers and the job consumers, serves HTTP,
 // and shuts everything down in order on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { loadCatalog } from './catalog.ts';
 import { openDatabase, type Database } from './store/database.ts';
@@ -18,6 +19,7 @@ import { RecordedLicenses } from './model-weights.ts';
 import { Telemetry } from './telemetry.ts';
 import { runInContext } from './request-context.ts';
 import { summarizeModels } from './model-summary.ts';
+import { writeServerInfo } from './server-info.ts';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -30,9 +32,9 @@ export interface RunningServer {
 }
 
 /** Creates the first account and key of an empty deployment; the key is printed once. */
-async function bootstrapFirstAccount(database: Database, print: (line: string) => void): Promise<void> {
+async function bootstrapFirstAccount(database: Database, config: Config, print: (line: string) => void): Promise<void> {
   if ((await countAccounts(database.db)) > 0) return;
-  const account = await createAccount(database.db, { name: 'default' });
+  const account = await createAccount(database.db, { name: 'default', dailyQuota: config.defaultDailyQuota, weeklyQuota: config.defaultWeeklyQuota });
   const key = await createApiKey(database.db, account.id, 'default');
   print(`horizon: created account "default" with its first API key (shown only now, store it):\n\n    ${key.key}\n`);
 }
@@ -45,7 +47,7 @@ export async function startServer(config: Config, options: {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await bootstrapFirstAccount(database, print);
+  await bootstrapFirstAccount(database, config, print);
 
   const catalog = loadCatalog();
   // groups that run in this process (the ensemble) have no worker to start
@@ -72,8 +74,11 @@ export async function startServer(config: Config, options: {
   const inference = new InferenceClient((g) => supervisor.endpoint(g), config.inferenceTimeoutMs);
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
 
+  // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
+  const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
   const app = await buildApp({
     config, database, registry, inference, queue, pulls, version: VERSION,
+    admin: { operator: config.adminToken, local: localAdminToken },
     workers: () => supervisor.status(),
     logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
     telemetry: new Telemetry({ db: database.db, workers: () => supervisor.status(), workerEndpoint: (g) => supervisor.endpoint(g) }),
@@ -103,8 +108,10 @@ export async function startServer(config: Config, options: {
   if (recovered.enqueued || recovered.failed) app.log.info(recovered, 'reconciled unfinished jobs');
 
   const url = await app.listen({ port: config.port, host: config.host });
+  const removeServerInfo = localAdminToken ? writeServerInfo(config.dataDir, app.server.address(), localAdminToken) : () => {};
   let closing: Promise<void> | undefined;
   const close = () => closing ??= (async () => {
+    removeServerInfo();
     await app.close();
     await queue.stop();
     await pulls?.stop();

@@ -58,6 +58,44 @@ describe('horizon CLI', () => {
     } finally { await database.close(); }
   });
 
+  it('accounts list/update/disable/enable against the stopped embedded store; 0 = unlimited', async () => {
+    const made = await horizon('accounts', 'create', 'ops', '--json');
+    assert.equal(made.code, 0, made.stderr);
+    assert.deepEqual([JSON.parse(made.stdout).daily_quota, JSON.parse(made.stdout).weekly_quota], [200, 1000], 'the contract\'s defaults');
+    const update = await horizon('accounts', 'update', 'ops', '--daily-quota', '0', '--weekly-quota', '5000', '--json');
+    assert.equal(update.code, 0, update.stderr);
+    const updated = JSON.parse(update.stdout);
+    assert.deepEqual([updated.name, updated.daily_quota, updated.weekly_quota, updated.disabled], ['ops', 0, 5000, false]);
+    const disable = await horizon('accounts', 'disable', 'ops');
+    assert.equal(disable.code, 0, disable.stderr);
+    assert.match(disable.stdout, /^ops: daily quota unlimited \(used today 0\), weekly quota 5000 \(used this week 0\), disabled since \d{4}-/);
+    const list = await horizon('accounts', 'list', '--json');
+    assert.equal(list.code, 0, list.stderr);
+    const ops = JSON.parse(list.stdout).accounts.find((a: { name: string }) => a.name === 'ops');
+    assert.equal(ops.disabled, true);
+    const table = await horizon('accounts', 'list');
+    assert.match(table.stdout, /^ops +unlimited +0 +5000 +0 +disabled$/m);
+    const enable = await horizon('accounts', 'enable', 'ops', '--json');
+    assert.equal(JSON.parse(enable.stdout).disabled, false);
+
+    const defaults = await run('npx', ['--no-install', 'horizon', 'accounts', 'create', 'defaults', '--json'], {
+      env: { ...process.env, HORIZON_DATA_DIR: dataDir, HORIZON_DEFAULT_DAILY_QUOTA: '0', HORIZON_DEFAULT_WEEKLY_QUOTA: '0' },
+    });
+    assert.deepEqual([JSON.parse(defaults.stdout).daily_quota, JSON.parse(defaults.stdout).weekly_quota], [0, 0], 'HORIZON_DEFAULT_*_QUOTA');
+
+    const noFlags = await horizon('accounts', 'update', 'ops');
+    assert.equal(noFlags.code, 2);
+    assert.match(noFlags.stderr, /needs --daily-quota N and\/or --weekly-quota N/);
+    const nobody = await horizon('accounts', 'disable', 'nobody');
+    assert.equal(nobody.code, 2);
+    assert.match(nobody.stderr, /no account named "nobody"/);
+    const negative = await horizon('accounts', 'update', 'ops', '--daily-quota=-3');
+    assert.equal(negative.code, 2);
+    assert.match(negative.stderr, /--daily-quota must be a non-negative integer, got "-3"/);
+    const ambiguous = await horizon('accounts', 'update', 'ops', '--daily-quota', '-3');
+    assert.equal(ambiguous.code, 2, 'a parse error is a usage error');
+  });
+
   it('eval runs the evaluation harness through the service', async () => {
     const out = mkdtempSync(join(tmpdir(), 'horizon-eval-'));
     try {
@@ -82,6 +120,10 @@ describe('horizon CLI', () => {
     const res = await horizon('accounts', 'create', 'while-running');
     assert.equal(res.code, 2);
     assert.match(res.stderr, /in use by process/);
+    // a live lock without the server's horizon.server.json (e.g. still starting): not reachable, same message
+    const list = await horizon('accounts', 'list');
+    assert.equal(list.code, 2);
+    assert.match(list.stderr, /in use by process/);
     rmSync(join(dataDir, 'horizon.lock'));
   });
 });

@@ -62,8 +62,8 @@ describe('Chronos models through POST /v1/forecast', () => {
   it('GET /v1/models lists the Chronos ids once their weights are present', async () => {
     const res = await server.request('GET', '/v1/models');
     assert.equal(res.status, 200, res.text);
-    const ids = res.body.models.map((m: { model_id: string }) => m.model_id);
-    for (const id of CHRONOS) assert.ok(ids.includes(id), `${id} in ${ids}`);
+    const ids = res.body.models.filter((m: { available: boolean }) => m.available).map((m: { model_id: string }) => m.model_id);
+    for (const id of CHRONOS) assert.ok(ids.includes(id), `${id} available in ${ids}`);
   });
 
   for (const [i, [model, size]] of SIZES.entries()) {
@@ -128,7 +128,8 @@ describe('sizes without weights', () => {
     assert.deepEqual(bolt.sizes, ['tiny']);
     assert.equal(bolt.default_size, 'tiny');
     assert.deepEqual(Object.keys(bolt.size_limits), ['tiny']);
-    assert.ok(!res.body.models.some((m: { model_id: string }) => m.model_id === 'chronos-2'), 'no weights, not listed');
+    const two = res.body.models.find((m: { model_id: string }) => m.model_id === 'chronos-2');
+    assert.deepEqual([two.available, two.unavailable_reason.code], [false, 'weights_missing'], 'no weights: listed, not available');
     const omitted = await partial.request('POST', '/v1/forecast', { body: { model: 'chronos-bolt', freq: 'MS', horizon: 6, series: [{ target, index }] } });
     assert.equal(omitted.status, 200, omitted.text);
     assert.equal(omitted.body.model_size, 'tiny');

@@ -244,7 +244,9 @@ describe('a running server and new weights', () => {
       let sizes: string[] = [];
       while (Date.now() < deadline) {
         const listed = await server.request('GET', '/v1/models');
-        sizes = (listed.body.models as { model_id: string; sizes: string[] }[]).find((m) => m.model_id === 'chronos-2')?.sizes ?? [];
+        // before the pull it is listed unavailable (weights_missing) with its catalog sizes
+        const model = (listed.body.models as { model_id: string; sizes: string[]; available: boolean }[]).find((m) => m.model_id === 'chronos-2');
+        sizes = model?.available ? model.sizes : [];
         if (sizes.includes('small')) break;
         await new Promise((resolve) => setTimeout(resolve, 250));
       }

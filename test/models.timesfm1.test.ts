@@ -180,13 +180,17 @@ describe('TimesFM 1.0 without weights', () => {
   });
   after(async () => { await empty?.close(); if (emptyDir) rmSync(emptyDir, { recursive: true, force: true }); });
 
-  it('is not listed, and a forecast is 422 naming the served models', async () => {
+  it('is listed unavailable (weights_missing, with the pull command), and a forecast is 422 naming the served models', async () => {
     const models = await empty.request('GET', '/v1/models');
-    assert.ok(!models.body.models.some((m: { model_id: string }) => m.model_id === MODEL), models.text);
+    const listed = models.body.models.find((m: { model_id: string }) => m.model_id === MODEL);
+    assert.equal(listed?.available, false, models.text);
+    assert.equal(listed.unavailable_reason.code, 'weights_missing');
+    assert.equal(listed.unavailable_reason.command, `npx horizon models pull ${MODEL} --size ${SIZE}`);
     const res = await empty.request('POST', '/v1/forecast', { body: { model: MODEL, freq: 'MS', horizon: 6, series: [{ target: monthly, index: monthlyIndex }] } });
     assert.equal(res.status, 422, res.text);
     assert.equal(res.body.errors[0].field, 'model');
     assert.match(res.body.errors[0].reason, /not served/);
+    assert.deepEqual(res.body.unavailable_reason, listed.unavailable_reason, 'the same reason as GET /v1/models');
   });
 
   it('weights removed after start: 503 weights_missing from the worker', async () => {
@@ -195,7 +199,7 @@ describe('TimesFM 1.0 without weights', () => {
     const gone = await startTestServer({ HORIZON_MODEL_DIR: dir });
     try {
       const listed = await gone.request('GET', '/v1/models');
-      assert.ok(listed.body.models.some((m: { model_id: string }) => m.model_id === MODEL), listed.text);
+      assert.equal(listed.body.models.find((m: { model_id: string }) => m.model_id === MODEL)?.available, true, listed.text);
       rmSync(join(dir, MODEL), { recursive: true, force: true });
       const res = await gone.request('POST', '/v1/forecast', { body: { model: MODEL, freq: 'MS', horizon: 6, series: [{ target: monthly, index: monthlyIndex }] } });
       assert.equal(res.status, 503, res.text);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/store/database.ts';
-import { createAccount, findAccountByName, setQuotas, AccountExistsError } from '../src/store/accounts.ts';
+import { createAccount, findAccountByName, setQuotas, updateAccount, listAccounts, accountOverview, AccountExistsError } from '../src/store/accounts.ts';
 import { createApiKey, authenticateKey, revokeApiKey, listApiKeys, DuplicateKeyNameError } from '../src/store/api-keys.ts';
 import { chargeQuota, refundQuota, quotaWindows } from '../src/store/quota.ts';
 import { insertJob, getAccountJob, listAccountJobs, cancelAccountJob, markRunning, finishJob, deleteExpiredJobs } from '../src/store/jobs.ts';
@@ -35,7 +35,7 @@ for (const backend of backends) {
       const { migrate } = await import('../src/store/database.ts');
       await migrate(database);
       const rows = await sql<{ name: string }>`SELECT name FROM horizon_migrations`.execute(database.db);
-      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core', '002_charge_many', '003_job_payloads_json']);
+      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core', '002_charge_many', '003_job_payloads_json', '004_account_controls']);
     });
 
     it('accounts: unique names, default quotas 200/1000', async () => {
@@ -115,8 +115,39 @@ for (const backend of backends) {
       assert.ok((await chargeQuota(database.db, account.id, wednesday)).admitted, 'the refunded unit is usable again');
       // the next ISO week starts from zero
       assert.ok((await chargeQuota(database.db, account.id, new Date('2026-11-23T00:00:01Z'))).admitted);
+      // 0 = unlimited (migration 004): the daily window no longer binds, the weekly one does
       await setQuotas(database.db, account.id, { daily: 0 });
-      assert.equal((await chargeQuota(database.db, account.id, new Date('2026-11-24T00:00:01Z'))).admitted, false);
+      const unlimitedDay = await chargeQuota(database.db, account.id, new Date('2026-11-24T00:00:01Z'));
+      assert.ok(unlimitedDay.admitted);
+      assert.equal(unlimitedDay.limit, 7, 'the weekly window binds');
+    });
+
+    it('accounts: update quotas and state by name, list with the usage of the current windows, disabled keys flagged', async () => {
+      const account = await createAccount(database.db, { name: 'controlled', dailyQuota: 1, weeklyQuota: 3 });
+      const key = await createApiKey(database.db, account.id, 'k');
+      const now = new Date('2026-11-18T12:00:00Z');
+      assert.ok((await chargeQuota(database.db, account.id, new Date('2026-11-17T12:00:00Z'))).admitted);
+      assert.ok((await chargeQuota(database.db, account.id, now)).admitted);
+      assert.equal((await chargeQuota(database.db, account.id, now)).admitted, false);
+      const overview = (await listAccounts(database.db, now)).find((a) => a.name === 'controlled')!;
+      assert.deepEqual([overview.used_today, overview.used_this_week, overview.disabled_at], [1, 2, null]);
+      assert.equal((await accountOverview(database.db, 'controlled', new Date('2026-11-23T12:00:00Z')))?.used_this_week, 0, 'a new ISO week');
+
+      const raised = await updateAccount(database.db, 'controlled', { dailyQuota: 2 });
+      assert.deepEqual([raised?.daily_quota, raised?.weekly_quota], [2, 3], 'only the given field changes');
+      assert.ok((await chargeQuota(database.db, account.id, now)).admitted, 'the raised quota applies to the next charge');
+      await updateAccount(database.db, 'controlled', { dailyQuota: 0, weeklyQuota: 0 });
+      const unlimited = await Promise.all(Array.from({ length: 20 }, () => chargeQuota(database.db, account.id, now)));
+      assert.ok(unlimited.every((d) => d.admitted && d.limit === Infinity));
+      assert.equal(await updateAccount(database.db, 'nobody', { dailyQuota: 1 }), undefined);
+
+      const disabled = await updateAccount(database.db, 'controlled', { disabled: true });
+      assert.ok(disabled?.disabled_at instanceof Date);
+      assert.deepEqual(await authenticateKey(database.db, key.key), { keyId: key.id, accountId: account.id, disabled: true });
+      const again = await updateAccount(database.db, 'controlled', { disabled: true });
+      assert.equal(again?.disabled_at?.getTime(), disabled?.disabled_at?.getTime(), 'disabling twice keeps the first date');
+      assert.equal((await updateAccount(database.db, 'controlled', { disabled: false }))?.disabled_at, null);
+      assert.deepEqual(await authenticateKey(database.db, key.key), { keyId: key.id, accountId: account.id });
     });
 
     it('jobs: scoped to the account, newest first with a cursor, cancel only while unfinished', async () => {

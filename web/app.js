@@ -76,6 +76,14 @@ function rowHint(errors) {
 
 // ---- API key and models ----------------------------------------------------------------------
 
+/** GET /v1/models unavailable_reason.code → the short label next to a model that cannot run here. */
+const UNAVAILABLE = {
+  runtime_not_installed: 'runtime not installed',
+  license_not_accepted: 'licence not accepted',
+  weights_missing: 'weights missing',
+  members_unavailable: 'members unavailable',
+};
+
 async function connect() {
   clearErrors();
   const key = $('api-key').value.trim();
@@ -89,11 +97,12 @@ async function connect() {
   }
   const { response, body } = answer;
   if (!response.ok) { $('key-state').textContent = ''; return showProblem(body, response.status); }
+  // every catalog model is listed; the ones this deployment cannot serve show why (their option is disabled)
   state.models = body.models;
   state.defaultModel = body.default_model;
   const options = (select, withNone) => {
     select.replaceChildren(...(withNone ? [el('option', { value: '' }, '—')] : []), ...state.models.map((m) =>
-      el('option', { value: m.model_id, ...(m.available ? {} : { disabled: '' }) }, m.available ? m.model_id : `${m.model_id} (licence not accepted)`)));
+      el('option', { value: m.model_id, ...(m.available ? {} : { disabled: '', title: m.unavailable_reason?.detail ?? '' }) }, m.available ? m.model_id : `${m.model_id} (${UNAVAILABLE[m.unavailable_reason?.code] ?? 'not available'})`)));
     select.disabled = false;
   };
   options($('model'), false);

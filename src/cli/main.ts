@@ -11,10 +11,15 @@ import { createAccount, findAccountByName, AccountExistsError, type Account } fr
 import { createApiKey, listApiKeys, revokeApiKey, DuplicateKeyNameError } from '../store/api-keys.ts';
 import { startServer } from '../server.ts';
 import { modelsCommand, CliError } from './models.ts';
+import { withAccounts, describeAccount, accountsTable, NoSuchAccountError } from './accounts.ts';
 
 const USAGE = `usage:
   horizon serve
   horizon accounts create <name> [--daily-quota N] [--weekly-quota N] [--json]
+  horizon accounts list [--json]
+  horizon accounts update <name> [--daily-quota N] [--weekly-quota N] [--json]   (0 = unlimited)
+  horizon accounts disable <name> [--json]
+  horizon accounts enable <name> [--json]
   horizon keys create --account <name> --name <key-name> [--json]
   horizon keys list --account <name> [--json]
   horizon keys revoke --account <name> --id <key-id> [--json]
@@ -22,6 +27,8 @@ const USAGE = `usage:
   horizon models pull <id> [--size S | --all-sizes] [--accept-license] [--revision R] [--force] [--json]
   horizon models rm <id> [--size S] [--json]
   horizon eval [--models a,b] [--datasets all|a,b] [--url URL --key KEY] …   (see eval/README.md)
+
+accounts list/update/disable/enable also work while the server runs (through it, embedded store; directly, PostgreSQL).
 
 environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_MODEL_DIR (./models), HF_ENDPOINT / HF_TOKEN (pulls), HORIZON_DATABASE_URL (PostgreSQL instead of the embedded store); see README`;
 
@@ -109,11 +116,34 @@ async function main(argv: string[]): Promise<number> {
   if (group === 'accounts' && command === 'create') {
     const name = rest[0];
     if (!name) throw new UsageError('accounts create needs a <name>');
+    const config = configFromEnv();
     const account = await withStore((d) => createAccount(d.db, {
-      name, dailyQuota: quota(values['daily-quota'], '--daily-quota'), weeklyQuota: quota(values['weekly-quota'], '--weekly-quota'),
+      name,
+      dailyQuota: quota(values['daily-quota'], '--daily-quota') ?? config.defaultDailyQuota,
+      weeklyQuota: quota(values['weekly-quota'], '--weekly-quota') ?? config.defaultWeeklyQuota,
     }));
     output(json, { id: account.id, name: account.name, daily_quota: account.daily_quota, weekly_quota: account.weekly_quota, created_at: account.created_at.toISOString() },
       `created account "${account.name}" (daily quota ${account.daily_quota}, weekly quota ${account.weekly_quota})`);
+    return 0;
+  }
+
+  if (group === 'accounts' && command === 'list') {
+    const accounts = await withAccounts(configFromEnv(), withStore, (b) => b.list());
+    output(json, { accounts }, accountsTable(accounts));
+    return 0;
+  }
+
+  if (group === 'accounts' && (command === 'update' || command === 'disable' || command === 'enable')) {
+    const name = rest[0];
+    if (!name) throw new UsageError(`accounts ${command} needs a <name>`);
+    const changes = command === 'update'
+      ? { dailyQuota: quota(values['daily-quota'], '--daily-quota'), weeklyQuota: quota(values['weekly-quota'], '--weekly-quota') }
+      : { disabled: command === 'disable' };
+    if (command === 'update' && changes.dailyQuota === undefined && changes.weeklyQuota === undefined) {
+      throw new UsageError('accounts update needs --daily-quota N and/or --weekly-quota N (0 = unlimited)');
+    }
+    const account = await withAccounts(configFromEnv(), withStore, (b) => b.update(name, changes));
+    output(json, account, describeAccount(account));
     return 0;
   }
 
@@ -144,7 +174,7 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: Error) => {
   if (error instanceof CliError) { process.stderr.write(`horizon: ${error.message}\n`); process.exitCode = error.exitCode; return; }
-  const expected = error instanceof UsageError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+  const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
   process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
   process.exitCode = expected ? 2 : 1;
 });

@@ -14,13 +14,15 @@ import { apiKeysRevoke } from './api-keys.revoke.ts';
 import { playgroundGet } from './playground.get.ts';
 import { playgroundAssetsGet } from './playground.assets.get.ts';
 import { metricsGet } from './metrics.get.ts';
+import { adminAccountsList } from './admin-accounts.list.ts';
+import { adminAccountsUpdate } from './admin-accounts.update.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
-  playgroundGet, playgroundAssetsGet, metricsGet,
+  playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify

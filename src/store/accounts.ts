@@ -1,12 +1,22 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from './database.ts';
+import { quotaWindows } from './quota.ts';
 
 export interface Account {
   id: string;
   name: string;
+  /** 0 = unlimited */
   daily_quota: number;
+  /** 0 = unlimited */
   weekly_quota: number;
   created_at: Date;
+  disabled_at: Date | null;
+}
+
+/** An account as the operator sees it: its quotas and what the current windows have used. */
+export interface AccountOverview extends Account {
+  used_today: number;
+  used_this_week: number;
 }
 
 export class AccountExistsError extends Error {}
@@ -40,4 +50,48 @@ export async function setQuotas(db: Kysely<Schema>, accountId: string, quotas: {
     .set({ daily_quota: quotas.daily, weekly_quota: quotas.weekly })
     .where('id', '=', accountId)
     .execute();
+}
+
+export interface AccountChanges {
+  dailyQuota?: number;
+  weeklyQuota?: number;
+  disabled?: boolean;
+}
+
+/** Changes an account by name; undefined when there is none. The charge reads the quotas on every
+ * request (horizon_charge), so a change applies to the next one. Re-disabling keeps the first date. */
+export async function updateAccount(db: Kysely<Schema>, name: string, changes: AccountChanges): Promise<Account | undefined> {
+  const { dailyQuota, weeklyQuota, disabled } = changes;
+  if (dailyQuota === undefined && weeklyQuota === undefined && disabled === undefined) return findAccountByName(db, name);
+  return db.updateTable('accounts')
+    .set({
+      daily_quota: dailyQuota,
+      weekly_quota: weeklyQuota,
+      disabled_at: disabled === undefined ? undefined : disabled ? sql<Date>`coalesce(disabled_at, now())` : null,
+    })
+    .where('name', '=', name)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Every account (by name) with the usage of the current UTC day and ISO week. */
+export async function listAccounts(db: Kysely<Schema>, now: Date = new Date(), name?: string): Promise<AccountOverview[]> {
+  const { day, weekStart } = quotaWindows(now);
+  let query = db.selectFrom('accounts as a')
+    .leftJoin('quota_usage as q', (join) => join.onRef('q.account_id', '=', 'a.id').on('q.day', '>=', sql<string>`${weekStart}::date`).on('q.day', '<', sql<string>`${weekStart}::date + 7`))
+    .select(['a.id', 'a.name', 'a.daily_quota', 'a.weekly_quota', 'a.created_at', 'a.disabled_at'])
+    .select([
+      sql<string>`coalesce(sum(q.used) FILTER (WHERE q.day = ${day}::date), 0)`.as('used_today'),
+      sql<string>`coalesce(sum(q.used), 0)`.as('used_this_week'),
+    ])
+    .groupBy('a.id')
+    .orderBy('a.name');
+  if (name !== undefined) query = query.where('a.name', '=', name);
+  const rows = await query.execute();
+  return rows.map((r) => ({ ...r, used_today: Number(r.used_today), used_this_week: Number(r.used_this_week) }));
+}
+
+/** One account's overview, by name. */
+export async function accountOverview(db: Kysely<Schema>, name: string, now: Date = new Date()): Promise<AccountOverview | undefined> {
+  return (await listAccounts(db, now, name))[0];
 }

@@ -23,6 +23,8 @@ export interface CreatedApiKey extends ApiKeyInfo {
 export interface KeyOwner {
   keyId: string;
   accountId: string;
+  /** the account is disabled by the operator: the key is genuine but gets 403 */
+  disabled?: true;
 }
 
 export class DuplicateKeyNameError extends Error {}
@@ -60,14 +62,15 @@ export async function authenticateKey(db: Kysely<Schema>, presented: string): Pr
   const match = KEY_PATTERN.exec(presented);
   if (!match) return undefined;
   const row = await db.selectFrom('api_keys')
-    .select(['id', 'account_id', 'key_hash', 'revoked_at'])
-    .where('prefix', '=', match[1])
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select(['api_keys.id', 'api_keys.account_id', 'api_keys.key_hash', 'api_keys.revoked_at', 'accounts.disabled_at'])
+    .where('api_keys.prefix', '=', match[1])
     .executeTakeFirst();
   if (!row || row.revoked_at !== null) return undefined;
   const stored = Buffer.from(row.key_hash);
   const given = hashKey(presented);
   if (stored.length !== given.length || !timingSafeEqual(stored, given)) return undefined;
-  return { keyId: row.id, accountId: row.account_id };
+  return row.disabled_at === null ? { keyId: row.id, accountId: row.account_id } : { keyId: row.id, accountId: row.account_id, disabled: true };
 }
 
 export async function listApiKeys(db: Kysely<Schema>, accountId: string): Promise<ApiKeyInfo[]> {

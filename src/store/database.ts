@@ -14,6 +14,8 @@ export interface AccountsTable {
   daily_quota: Generated<number>;
   weekly_quota: Generated<number>;
   created_at: Generated<Date>;
+  /** set while the account is disabled (migration 004): its keys get 403 */
+  disabled_at: Generated<Date | null>;
 }
 export interface ApiKeysTable {
   id: Generated<string>;

@@ -30,6 +30,7 @@ export function quotaWindows(now: Date): QuotaWindows {
 
 export interface QuotaDecision {
   admitted: boolean;
+  /** Infinity when both windows are unlimited (quota 0) */
   limit: number;
   remaining: number;
   /** epoch seconds when the binding window resets */
@@ -46,21 +47,24 @@ function decide(row: ChargeRow, position: number, windows: QuotaWindows, now: Da
   const admitted = position < row.admitted;
   const dayUsed = row.day_used_before + Math.min(position + 1, row.admitted);
   const weekUsed = row.week_used_before + Math.min(position + 1, row.admitted);
-  const dayLeft = Math.max(0, row.daily_quota - dayUsed);
-  const weekLeft = Math.max(0, row.weekly_quota - weekUsed);
+  // a quota of 0 is unlimited (migration 004): a window without a cap never binds
+  const daily = row.daily_quota === 0 ? Infinity : row.daily_quota;
+  const weekly = row.weekly_quota === 0 ? Infinity : row.weekly_quota;
+  const dayLeft = Math.max(0, daily - dayUsed);
+  const weekLeft = Math.max(0, weekly - weekUsed);
   // the binding window is the one with less room; on a tie the day, which resets first
   const weekBinds = weekLeft < dayLeft;
   const decision: QuotaDecision = {
     admitted,
-    limit: weekBinds ? row.weekly_quota : row.daily_quota,
+    limit: weekBinds ? weekly : daily,
     remaining: Math.min(dayLeft, weekLeft),
     reset: weekBinds ? windows.weekResetsAt : windows.dayResetsAt,
   };
   if (!admitted) {
     // when both are exhausted, the week decides when a retry can succeed
-    const weekExhausted = weekUsed >= row.weekly_quota;
+    const weekExhausted = weekUsed >= weekly;
     decision.exhausted = weekExhausted ? 'weekly' : 'daily';
-    decision.limit = weekExhausted ? row.weekly_quota : row.daily_quota;
+    decision.limit = weekExhausted ? weekly : daily;
     decision.reset = weekExhausted ? windows.weekResetsAt : windows.dayResetsAt;
     decision.remaining = 0;
     decision.retryAfterSeconds = Math.max(1, Math.ceil(decision.reset - now.getTime() / 1000));
