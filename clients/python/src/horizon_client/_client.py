@@ -41,6 +41,7 @@ class _Base:
         self.max_request_bytes = max_request_bytes or DEFAULT_MAX_REQUEST_BYTES
         self._headers = {"authorization": f"Bearer {api_key}", "user-agent": _user_agent(), "accept": "application/json"}
         self._timeout = timeout
+        self._largest_accepted = 0  # bytes of the largest forecast body accepted so far
 
     def _should_retry(self, idempotent: bool, retry: bool | None) -> bool:
         return retry if retry is not None else (idempotent or self.retry.retry_non_idempotent)
@@ -71,13 +72,15 @@ class _Base:
         overhead = len(json.dumps({**body, "series": []}, separators=(",", ":"))) + 64
         return _frames.split_by_bytes(series, self.max_request_bytes, overhead)
 
-    def _learn_limit(self, error: PayloadTooLargeError, sent: int) -> None:
-        """A 413 names the server's limit: use it for every later request of this client."""
-        match = _LIMIT_IN_413.search(error.detail)
-        limit = int(match.group(1)) if match else sent // 2
-        if sent <= 1 or limit >= self.max_request_bytes:
+    def _learn_limit(self, error: PayloadTooLargeError, series_sent: int, bytes_sent: int) -> None:
+        """After a 413, a smaller limit for every later request of this client: the one the detail names
+        when it names a plausible one, else half the body that was refused (413s are not charged)."""
+        if series_sent <= 1:
             raise error
-        self.max_request_bytes = limit
+        match = _LIMIT_IN_413.search(error.detail)
+        named = int(match.group(1)) if match else 0
+        # a body this client already had accepted is known to fit: never go below it
+        self.max_request_bytes = named if 1024 <= named < bytes_sent else max(bytes_sent // 2, self._largest_accepted)
 
     @staticmethod
     def _frame(ids: list[Any], predictions: list[dict[str, Any]], meta: dict[str, Any], id_col: str, time_col: str) -> "pd.DataFrame":
@@ -233,6 +236,7 @@ class Horizon(_Base):
         while done < len(series):
             chunk = self._chunks(series[done:], body)[0]
             request = {**body, "series": [series[done + i] for i in chunk]}
+            sent = len(json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode())  # as httpx sends it
             try:
                 if as_job:
                     pending.append((done, self.create_job(request)["job_id"]))
@@ -241,8 +245,9 @@ class Horizon(_Base):
                     self._merge(meta, response, done)
                     predictions.extend(s[0] for s in response["series"])
             except PayloadTooLargeError as error:
-                self._learn_limit(error, len(chunk))
+                self._learn_limit(error, len(chunk), sent)
                 continue
+            self._largest_accepted = max(self._largest_accepted, sent)
             done += len(chunk)
         for offset, job_id in pending:
             job = self.wait_for_job(job_id, timeout=timeout)
@@ -362,6 +367,7 @@ class AsyncHorizon(_Base):
         while done < len(series):
             chunk = self._chunks(series[done:], body)[0]
             request = {**body, "series": [series[done + i] for i in chunk]}
+            sent = len(json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode())  # as httpx sends it
             try:
                 if as_job:
                     pending.append((done, (await self.create_job(request))["job_id"]))
@@ -370,8 +376,9 @@ class AsyncHorizon(_Base):
                     self._merge(meta, response, done)
                     predictions.extend(s[0] for s in response["series"])
             except PayloadTooLargeError as error:
-                self._learn_limit(error, len(chunk))
+                self._learn_limit(error, len(chunk), sent)
                 continue
+            self._largest_accepted = max(self._largest_accepted, sent)
             done += len(chunk)
         jobs = await asyncio.gather(*(self.wait_for_job(job_id, timeout=timeout) for _, job_id in pending))
         for (offset, _), job in zip(pending, jobs):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
@@ -27,7 +28,9 @@ def contract_freq(freq: str) -> str:
     from pandas.tseries import offsets as o
 
     try:
-        offset = pd.tseries.frequencies.to_offset(freq)
+        with warnings.catch_warnings():  # pandas' deprecation notes on old aliases ("M", "H") are not the user's concern here
+            warnings.simplefilter("ignore", FutureWarning)
+            offset = pd.tseries.frequencies.to_offset(freq)
     except ValueError as error:
         raise ValueError(f"freq {freq!r} is not a frequency; the API accepts {', '.join(FREQS)}") from error
     if offset.n != 1:
@@ -152,9 +155,8 @@ def split_by_bytes(series: Sequence[dict[str, Any]], limit: int, overhead: int) 
     chunks: list[list[int]] = []
     size = 0
     for i, item in enumerate(series):
-        n = len(json.dumps(item, separators=(",", ":"))) + 1
-        if n > budget:
-            raise ValueError(f"series {i} alone is {n} bytes as JSON, over the server's body limit of {limit} bytes; shorten its history")
+        n = len(json.dumps(item, separators=(",", ":"), ensure_ascii=False).encode()) + 1
+        # a series over the budget goes alone: if the server refuses it, its 413 is the error
         if not chunks or size + n > budget:
             chunks.append([])
             size = 0
