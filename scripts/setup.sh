@@ -34,3 +34,4 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 bash "$root/runtime/setup.sh"
+bash "$root/clients/python/setup.sh"  # the Python client: its venv, pinned test deps, the wheel in clients/python/dist
