@@ -44,3 +44,4 @@ if [ ! -x "$st_venv/bin/schemathesis" ] || ! cmp -s scripts/requirements-schemat
   "$st_venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/requirements-schemathesis.txt >&2
   cp scripts/requirements-schemathesis.txt "$st_stamp"
 fi
+bash "$root/clients/python/setup.sh"  # the Python client: its venv, pinned test deps, the wheel in clients/python/dist

@@ -31,13 +31,18 @@ bash scripts/schemathesis.sh 2>&1 | tee test-output/schemathesis.log
 st_rc=${PIPESTATUS[0]}
 [ "$st_rc" -eq 0 ] || status=1
 st_pass=$(( st_rc == 0 ? 1 : 0 )); st_fail=$(( st_rc == 0 ? 0 : 1 ))
+echo "== python client"
+clients/python/.venv/bin/python -m pytest clients/python/tests -q -p no:cacheprovider 2>&1 | tee test-output/pyclient.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+pc_pass=$(grep -Eo '[0-9]+ passed' test-output/pyclient.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
+pc_fail=$(grep -Eo '[0-9]+ (failed|errors?)' test-output/pyclient.log | tail -2 | awk '{s+=$1} END {print s+0}')
 
 # one closing line over both runners (pytest: "N passed[, N failed]"; node: "ℹ pass N" / "ℹ fail N")
 py_pass=$(grep -Eo '[0-9]+ passed' test-output/pytest.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
 py_fail=$(grep -Eo '[0-9]+ (failed|errors?)' test-output/pytest.log | tail -2 | awk '{s+=$1} END {print s+0}')
 node_pass=$(grep -E '^ℹ pass [0-9]+' test-output/node.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
 node_fail=$(grep -E '^ℹ fail [0-9]+' test-output/node.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
-failed=$(( ${py_fail:-0} + ${node_fail:-0} + st_fail ))
+failed=$(( ${py_fail:-0} + ${node_fail:-0} + st_fail + ${pc_fail:-0} ))
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
-echo "$(( ${py_pass:-0} + ${node_pass:-0} + st_pass )) passed, ${failed} failed"
+echo "$(( ${py_pass:-0} + ${node_pass:-0} + st_pass + ${pc_pass:-0} )) passed, ${failed} failed"
 exit $status

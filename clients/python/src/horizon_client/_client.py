@@ -1,0 +1,387 @@
+"""Horizon and AsyncHorizon: the API's calls as plain dicts, plus DataFrame forecasts on top of them."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator, Sequence
+
+import httpx
+
+from . import _frames
+from ._errors import HorizonError, JobFailedError, JobTimeoutError, PayloadTooLargeError, error_from_response
+from ._retry import RetryPolicy, retry_after_seconds
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Horizon", "AsyncHorizon", "DEFAULT_MAX_REQUEST_BYTES"]
+
+# the server's default body limit (HORIZON_BODY_LIMIT_BYTES); a smaller one is learnt from its 413 answer
+DEFAULT_MAX_REQUEST_BYTES = 10 * 1024 * 1024
+_LIMIT_IN_413 = re.compile(r"limit of (\d+) bytes")
+_TERMINAL = ("completed", "failed", "cancelled")
+
+
+def _user_agent() -> str:
+    from . import __version__
+
+    return f"horizon-client-python/{__version__}"
+
+
+class _Base:
+    """What the sync and async clients share: configuration, request bodies, DataFrame plumbing."""
+
+    def __init__(self, base_url: str, api_key: str, *, timeout: float, retry: RetryPolicy | None, max_request_bytes: int | None) -> None:
+        if not api_key:
+            raise ValueError("api_key is required (an hzn_... key; the first start of the server prints one)")
+        self.base_url = base_url.rstrip("/")
+        self.retry = retry or RetryPolicy()
+        self.max_request_bytes = max_request_bytes or DEFAULT_MAX_REQUEST_BYTES
+        self._headers = {"authorization": f"Bearer {api_key}", "user-agent": _user_agent(), "accept": "application/json"}
+        self._timeout = timeout
+        self._largest_accepted = 0  # bytes of the largest forecast body accepted so far
+
+    def _should_retry(self, idempotent: bool, retry: bool | None) -> bool:
+        return retry if retry is not None else (idempotent or self.retry.retry_non_idempotent)
+
+    @staticmethod
+    def _raise_for(response: httpx.Response) -> Any:
+        if response.status_code >= 400:
+            raise error_from_response(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.text)
+        return response.json() if response.content else None
+
+    def _plan(self, df: "pd.DataFrame", h: int, freq: str | None, model: str | None, quantiles: Sequence[float] | None,
+              id_col: str, time_col: str, target_col: str, X_df: Any, static_df: Any, model_size: str | None,
+              context: int | None) -> tuple[list[Any], list[dict[str, Any]], dict[str, Any]]:
+        code = _frames.contract_freq(freq) if freq else _frames.infer_freq(df, id_col, time_col)
+        ids, series = _frames.frame_to_series(df, code, id_col, time_col, target_col, X_df, static_df)
+        body: dict[str, Any] = {"horizon": int(h), "freq": code}
+        if model is not None:
+            body["model"] = model
+        if model_size is not None:
+            body["model_size"] = model_size
+        if context is not None:
+            body["context"] = int(context)
+        if quantiles is not None:
+            body["quantiles"] = [float(q) for q in quantiles]
+        return ids, series, body
+
+    def _chunks(self, series: Sequence[dict[str, Any]], body: dict[str, Any]) -> list[list[int]]:
+        overhead = len(json.dumps({**body, "series": []}, separators=(",", ":"))) + 64
+        return _frames.split_by_bytes(series, self.max_request_bytes, overhead)
+
+    def _learn_limit(self, error: PayloadTooLargeError, series_sent: int, bytes_sent: int) -> None:
+        """After a 413, a smaller limit for every later request of this client: the one the detail names
+        when it names a plausible one, else half the body that was refused (413s are not charged)."""
+        if series_sent <= 1:
+            raise error
+        match = _LIMIT_IN_413.search(error.detail)
+        named = int(match.group(1)) if match else 0
+        # a body this client already had accepted is known to fit: never go below it
+        self.max_request_bytes = named if 1024 <= named < bytes_sent else max(bytes_sent // 2, self._largest_accepted)
+
+    @staticmethod
+    def _frame(ids: list[Any], predictions: list[dict[str, Any]], meta: dict[str, Any], id_col: str, time_col: str) -> "pd.DataFrame":
+        frame = _frames.predictions_to_frame(ids, predictions, id_col, time_col)
+        frame.attrs.update(meta)
+        return frame
+
+    @staticmethod
+    def _merge(meta: dict[str, Any], response: dict[str, Any], offset: int) -> None:
+        meta["model"] = response.get("model")
+        meta["model_size"] = response.get("model_size")
+        # warnings name a series by its position in the request: shift them to positions in df
+        for w in response.get("warnings") or []:
+            meta["warnings"].append({**w, "series": w["series"] + offset} if isinstance(w.get("series"), int) else w)
+        meta["requests"] += 1
+
+    @staticmethod
+    def _job_done(job: dict[str, Any]) -> dict[str, Any]:
+        if job["status"] == "completed":
+            return job
+        error = job.get("error") or {}
+        raise JobFailedError(f"job {job['job_id']} {job['status']}: {error.get('detail', 'no detail')}", job=job, code=error.get("code"))
+
+
+def _next_poll(interval: float, max_interval: float, response_headers: dict[str, str] | None) -> float:
+    asked = retry_after_seconds(response_headers or {})
+    return asked if asked is not None else min(max_interval, interval * 1.5)
+
+
+class Horizon(_Base):
+    """Synchronous client. `Horizon(base_url, api_key)`; use as a context manager or call close()."""
+
+    def __init__(self, base_url: str, api_key: str, *, timeout: float = 300.0, retry: RetryPolicy | None = None,
+                 max_request_bytes: int | None = None, http_client: httpx.Client | None = None) -> None:
+        super().__init__(base_url, api_key, timeout=timeout, retry=retry, max_request_bytes=max_request_bytes)
+        self._http = http_client or httpx.Client(timeout=timeout)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "Horizon":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _request(self, method: str, path: str, *, json_body: Any = None, params: dict[str, Any] | None = None,
+                 idempotent: bool = True, retry: bool | None = None) -> tuple[Any, dict[str, str]]:
+        attempt = 0
+        retrying = self._should_retry(idempotent, retry)
+        while True:
+            response = self._http.request(method, f"{self.base_url}{path}", json=json_body, params=params, headers=self._headers)
+            try:
+                return self._raise_for(response), {k.lower(): v for k, v in response.headers.items()}
+            except HorizonError as error:
+                attempt += 1
+                wait = self.retry.wait_for(attempt, error) if retrying else None
+                if wait is None:
+                    raise
+                if self.retry.on_retry:
+                    self.retry.on_retry(attempt, wait, error)
+                self.retry.sleep(wait)
+
+    # --- the API, as plain dicts (no pandas needed) ---
+
+    def forecast_raw(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/forecast with a ForecastAPIRequest dict; returns the ForecastAPIResponse dict."""
+        return self._request("POST", "/v1/forecast", json_body=body, retry=retry)[0]
+
+    def create_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/forecast-jobs; returns {job_id, status: "queued", model, created_at}. Not retried unless asked."""
+        return self._request("POST", "/v1/forecast-jobs", json_body=body, idempotent=False, retry=retry)[0]
+
+    def get_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("GET", f"/v1/forecast-jobs/{job_id}")[0]
+
+    def wait_for_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2, max_poll_interval: float = 5.0) -> dict[str, Any]:
+        """Polls until the job is completed (returned) or failed/cancelled (JobFailedError); backs off, honours Retry-After."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        interval = poll_interval
+        while True:
+            job, headers = self._request("GET", f"/v1/forecast-jobs/{job_id}")
+            if job["status"] in _TERMINAL:
+                return self._job_done(job)
+            interval = _next_poll(interval, max_poll_interval, headers)
+            if deadline is not None and time.monotonic() + interval > deadline:
+                raise JobTimeoutError(f"job {job_id} still {job['status']} after {timeout} s", job=job)
+            time.sleep(interval)
+
+    def cancel_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("DELETE", f"/v1/forecast-jobs/{job_id}")[0]
+
+    def list_jobs(self, *, status: str | None = None, page_size: int | None = None) -> Iterator[dict[str, Any]]:
+        """Every job of the account, newest first, fetching the pages as it goes."""
+        cursor = None
+        while True:
+            params = {k: v for k, v in (("status", status), ("limit", page_size), ("cursor", cursor)) if v is not None}
+            page = self._request("GET", "/v1/forecast-jobs", params=params)[0]
+            yield from page["jobs"]
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    def models(self) -> dict[str, Any]:
+        """GET /v1/models as the server sends it: {"models": [...], "default_model": ...}."""
+        return self._request("GET", "/v1/models")[0]
+
+    def warmup(self, model: str | None = None, model_size: str | None = None) -> dict[str, Any]:
+        params = {k: v for k, v in (("model", model), ("model_size", model_size)) if v is not None}
+        return self._request("GET", "/v1/warmup", params=params)[0]
+
+    def status(self) -> dict[str, Any]:
+        return self._request("GET", "/v1/status")[0]
+
+    def create_api_key(self, name: str) -> dict[str, Any]:
+        """POST /v1/api-keys; the answer holds the secret `key`, shown only once."""
+        return self._request("POST", "/v1/api-keys", json_body={"name": name}, idempotent=False)[0]
+
+    def list_api_keys(self) -> list[dict[str, Any]]:
+        return self._request("GET", "/v1/api-keys")[0]["keys"]
+
+    def revoke_api_key(self, key_id: str) -> None:
+        self._request("DELETE", f"/v1/api-keys/{key_id}")
+
+    # --- DataFrames ---
+
+    def forecast(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
+                 quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
+                 target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
+                 *, model_size: str | None = None, context: int | None = None) -> "pd.DataFrame":
+        """Forecasts every series of a long DataFrame; returns id, ds, mean and one column per quantile.
+
+        Other columns of df are historical covariates, X_df holds their future values, static_df one row
+        per series. freq is inferred when omitted. Series are sent in as many requests as the server's
+        body limit needs (each request is one unit of quota); frame.attrs has model, warnings, requests.
+        """
+        return self._run(False, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, None)
+
+    def forecast_job(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
+                     quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
+                     target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
+                     *, model_size: str | None = None, context: int | None = None, timeout: float | None = None) -> "pd.DataFrame":
+        """forecast() through the job queue: submits every request as a job, waits for all, same frame."""
+        return self._run(True, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, timeout)
+
+    def _run(self, as_job: bool, df: Any, h: int, freq: Any, model: Any, quantiles: Any, id_col: str, time_col: str,
+             target_col: str, X_df: Any, static_df: Any, model_size: Any, context: Any, timeout: float | None) -> "pd.DataFrame":
+        ids, series, body = self._plan(df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context)
+        meta: dict[str, Any] = {"warnings": [], "requests": 0}
+        predictions: list[dict[str, Any]] = []
+        pending: list[tuple[int, str]] = []  # (offset, job id)
+        done = 0
+        while done < len(series):
+            chunk = self._chunks(series[done:], body)[0]
+            request = {**body, "series": [series[done + i] for i in chunk]}
+            sent = len(json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode())  # as httpx sends it
+            try:
+                if as_job:
+                    pending.append((done, self.create_job(request)["job_id"]))
+                else:
+                    response = self.forecast_raw(request)
+                    self._merge(meta, response, done)
+                    predictions.extend(s[0] for s in response["series"])
+            except PayloadTooLargeError as error:
+                self._learn_limit(error, len(chunk), sent)
+                continue
+            self._largest_accepted = max(self._largest_accepted, sent)
+            done += len(chunk)
+        for offset, job_id in pending:
+            job = self.wait_for_job(job_id, timeout=timeout)
+            self._merge(meta, job, offset)
+            predictions.extend(s[0] for s in job["series"])
+        return self._frame(ids, predictions, meta, id_col, time_col)
+
+
+class AsyncHorizon(_Base):
+    """The same calls as Horizon, awaitable (httpx.AsyncClient). forecast_job submits all jobs, then awaits them together."""
+
+    def __init__(self, base_url: str, api_key: str, *, timeout: float = 300.0, retry: RetryPolicy | None = None,
+                 max_request_bytes: int | None = None, http_client: httpx.AsyncClient | None = None) -> None:
+        super().__init__(base_url, api_key, timeout=timeout, retry=retry, max_request_bytes=max_request_bytes)
+        self._http = http_client or httpx.AsyncClient(timeout=timeout)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> "AsyncHorizon":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def _request(self, method: str, path: str, *, json_body: Any = None, params: dict[str, Any] | None = None,
+                       idempotent: bool = True, retry: bool | None = None) -> tuple[Any, dict[str, str]]:
+        attempt = 0
+        retrying = self._should_retry(idempotent, retry)
+        sleep = self.retry.async_sleep or asyncio.sleep
+        while True:
+            response = await self._http.request(method, f"{self.base_url}{path}", json=json_body, params=params, headers=self._headers)
+            try:
+                return self._raise_for(response), {k.lower(): v for k, v in response.headers.items()}
+            except HorizonError as error:
+                attempt += 1
+                wait = self.retry.wait_for(attempt, error) if retrying else None
+                if wait is None:
+                    raise
+                if self.retry.on_retry:
+                    self.retry.on_retry(attempt, wait, error)
+                await sleep(wait)
+
+    async def forecast_raw(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/forecast", json_body=body, retry=retry))[0]
+
+    async def create_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/forecast-jobs", json_body=body, idempotent=False, retry=retry))[0]
+
+    async def get_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("GET", f"/v1/forecast-jobs/{job_id}"))[0]
+
+    async def wait_for_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2, max_poll_interval: float = 5.0) -> dict[str, Any]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        interval = poll_interval
+        while True:
+            job, headers = await self._request("GET", f"/v1/forecast-jobs/{job_id}")
+            if job["status"] in _TERMINAL:
+                return self._job_done(job)
+            interval = _next_poll(interval, max_poll_interval, headers)
+            if deadline is not None and time.monotonic() + interval > deadline:
+                raise JobTimeoutError(f"job {job_id} still {job['status']} after {timeout} s", job=job)
+            await asyncio.sleep(interval)
+
+    async def cancel_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("DELETE", f"/v1/forecast-jobs/{job_id}"))[0]
+
+    async def list_jobs(self, *, status: str | None = None, page_size: int | None = None) -> AsyncIterator[dict[str, Any]]:
+        cursor = None
+        while True:
+            params = {k: v for k, v in (("status", status), ("limit", page_size), ("cursor", cursor)) if v is not None}
+            page = (await self._request("GET", "/v1/forecast-jobs", params=params))[0]
+            for job in page["jobs"]:
+                yield job
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    async def models(self) -> dict[str, Any]:
+        return (await self._request("GET", "/v1/models"))[0]
+
+    async def warmup(self, model: str | None = None, model_size: str | None = None) -> dict[str, Any]:
+        params = {k: v for k, v in (("model", model), ("model_size", model_size)) if v is not None}
+        return (await self._request("GET", "/v1/warmup", params=params))[0]
+
+    async def status(self) -> dict[str, Any]:
+        return (await self._request("GET", "/v1/status"))[0]
+
+    async def create_api_key(self, name: str) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/api-keys", json_body={"name": name}, idempotent=False))[0]
+
+    async def list_api_keys(self) -> list[dict[str, Any]]:
+        return (await self._request("GET", "/v1/api-keys"))[0]["keys"]
+
+    async def revoke_api_key(self, key_id: str) -> None:
+        await self._request("DELETE", f"/v1/api-keys/{key_id}")
+
+    async def forecast(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
+                       quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
+                       target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
+                       *, model_size: str | None = None, context: int | None = None) -> "pd.DataFrame":
+        return await self._run(False, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, None)
+
+    async def forecast_job(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
+                           quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
+                           target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
+                           *, model_size: str | None = None, context: int | None = None, timeout: float | None = None) -> "pd.DataFrame":
+        return await self._run(True, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, timeout)
+
+    async def _run(self, as_job: bool, df: Any, h: int, freq: Any, model: Any, quantiles: Any, id_col: str, time_col: str,
+                   target_col: str, X_df: Any, static_df: Any, model_size: Any, context: Any, timeout: float | None) -> "pd.DataFrame":
+        ids, series, body = self._plan(df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context)
+        meta: dict[str, Any] = {"warnings": [], "requests": 0}
+        predictions: list[dict[str, Any]] = []
+        pending: list[tuple[int, str]] = []
+        done = 0
+        while done < len(series):
+            chunk = self._chunks(series[done:], body)[0]
+            request = {**body, "series": [series[done + i] for i in chunk]}
+            sent = len(json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode())  # as httpx sends it
+            try:
+                if as_job:
+                    pending.append((done, (await self.create_job(request))["job_id"]))
+                else:
+                    response = await self.forecast_raw(request)
+                    self._merge(meta, response, done)
+                    predictions.extend(s[0] for s in response["series"])
+            except PayloadTooLargeError as error:
+                self._learn_limit(error, len(chunk), sent)
+                continue
+            self._largest_accepted = max(self._largest_accepted, sent)
+            done += len(chunk)
+        jobs = await asyncio.gather(*(self.wait_for_job(job_id, timeout=timeout) for _, job_id in pending))
+        for (offset, _), job in zip(pending, jobs):
+            self._merge(meta, job, offset)
+            predictions.extend(s[0] for s in job["series"])
+        return self._frame(ids, predictions, meta, id_col, time_col)
