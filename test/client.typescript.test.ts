@@ -201,6 +201,21 @@ describe('TypeScript SDK against the real server', () => {
     assert.equal(counting.statuses.at(-1), 200);
   });
 
+  it('the package builds with its own tsconfig (tsc → dist) and the built ESM answers like the source', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'horizon-sdk-dist-'));
+    try {
+      const pkg = new URL('../clients/typescript/', import.meta.url).pathname;
+      await promisify(execFile)(process.execPath, [join(pkg, 'node_modules/typescript/bin/tsc'), '-p', join(pkg, 'tsconfig.json'), '--outDir', out], { timeout: 120_000 });
+      const built = await import(pathToFileURL(join(out, 'index.js')).href) as typeof import('../clients/typescript/src/index.ts');
+      assert.ok(readFileSync(join(out, 'index.d.ts'), 'utf8').includes('Horizon'), 'declarations are emitted');
+      const client = new built.Horizon({ baseUrl: server.url, apiKey: server.key });
+      const body = simpleRequest() as unknown as ForecastInput;
+      assert.deepEqual(await client.forecast(body), await h.forecast(body));
+      const error = await client.getJob('nope').then(() => null, (e: unknown) => e);
+      assert.ok(error instanceof built.HorizonError && error.status === 404);
+    } finally { rmSync(out, { recursive: true, force: true }); }
+  });
+
   it('the README "TypeScript" example runs as written', async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('### TypeScript'));

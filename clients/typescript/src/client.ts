@@ -161,7 +161,7 @@ export class Horizon {
       if (params.pageSize !== undefined) query.set('limit', String(params.pageSize));
       if (params.status) query.set('status', params.status);
       if (cursor) query.set('cursor', cursor);
-      const qs = query.size ? `?${query}` : '';
+      const qs = String(query) ? `?${query}` : '';
       return (await this.#call<JobPage>('GET', `/v1/forecast-jobs${qs}`, options)).body;
     });
   }
@@ -181,7 +181,7 @@ export class Horizon {
     const query = new URLSearchParams();
     if (params.model) query.set('model', params.model);
     if (params.modelSize) query.set('model_size', params.modelSize);
-    return (await this.#call<Warmup>('GET', `/v1/warmup${query.size ? `?${query}` : ''}`, options)).body;
+    return (await this.#call<Warmup>('GET', `/v1/warmup${String(query) ? `?${query}` : ''}`, options)).body;
   }
 
   async #call<T>(method: string, path: string, options: CallOptions & { body?: unknown; idempotent?: boolean } = {}): Promise<{ body: T; headers: Headers }> {
