@@ -231,6 +231,7 @@ describe('TypeScript SDK against the real server', () => {
       assert.match(run.stdout, /^2025-01-01 [\d.]+ [\d.]+ [\d.]+$/m, run.stdout);
       assert.match(run.stdout, /^completed \[/m, run.stdout);
       assert.match(run.stdout, /^422 validation_failed/m, run.stdout);
+      assert.match(run.stdout, /series: 0,\s+field: 'series\[0\]\.index'/, run.stdout);
     } finally { rmSync(dir, { recursive: true, force: true }); }
   });
 });
