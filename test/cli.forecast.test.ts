@@ -39,19 +39,25 @@ describe('horizon forecast (CLI) against the real server', () => {
   });
   after(async () => { await server?.close(); rmSync(dir, { recursive: true, force: true }); });
 
-  it('AirPassengers: the CSV written holds exactly the raw HTTP answer', async () => {
+  it('AirPassengers (the README\'s command): the CSV written holds exactly the raw HTTP answer', async () => {
     const rows = rowsOf(readFileSync(join(SAMPLES, 'airpassengers.csv'), 'utf8')).slice(1);
     const raw = await server.request('POST', '/v1/forecast', { body: {
       series: [{ target: rows.map((r) => Number(r[1])), index: rows.map((r) => `${r[0]}-01`) }],
-      horizon: 12, freq: 'MS', model: 'auto-ets', quantiles: [0.1, 0.9],
+      horizon: 24, freq: 'MS', model: 'auto-ets',
     } });
     assert.equal(raw.status, 200, raw.text);
-    const run = await cli([join(SAMPLES, 'airpassengers.csv'), '--horizon', '12', '--model', 'auto-ets', '--quantiles', '0.1,0.9']);
+    const file = join(dir, 'forecast.csv');
+    const run = await cli([join(SAMPLES, 'airpassengers.csv'), '--horizon', '24', '--model', 'auto-ets', '--out', file]);
     assert.equal(run.code, 0, run.stderr);
-    const out = rowsOf(run.stdout);
-    assert.deepEqual(out[0], ['series', 'date', 'mean', 'q0.1', 'q0.9']);
+    const out = rowsOf(readFileSync(file, 'utf8'));
+    assert.deepEqual(out[0], ['series', 'date', 'mean', 'q0.1', 'q0.5', 'q0.9'], 'the API\'s default quantiles');
     const p = raw.body.series[0][0];
-    assert.deepEqual(out.slice(1), p.index.map((date: string, t: number) => ['#Passengers', date, String(p.prediction.mean[t]), String(p.prediction['0.1'][t]), String(p.prediction['0.9'][t])]));
+    assert.equal(p.index.length, 24);
+    assert.deepEqual(out.slice(1), p.index.map((date: string, t: number) => ['#Passengers', date, ...['mean', '0.1', '0.5', '0.9'].map((k) => String(p.prediction[k][t]))]));
+    // --quantiles reaches the API
+    const levels = await cli([join(SAMPLES, 'airpassengers.csv'), '--horizon', '3', '--model', 'naive', '--quantiles', '0.05, 0.95']);
+    assert.equal(levels.code, 0, levels.stderr);
+    assert.deepEqual(rowsOf(levels.stdout)[0], ['series', 'date', 'mean', 'q0.05', 'q0.95']);
   });
 
   it('a weekly CSV with three columns: frequency inferred, one block per series, --job --out gives the same file as the sync call', async () => {
