@@ -24,6 +24,18 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   cp package-lock.json "$stamp"
 fi
 
+# the TypeScript SDK: its own lock file and dev dependencies (openapi-typescript, tsc), built to dist/
+sdk="clients/typescript"
+if [ ! -f "$sdk/node_modules/.horizon-lock" ] || ! cmp -s "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"; then
+  echo "setup: npm ci ($sdk)" >&2
+  (cd "$sdk" && npm ci --silent --no-audit --no-fund >&2)
+  cp "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"
+fi
+if [ ! -f "$sdk/dist/index.js" ] || [ -n "$(find "$sdk/src" -newer "$sdk/dist/index.js" -name '*.ts' -print -quit)" ]; then
+  echo "setup: building $sdk" >&2
+  (cd "$sdk" && npx --no-install tsc -p tsconfig.json)
+fi
+
 # the playground's browser test drives Debian's chromium (test/playground.test.ts); browser
 # downloads by npm packages are not used
 if [ ! -x /usr/bin/chromium ]; then

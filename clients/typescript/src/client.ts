@@ -1,0 +1,223 @@
+// The Horizon client: one method per API operation, typed from the server's OpenAPI document
+// (openapi.ts, generated), over the platform's fetch (Node 18+, browsers, Deno, Bun).
+import type { components, paths } from './openapi.ts';
+import { errorFrom, HorizonError } from './errors.ts';
+
+type Body<P extends keyof paths, M extends keyof paths[P], S extends number> =
+  paths[P][M] extends { responses: { [K in S]: { content: { 'application/json': infer T } } } } ? T : never;
+
+export type ForecastRequest = components['schemas']['ForecastRequest'];
+export type ForecastResponse = components['schemas']['ForecastResponse'];
+export type InputSeries = components['schemas']['InputSeries'];
+export type Freq = ForecastRequest['freq'];
+export type JobAccepted = Body<'/v1/forecast-jobs', 'post', 202>;
+export type Job = Body<'/v1/forecast-jobs/{id}', 'get', 200>;
+export type JobStatus = Job['status'];
+export type JobPage = Body<'/v1/forecast-jobs', 'get', 200>;
+export type ModelList = Body<'/v1/models', 'get', 200>;
+export type Warmup = Body<'/v1/warmup', 'get', 200> | Body<'/v1/warmup', 'get', 202>;
+export type ApiKey = Body<'/v1/api-keys/{id}', 'delete', 200>;
+export type CreatedApiKey = Body<'/v1/api-keys', 'post', 201>;
+
+/** A date the API reads: a Date (taken in UTC) or the API's own string form. */
+export type DateLike = Date | string;
+
+/** ForecastRequest, except that dates may be Dates. */
+export type ForecastInput = Omit<ForecastRequest, 'series'> & {
+  series: (Omit<InputSeries, 'index' | 'future_variables_index'> & { index: DateLike[]; future_variables_index?: DateLike[] })[];
+};
+
+export interface RetryOptions {
+  /** further attempts after a 429 or 503 (default 2; 0 turns retrying off) */
+  retries?: number;
+  /** waits the server asks for longer than this are not waited out: the error is thrown (default 60 000) */
+  maxDelayMs?: number;
+  /** first backoff when the server names no wait; doubles per attempt (default 500) */
+  baseDelayMs?: number;
+  /** called before each wait, e.g. to log it */
+  onRetry?: (info: { attempt: number; delayMs: number; error: HorizonError }) => void;
+}
+
+export interface HorizonOptions {
+  /** the server, e.g. "http://127.0.0.1:8080" */
+  baseUrl: string;
+  /** an API key ("hzn_…") */
+  apiKey: string;
+  /** number of retries, or the full retry policy */
+  retries?: number | RetryOptions;
+  /** a fetch to use instead of the global one */
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** retry this call on 429/503 even though it is not idempotent (createJob, apiKeys.create) */
+  retry?: boolean;
+}
+
+export interface WaitOptions extends CallOptions {
+  /** first poll interval (default 250 ms); grows 1.5× per poll up to maxIntervalMs */
+  intervalMs?: number;
+  maxIntervalMs?: number;
+  /** give up (HorizonError code "wait_timeout") after this long; default: wait as long as it takes */
+  timeoutMs?: number;
+  /** called with every polled state, e.g. for a progress display */
+  onPoll?: (job: Job) => void;
+}
+
+const TERMINAL = new Set<JobStatus>(['completed', 'failed', 'cancelled']);
+
+const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve, reject) => {
+  if (signal?.aborted) { reject(signal.reason); return; }
+  const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+  const onAbort = () => { clearTimeout(timer); reject(signal!.reason); };
+  signal?.addEventListener('abort', onAbort, { once: true });
+});
+
+/** The API's date string for `d`: date-time for hourly data, a date otherwise. */
+export function apiDate(d: DateLike, freq: Freq): string {
+  if (typeof d === 'string') return d;
+  if (Number.isNaN(d.getTime())) throw new TypeError('an index date is an invalid Date');
+  return freq === 'H' ? `${d.toISOString().slice(0, 19)}Z` : d.toISOString().slice(0, 10);
+}
+
+/** The wire form of a request: Dates become strings. */
+export function toRequest(input: ForecastInput): ForecastRequest {
+  return {
+    ...input,
+    series: input.series.map((s) => {
+      const out: InputSeries = { ...s, index: s.index.map((d) => apiDate(d, input.freq)) } as InputSeries;
+      if (s.future_variables_index) out.future_variables_index = s.future_variables_index.map((d) => apiDate(d, input.freq));
+      return out;
+    }),
+  };
+}
+
+export class Horizon {
+  readonly baseUrl: string;
+  readonly apiKeys: {
+    create(name: string, options?: CallOptions): Promise<CreatedApiKey>;
+    list(options?: CallOptions): Promise<ApiKey[]>;
+    revoke(id: string, options?: CallOptions): Promise<ApiKey>;
+  };
+  readonly #apiKey: string;
+  readonly #retry: Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: HorizonOptions) {
+    if (!options?.baseUrl) throw new TypeError('Horizon: baseUrl is required');
+    if (!options.apiKey) throw new TypeError('Horizon: apiKey is required');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    const retry = typeof options.retries === 'number' ? { retries: options.retries } : options.retries ?? {};
+    this.#retry = { retries: retry.retries ?? 2, maxDelayMs: retry.maxDelayMs ?? 60_000, baseDelayMs: retry.baseDelayMs ?? 500, onRetry: retry.onRetry };
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.apiKeys = {
+      create: async (name, o) => (await this.#call<CreatedApiKey>('POST', '/v1/api-keys', { body: { name }, idempotent: false, ...o })).body,
+      list: async (o) => (await this.#call<{ keys: ApiKey[] }>('GET', '/v1/api-keys', o)).body.keys,
+      revoke: async (id, o) => (await this.#call<ApiKey>('DELETE', `/v1/api-keys/${encodeURIComponent(id)}`, o)).body,
+    };
+  }
+
+  /** POST /v1/forecast: the forecast, synchronously. Retried on 429/503 (nothing was computed or charged). */
+  async forecast(request: ForecastInput, options?: CallOptions): Promise<ForecastResponse> {
+    return (await this.#call<ForecastResponse>('POST', '/v1/forecast', { body: toRequest(request), ...options })).body;
+  }
+
+  /** POST /v1/forecast-jobs: queues the forecast; not retried unless `retry: true`. */
+  async createJob(request: ForecastInput, options?: CallOptions): Promise<JobAccepted> {
+    return (await this.#call<JobAccepted>('POST', '/v1/forecast-jobs', { body: toRequest(request), idempotent: false, ...options })).body;
+  }
+
+  /** GET /v1/forecast-jobs/{id}: state, and the result once completed. */
+  async getJob(id: string, options?: CallOptions): Promise<Job> {
+    return (await this.#call<Job>('GET', `/v1/forecast-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** Polls until the job is completed, failed or cancelled and returns that state (check `status`). */
+  async waitForJob(id: string, options: WaitOptions = {}): Promise<Job> {
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    let interval = options.intervalMs ?? 250;
+    const maxInterval = options.maxIntervalMs ?? 5_000;
+    for (;;) {
+      const { body: job, headers } = await this.#call<Job>('GET', `/v1/forecast-jobs/${encodeURIComponent(id)}`, options);
+      options.onPoll?.(job);
+      if (TERMINAL.has(job.status)) return job;
+      // the server's Retry-After, when it sends one, overrides the client's own pacing
+      const asked = Number(headers.get('retry-after'));
+      const wait = Number.isFinite(asked) && asked > 0 ? asked * 1000 : interval;
+      if (Date.now() + wait > deadline) {
+        throw new HorizonError({ status: 0, code: 'wait_timeout', detail: `job ${id} is still ${job.status} after ${options.timeoutMs} ms` });
+      }
+      await sleep(wait, options.signal);
+      interval = Math.min(maxInterval, interval * 1.5);
+    }
+  }
+
+  /** GET /v1/forecast-jobs, newest first: `for await (const job of h.listJobs())`, or `.pages()` page by page. */
+  listJobs(params: { status?: JobStatus; pageSize?: number } = {}, options?: CallOptions): JobPages {
+    return new JobPages(async (cursor) => {
+      const query = new URLSearchParams();
+      if (params.pageSize !== undefined) query.set('limit', String(params.pageSize));
+      if (params.status) query.set('status', params.status);
+      if (cursor) query.set('cursor', cursor);
+      const qs = String(query) ? `?${query}` : '';
+      return (await this.#call<JobPage>('GET', `/v1/forecast-jobs${qs}`, options)).body;
+    });
+  }
+
+  /** DELETE /v1/forecast-jobs/{id}: cancels a queued or running job (409 job_not_cancellable once it finished). */
+  async cancelJob(id: string, options?: CallOptions): Promise<Job> {
+    return (await this.#call<Job>('DELETE', `/v1/forecast-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** GET /v1/models: the deployment's models, sizes, limits and licences. */
+  async models(options?: CallOptions): Promise<ModelList> {
+    return (await this.#call<ModelList>('GET', '/v1/models', options)).body;
+  }
+
+  /** GET /v1/warmup: loads a model ahead of use ("warm"), or reports its weights' pull ("pulling"). */
+  async warmup(params: { model?: string; modelSize?: string } = {}, options?: CallOptions): Promise<Warmup> {
+    const query = new URLSearchParams();
+    if (params.model) query.set('model', params.model);
+    if (params.modelSize) query.set('model_size', params.modelSize);
+    return (await this.#call<Warmup>('GET', `/v1/warmup${String(query) ? `?${query}` : ''}`, options)).body;
+  }
+
+  async #call<T>(method: string, path: string, options: CallOptions & { body?: unknown; idempotent?: boolean } = {}): Promise<{ body: T; headers: Headers }> {
+    const retries = (options.idempotent ?? true) || options.retry ? this.#retry.retries : 0;
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.#fetch(`${this.baseUrl}${path}`, { method, headers, body, signal: options.signal });
+      if (res.ok) return { body: (await res.json()) as T, headers: res.headers };
+      const error = await errorFrom(res);
+      if ((res.status !== 429 && res.status !== 503) || attempt >= retries) throw error;
+      const delayMs = error.retryAfterMs ?? this.#retry.baseDelayMs * 2 ** attempt * (0.75 + Math.random() / 2);
+      // a wait beyond the cap (a daily quota resets at midnight) is the caller's decision, not ours
+      if (delayMs > this.#retry.maxDelayMs) throw error;
+      this.#retry.onRetry?.({ attempt: attempt + 1, delayMs, error });
+      await sleep(delayMs, options.signal);
+    }
+  }
+}
+
+/** The job list: iterating yields jobs across all pages; `pages()` yields the pages themselves. */
+export class JobPages implements AsyncIterable<Job> {
+  readonly #fetchPage: (cursor: string | null) => Promise<JobPage>;
+  constructor(fetchPage: (cursor: string | null) => Promise<JobPage>) { this.#fetchPage = fetchPage; }
+
+  async *pages(): AsyncGenerator<JobPage> {
+    let cursor: string | null = null;
+    do {
+      const page: JobPage = await this.#fetchPage(cursor);
+      yield page;
+      cursor = page.next_cursor;
+    } while (cursor);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Job> {
+    for await (const page of this.pages()) yield* page.jobs;
+  }
+}

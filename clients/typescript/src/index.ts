@@ -1,0 +1,8 @@
+// @horizon-forecast/client: a typed client for the Horizon forecasting API. Zero runtime dependencies.
+export { Horizon, JobPages, apiDate, toRequest } from './client.ts';
+export type {
+  ApiKey, CallOptions, CreatedApiKey, DateLike, ForecastInput, ForecastRequest, ForecastResponse, Freq, HorizonOptions,
+  InputSeries, Job, JobAccepted, JobPage, JobStatus, ModelList, RetryOptions, WaitOptions, Warmup,
+} from './client.ts';
+export { HorizonError, type FieldError } from './errors.ts';
+export type { components, paths } from './openapi.ts';

@@ -1,0 +1,128 @@
+// `horizon forecast data.csv --horizon 24 …`: for a user with a CSV and a running server. Reads the
+// CSV with the playground's parser (web/data.js: same format, same messages), calls the server
+// through the TypeScript SDK (clients/typescript), and writes the forecast as the playground's CSV.
+import { parseArgs } from 'node:util';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Horizon, HorizonError, type ForecastInput, type Freq, type Job } from '../../clients/typescript/src/index.ts';
+import { apiIndex, CsvError, forecastCsv, inferFreq, parseCsv, parseQuantiles } from '../../web/data.js';
+
+// web/data.js uses the Papa Parse global, as in the browser
+(globalThis as { Papa?: unknown }).Papa ??= createRequire(import.meta.url)('papaparse');
+
+export const FORECAST_USAGE = `usage: horizon forecast <data.csv|-> --horizon N [--model M] [--model-size S] [--freq MS|D|W|H|Q|Y]
+                        [--quantiles 0.1,0.5,0.9] [--out forecast.csv] [--job] [--url URL] [--key KEY]
+  CSV: a header row, dates in the first column, one column per series (an empty cell is missing)
+  server: --url or HORIZON_URL (default http://localhost:8080); key: --key or HORIZON_API_KEY`;
+
+const FREQS = new Set(['MS', 'D', 'W', 'H', 'Q', 'Y']);
+
+/** A mistake in the command line or the CSV: exit 2, with the usage for the former. */
+export class ForecastUsageError extends Error {
+  readonly showUsage: boolean;
+  constructor(message: string, showUsage = true) { super(message); this.showUsage = showUsage; }
+}
+
+interface Io { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; env: NodeJS.ProcessEnv }
+
+/** The progress line of a job: a bar by state (queued → running → done) and the time waited. */
+function progress(io: Io): { update(job: Job): void; done(): void } {
+  const started = Date.now();
+  const tty = io.stderr.isTTY === true;
+  let last = '';
+  const steps: Record<string, number> = { queued: 1, running: 2, completed: 3, failed: 3, cancelled: 3 };
+  return {
+    update(job) {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      if (tty) {
+        const width = 24;
+        const filled = Math.round((width * steps[job.status]) / 3);
+        io.stderr.write(`\r\x1b[2Khorizon: job ${job.job_id.slice(0, 8)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${job.status.padEnd(9)} ${seconds} s`);
+      } else if (job.status !== last) {
+        io.stderr.write(`horizon: job ${job.job_id} ${job.status} (${seconds} s)\n`);
+      }
+      last = job.status;
+    },
+    done() { if (tty && last) io.stderr.write('\n'); },
+  };
+}
+
+export async function forecastCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv, allowPositionals: true, strict: true,
+    options: {
+      horizon: { type: 'string' }, model: { type: 'string' }, 'model-size': { type: 'string' }, freq: { type: 'string' },
+      quantiles: { type: 'string' }, out: { type: 'string' }, job: { type: 'boolean', default: false },
+      url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) { io.stdout.write(`${FORECAST_USAGE}\n`); return 0; }
+  const [file, ...extra] = positionals;
+  if (!file) throw new ForecastUsageError('forecast needs a CSV file (or - for stdin)');
+  if (extra.length) throw new ForecastUsageError(`unexpected arguments: ${extra.join(' ')}`);
+  const horizon = Number(values.horizon);
+  if (values.horizon === undefined) throw new ForecastUsageError('--horizon N is required');
+  if (!Number.isInteger(horizon) || horizon < 1) throw new ForecastUsageError(`--horizon must be a positive integer, got "${values.horizon}"`);
+  if (values.freq !== undefined && !FREQS.has(values.freq)) throw new ForecastUsageError(`--freq must be one of ${[...FREQS].join(', ')}, got "${values.freq}"`);
+  const key = values.key ?? io.env.HORIZON_API_KEY;
+  if (!key) throw new ForecastUsageError('an API key is needed: --key or HORIZON_API_KEY');
+  const baseUrl = values.url ?? io.env.HORIZON_URL ?? 'http://localhost:8080';
+
+  let text: string;
+  try { text = readFileSync(file === '-' ? 0 : file, 'utf8'); } catch (error) {
+    throw new ForecastUsageError(`cannot read ${file}: ${(error as Error).message}`, false);
+  }
+  let request: ForecastInput;
+  let names: string[];
+  try {
+    const csv = parseCsv(text);
+    names = csv.names;
+    const freq = (values.freq ?? inferFreq(csv.dates)) as Freq | null;
+    if (!freq) throw new CsvError('the frequency cannot be inferred from the dates (their usual step is not an hour, day, week, month, quarter or year); pass --freq');
+    const index = apiIndex(csv.dates, freq);
+    request = {
+      series: csv.columns.map((target) => ({ target, index })), horizon, freq,
+      ...(values.model ? { model: values.model } : {}), ...(values['model-size'] ? { model_size: values['model-size'] } : {}),
+      ...(values.quantiles ? { quantiles: parseQuantiles(values.quantiles) } : {}),
+    };
+  } catch (error) {
+    if (error instanceof CsvError) throw new ForecastUsageError(`${file}: ${error.message}`, false);
+    throw error;
+  }
+
+  const h = new Horizon({ baseUrl, apiKey: key });
+  let result: { series: { index: string[]; prediction: Record<string, number[]> }[][] };
+  try {
+    if (values.job) {
+      const accepted = await h.createJob(request);
+      const bar = progress(io);
+      bar.update({ ...accepted, attempts: 0 });
+      let job: Job;
+      try { job = await h.waitForJob(accepted.job_id, { onPoll: (j) => bar.update(j) }); } finally { bar.done(); }
+      if (job.status !== 'completed') {
+        io.stderr.write(`horizon: job ${job.job_id} ${job.status}${job.error ? `: ${job.error.code}: ${job.error.detail}` : ''}\n`);
+        return 1;
+      }
+      result = { series: job.series ?? [] };
+    } else {
+      result = await h.forecast(request);
+    }
+  } catch (error) {
+    if (error instanceof HorizonError) {
+      const fields = error.errors.map((e) => `\n  ${e.series !== undefined ? `series ${e.series} ("${names[e.series] ?? '?'}"), ` : ''}${e.field}: ${e.reason}`).join('');
+      io.stderr.write(`horizon: ${error.status || ''} ${error.code}: ${error.detail}${fields}\n`);
+      return 1;
+    }
+    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+      io.stderr.write(`horizon: cannot reach ${baseUrl} (${(error.cause as Error | undefined)?.message ?? error.message}); is the server running? (--url / HORIZON_URL)\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const csvOut = forecastCsv(names, result);
+  if (values.out) {
+    writeFileSync(values.out, csvOut);
+    io.stderr.write(`horizon: wrote ${names.length} series × ${horizon} steps to ${values.out}\n`);
+  } else io.stdout.write(csvOut);
+  return 0;
+}
