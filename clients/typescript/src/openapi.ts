@@ -2,6 +2,54 @@
 // Do not edit: regenerate with `HORIZON_UPDATE_SDK_TYPES=1 node --test test/client.typescript.test.ts`.
 
 export interface paths {
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (operator)
+         * @description Prometheus text format 0.0.4: HTTP requests and latency by route, quota units by account, jobs by state and queue depth, worker up and restarts, and each model worker's batch sizes, queue wait, inference and load time and resident models with their memory (labelled `runtime_group`). Needs `Authorization: Bearer <HORIZON_METRICS_TOKEN>` when that variable is set; never an API key.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The metrics in Prometheus text exposition format */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain; version=0.0.4": string;
+                    };
+                };
+                /** @description HORIZON_METRICS_TOKEN is set and the request did not present it */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -19,12 +67,25 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The account's keys, active and revoked, without secrets */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "keys": [
+                         *         {
+                         *           "id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                         *           "name": "ci-pipeline",
+                         *           "prefix": "hzn_Ab3dE",
+                         *           "created_at": "2026-01-05T09:30:00.000Z",
+                         *           "revoked_at": null
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             keys: {
                                 /** Format: date-time */
@@ -37,13 +98,13 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -66,12 +127,21 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The new key; `key` is its secret, shown only here */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                         *       "name": "ci-pipeline",
+                         *       "key": "hzn_Ab3dE…(secret, shown once)",
+                         *       "prefix": "hzn_Ab3dE",
+                         *       "created_at": "2026-01-05T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: date-time */
                             created_at: string;
@@ -83,49 +153,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Conflicts with the current state (see `code`) */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is not sent as Content-Type: application/json */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -158,12 +228,21 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The revoked key; it gets 401 from now on */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                         *       "name": "ci-pipeline",
+                         *       "prefix": "hzn_Ab3dE",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "revoked_at": "2026-01-06T10:00:00.000Z"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: date-time */
                             created_at: string;
@@ -174,22 +253,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description No such resource for this account */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -235,19 +314,61 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
-                        /** @description levels to return; default [0.1, 0.5, 0.9] */
+                        /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
                         series: components["schemas"]["InputSeries"][];
                     };
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The forecast: `series[i][0]` is the prediction of input series i */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "completed",
+                         *       "model": "naive",
+                         *       "model_size": "default",
+                         *       "series": [
+                         *         [
+                         *           {
+                         *             "prediction": {
+                         *               "mean": [
+                         *                 118,
+                         *                 118,
+                         *                 118
+                         *               ],
+                         *               "0.1": [
+                         *                 95.6,
+                         *                 86.3,
+                         *                 79.2
+                         *               ],
+                         *               "0.5": [
+                         *                 118,
+                         *                 118,
+                         *                 118
+                         *               ],
+                         *               "0.9": [
+                         *                 140.4,
+                         *                 149.7,
+                         *                 156.8
+                         *               ]
+                         *             },
+                         *             "index": [
+                         *               "1950-01-01",
+                         *               "1950-02-01",
+                         *               "1950-03-01"
+                         *             ]
+                         *           }
+                         *         ]
+                         *       ],
+                         *       "metrics": null,
+                         *       "warnings": []
+                         *     }
+                         */
                         "application/json": {
                             /** @description null unless the request has `evaluation` */
                             metrics: {
@@ -288,103 +409,103 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is larger than the configured limit */
                 413: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is not sent as Content-Type: application/json */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Pulling the model weights failed */
                 502: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Inference timed out */
                 504: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -417,12 +538,28 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A page of the account's jobs, newest first */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "jobs": [
+                         *         {
+                         *           "job_id": "0b5e8f5e-4c1a-4f7e-9a51-2f4c3b1d9e77",
+                         *           "status": "completed",
+                         *           "model": "naive",
+                         *           "created_at": "2026-01-05T09:30:00.000Z",
+                         *           "started_at": "2026-01-05T09:30:00.120Z",
+                         *           "finished_at": "2026-01-05T09:30:00.310Z",
+                         *           "attempts": 1
+                         *         }
+                         *       ],
+                         *       "next_cursor": null
+                         *     }
+                         */
                         "application/json": {
                             jobs: {
                                 attempts: number;
@@ -476,22 +613,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -524,19 +661,29 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
-                        /** @description levels to return; default [0.1, 0.5, 0.9] */
+                        /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
                         series: components["schemas"]["InputSeries"][];
                     };
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Queued; poll the job at the Location header */
                 202: {
                     headers: {
+                        /** @description /v1/forecast-jobs/{job_id} */
+                        location?: string;
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "0b5e8f5e-4c1a-4f7e-9a51-2f4c3b1d9e77",
+                         *       "status": "queued",
+                         *       "model": "naive",
+                         *       "created_at": "2026-01-05T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: date-time */
                             created_at: string;
@@ -547,85 +694,85 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is larger than the configured limit */
                 413: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The body is not sent as Content-Type: application/json */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Pulling the model weights failed */
                 502: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -655,12 +802,59 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The job; with the forecast once completed */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "0b5e8f5e-4c1a-4f7e-9a51-2f4c3b1d9e77",
+                         *       "status": "completed",
+                         *       "model": "naive",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "started_at": "2026-01-05T09:30:00.120Z",
+                         *       "finished_at": "2026-01-05T09:30:00.310Z",
+                         *       "attempts": 1,
+                         *       "model_size": "default",
+                         *       "series": [
+                         *         [
+                         *           {
+                         *             "prediction": {
+                         *               "mean": [
+                         *                 118,
+                         *                 118,
+                         *                 118
+                         *               ],
+                         *               "0.1": [
+                         *                 95.6,
+                         *                 86.3,
+                         *                 79.2
+                         *               ],
+                         *               "0.5": [
+                         *                 118,
+                         *                 118,
+                         *                 118
+                         *               ],
+                         *               "0.9": [
+                         *                 140.4,
+                         *                 149.7,
+                         *                 156.8
+                         *               ]
+                         *             },
+                         *             "index": [
+                         *               "1950-01-01",
+                         *               "1950-02-01",
+                         *               "1950-03-01"
+                         *             ]
+                         *           }
+                         *         ]
+                         *       ],
+                         *       "metrics": null,
+                         *       "warnings": []
+                         *     }
+                         */
                         "application/json": {
                             attempts: number;
                             /** Format: date-time */
@@ -710,22 +904,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description No such resource for this account */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -744,12 +938,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The cancelled job */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "0b5e8f5e-4c1a-4f7e-9a51-2f4c3b1d9e77",
+                         *       "status": "cancelled",
+                         *       "model": "naive",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "finished_at": "2026-01-05T09:30:00.310Z",
+                         *       "attempts": 0
+                         *     }
+                         */
                         "application/json": {
                             attempts: number;
                             /** Format: date-time */
@@ -799,31 +1003,31 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description No such resource for this account */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Conflicts with the current state (see `code`) */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -850,7 +1054,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The models this deployment serves */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -859,7 +1063,7 @@ export interface paths {
                         "application/json": {
                             default_model: string;
                             models: {
-                                /** @description false when the licence needs the operator's opt-in (HORIZON_ACCEPT_LICENSES) */
+                                /** @description whether this deployment serves the model now; when false, unavailable_reason says why and how to enable it */
                                 available: boolean;
                                 covariates: {
                                     future: boolean;
@@ -890,17 +1094,29 @@ export interface paths {
                                 };
                                 sizes: string[];
                                 supports_covariates: boolean;
+                                /** @description why a catalog model is not served by this deployment */
+                                unavailable_reason?: {
+                                    code: "runtime_not_installed" | "license_not_accepted" | "weights_missing" | "members_unavailable";
+                                    /** @description the command that fixes it: weights_missing, the pull of the default size; runtime_not_installed, the setup */
+                                    command?: string;
+                                    /** @description what is missing and how the operator enables the model */
+                                    detail: string;
+                                    /** @description runtime_not_installed: the runtime group (virtualenv) that serves the model */
+                                    runtime_group?: string;
+                                    /** @description license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES) */
+                                    variable?: string;
+                                };
                             }[];
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -930,12 +1146,26 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Service health; `degraded` when a worker is down */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "status": "ok",
+                         *       "version": "0.1.0",
+                         *       "store": "pglite",
+                         *       "workers": [
+                         *         {
+                         *           "group": "core",
+                         *           "state": "ready",
+                         *           "restarts": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             status: "ok" | "degraded";
                             store: string;
@@ -978,12 +1208,21 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The model is loaded */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "model": "naive",
+                         *       "model_size": "default",
+                         *       "status": "warm",
+                         *       "load_ms": 0.4,
+                         *       "device": "cpu"
+                         *     }
+                         */
                         "application/json": {
                             device: string;
                             load_ms: number;
@@ -994,7 +1233,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description HORIZON_AUTO_PULL=1 and the weights are missing: their pull is under way (ask again; Retry-After says when) */
+                /** @description Its weights are being pulled (HORIZON_AUTO_PULL=1); ask again */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -1016,67 +1255,67 @@ export interface paths {
                         };
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Pulling the model weights failed */
                 502: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description application/problem+json */
+                /** @description Inference timed out */
                 504: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Problem"];
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
             };
@@ -1110,7 +1349,7 @@ export interface components {
             model?: string;
             /** @description a size of the model; default: its default_size */
             model_size?: string;
-            /** @description levels to return; default [0.1, 0.5, 0.9] */
+            /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
             quantiles?: number[];
             series: components["schemas"]["InputSeries"][];
         };
@@ -1163,13 +1402,13 @@ export interface components {
             hist_variables?: {
                 [key: string]: (number | null)[];
             };
-            /** @description dates YYYY-MM-DD (for freq H also YYYY-MM-DDTHH:MM[:SS][Z]), same length as target */
+            /** @description the dates of `target` (same length), strictly ascending on the `freq` grid (D +1 day, W +7 days, H +1 hour, MS/Q/Y +1/3/12 months keeping one day-of-month position); a missing step is filled with null and reported in `warnings` */
             index: string[];
             /** @description one value per static variable */
             static_variables?: {
                 [key: string]: number;
             };
-            /** @description observed values, one per timestep, ascending time; null = missing */
+            /** @description observed values, one per index date, ascending time; null = missing; at least one number; each within ±1e100 */
             target: (number | null)[];
         };
         /** @description application/problem+json */
@@ -1185,6 +1424,18 @@ export interface components {
             status: number;
             title: string;
             type: string;
+            /** @description why a catalog model is not served by this deployment */
+            unavailable_reason?: {
+                code: "runtime_not_installed" | "license_not_accepted" | "weights_missing" | "members_unavailable";
+                /** @description the command that fixes it: weights_missing, the pull of the default size; runtime_not_installed, the setup */
+                command?: string;
+                /** @description what is missing and how the operator enables the model */
+                detail: string;
+                /** @description runtime_not_installed: the runtime group (virtualenv) that serves the model */
+                runtime_group?: string;
+                /** @description license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES) */
+                variable?: string;
+            };
         };
     };
     responses: never;
