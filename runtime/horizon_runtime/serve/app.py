@@ -5,8 +5,9 @@ very payloads of the local worker (server.Worker), so the control plane's infere
 Batching follows the local batcher's rules: a batch holds series of one key (model, size, horizon,
 quantiles, freq) only, at most max_series of them (a request with more spans several batches), and
 `max_concurrent_batches=1` runs one batch at a time per replica (what the local worker does for the
-torch models). Every adapter predicts each series independently of its batch mates, so the numbers do
-not depend on how Serve happened to group requests.
+torch models). Adapters forecast each series independently of its batch mates (the statistical ones
+bitwise; a torch network over a batch up to the float32 rounding of batched kernels, as locally), so the
+numbers do not depend on how Serve happened to group requests.
 """
 
 from __future__ import annotations
