@@ -46,7 +46,9 @@ const { values: args } = parseArgs({
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNTIME = join(ROOT, 'runtime');
 const BIN = join(RUNTIME, '.venv-core', 'bin');
-const ENV = { ...process.env, PATH: `${BIN}:${process.env.PATH}`, PYTHONPATH: RUNTIME, RAY_USAGE_STATS_ENABLED: '0' };
+// RAY_worker_niceness=0: Ray starts its workers (the replicas) at nice 15 by default, which on a machine
+// shared with other work hands the CPU to everything else; the local worker runs at nice 0
+const ENV = { ...process.env, PATH: `${BIN}:${process.env.PATH}`, PYTHONPATH: RUNTIME, RAY_USAGE_STATS_ENABLED: '0', RAY_worker_niceness: '0' };
 const CPUS = cpus().length;
 const FULL = args['full-size'];
 const FULL_SIZES: Record<string, string> = { 'chronos-2': 'base', tirex: 'default', 'timesfm-2': '200m' };
@@ -96,6 +98,8 @@ function ray(argv: string[]): void {
 }
 
 function deploy(gcs: string, port: number, replicas: number, numCpus: number, modelDir: string): void {
+  // a rolling update would wait forever for CPUs the old replica holds: remove the app first
+  execFileSync(join(BIN, 'python'), ['-m', 'horizon_runtime.serve', 'shutdown', '--address', gcs], { cwd: RUNTIME, env: ENV, stdio: ['ignore', 'ignore', 'inherit'], timeout: 120_000 });
   execFileSync(join(BIN, 'python'), ['-m', 'horizon_runtime.serve', 'deploy', '--address', gcs, '--groups', 'core', '--port', String(port),
     '--replicas', String(replicas), '--num-cpus', String(numCpus), '--model-dir', modelDir], { cwd: RUNTIME, env: ENV, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
 }
