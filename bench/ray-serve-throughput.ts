@@ -4,16 +4,17 @@
 // of the worker: its HTTP proxy, the hop to the replica, @serve.batch.
 //
 //   node bench/ray-serve-throughput.ts [--model chronos-bolt] [--size tiny] [--full-size chronos-2]
-//       [--batch 256] [--context 512] [--horizon 64] [--rounds 2] [--duration 5] [--concurrency 1,2]
+//       [--batch 256] [--context 512] [--horizon 64] [--rounds 2] [--duration 5] [--concurrency 1,2] [--num-cpus 1]
 //
 // Weights: by default the tiny random-weight fixture of --model (python -m horizon_runtime.fixtures,
 // what the tests use: cheap, so the serving overhead shows); --full-size chronos-2|tirex|timesfm-2
 // builds a full-size random-weight checkpoint with bench/full_size.py instead (the real compute).
 // Steps: a Ray cluster here (head with 0 CPUs + one worker node with all of this machine's CPUs, as in
-// test/ray-serve.test.ts), the local worker (python -m horizon_runtime, torch on every core), and the
-// core group deployed with 1 replica reserving every CPU (so torch gets as many threads as locally).
-// Then --rounds rounds alternate local / Serve cells (same machine state for both); then the app is
-// redeployed with 2 replicas of half the CPUs each and measured again. A cell: one warm-up call, then
+// test/ray-serve.test.ts), the local worker (python -m horizon_runtime, torch's default threads), and
+// the core group deployed with 1 replica of --num-cpus CPUs (Ray sets the replica's OMP_NUM_THREADS
+// to it: 1 by default, see bench/README.md for why not 2 on this machine). Then --rounds rounds
+// alternate local / Serve cells (same machine state for both); then the app is removed and deployed
+// with 2 replicas of --num-cpus each and measured again. A cell: one warm-up call, then
 // calls with `c` in flight for --duration s. Prints series/s per cell and the ratios; never asserts.
 // `ray stop --force` at the end, always. Results also go to bench/results/ (git-ignored).
 import { spawn, execFileSync, spawnSync } from 'node:child_process';
@@ -40,6 +41,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     duration: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '1,2' },
+    'num-cpus': { type: 'string', default: '1' },
   },
 });
 
@@ -59,6 +61,7 @@ const CONTEXT = Number(args.context);
 const HORIZON = Number(args.horizon);
 const DURATION_MS = Number(args.duration) * 1e3;
 const CONCURRENCY = args.concurrency!.split(',').map(Number);
+const NUM_CPUS = Number(args['num-cpus']);
 
 const body = JSON.stringify(encodeInferRequest({
   model: MODEL, size: SIZE, freq: 'D', horizon: HORIZON, quantiles: [0.1, 0.5, 0.9],
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
     const small = ['--object-store-memory', '100000000', '--disable-usage-stats'];
     ray(['start', '--head', '--port', gcs.split(':')[1], '--num-cpus', '0', '--include-dashboard=false', '--temp-dir', join(tmp, 'ray'), ...small]);
     ray(['start', '--address', gcs, '--num-cpus', String(CPUS), ...small]);
-    deploy(gcs, port, 1, CPUS, modelDir);
+    deploy(gcs, port, 1, NUM_CPUS, modelDir);
     local = await startLocalWorker(modelDir);
     const weights = FULL ? `full-size random weights (bench/full_size.py ${FULL})` : `tiny random-weight fixture (horizon_runtime.fixtures)`;
     console.log(`${MODEL}/${SIZE}, ${weights}; batch ${BATCH}, context ${CONTEXT}, horizon ${HORIZON}; ${CPUS} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
@@ -144,7 +147,7 @@ async function main(): Promise<void> {
     }
     local.stop();
     local = undefined;
-    deploy(gcs, port, 2, CPUS / 2, modelDir);
+    deploy(gcs, port, 2, NUM_CPUS, modelDir);
     for (let r = 0; r < Number(args.rounds); r++) for (const c of CONCURRENCY) add(`Serve 2 replicas c=${c}`, await cell(serveUrl, c));
 
     console.log('\nmedian series/s');
