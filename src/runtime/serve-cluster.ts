@@ -18,7 +18,7 @@ export interface InferenceBackend {
   status(): WorkerStatus[];
 }
 
-interface GroupState { served: boolean; reachable: boolean; models: WorkerModels[]; missingWeights: MissingWeights[]; lastError?: string }
+interface GroupState { served: boolean; /** its last models call answered */ reachable: boolean; models: WorkerModels[]; missingWeights: MissingWeights[]; lastError?: string }
 
 export class ServeCluster implements InferenceBackend {
   private readonly url: string;
@@ -81,7 +81,7 @@ export class ServeCluster implements InferenceBackend {
       // keep the last known list: a replica restarting should not make its models vanish from /v1/models
       const repeated = state.lastError === (error as Error).message;
       state.lastError = (error as Error).message;
-      if ((error as { code?: string }).code?.startsWith('UND_ERR') || (error as { code?: string }).code === 'ECONNREFUSED') state.reachable = false;
+      state.reachable = false; // /v1/status: degraded until the cluster answers again
       if (!repeated) this.logger?.warn({ group, err: state.lastError }, 'Ray Serve: reading the models failed');
     }
   }
