@@ -124,7 +124,13 @@ def main() -> None:
 
         ray.init(address=args.address, namespace="serve", logging_level="WARNING")
         if args.command == "status":
-            print(json.dumps(serve.status().to_dict() if hasattr(serve.status(), "to_dict") else str(serve.status()), indent=2, default=str))
+            status = serve.status()
+            print(json.dumps({
+                name: {"status": str(app.status.value), "message": app.message, "deployments": {
+                    d: {"status": str(dep.status.value), "replicas": dict(dep.replica_states), "message": dep.message}
+                    for d, dep in app.deployments.items()}}
+                for name, app in status.applications.items()
+            }, indent=2))
         else:
             serve.shutdown()
             print("serve shut down", flush=True)
