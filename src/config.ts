@@ -16,7 +16,9 @@ export interface Config {
   /** prism's members; empty = served foundation models, else the statistical ones */
   prismMembers: string[];
   bodyLimitBytes: number;
-  /** runtime groups to start locally; empty = every group whose virtualenv exists */
+  /** Ray Serve HTTP address (HORIZON_INFERENCE_URL): inference on the cluster instead of local workers */
+  inferenceUrl?: string;
+  /** runtime groups to start locally (or to use on the cluster); empty = every group whose virtualenv exists */
   runtimeGroups: string[];
   inferenceTimeoutMs: number;
   jobRetryLimit: number;
@@ -71,6 +73,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
     prismMembers: list(env, 'HORIZON_PRISM_MEMBERS'),
     bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),
+    inferenceUrl: env.HORIZON_INFERENCE_URL || undefined,
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),
     inferenceTimeoutMs: int(env, 'HORIZON_INFERENCE_TIMEOUT_MS', 120_000),
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),

@@ -9,6 +9,7 @@ import { countAccounts, createAccount } from './store/accounts.ts';
 import { createApiKey } from './store/api-keys.ts';
 import { Supervisor, installedGroups } from './runtime/supervisor.ts';
 import { InferenceClient } from './runtime/inference.ts';
+import { ServeCluster, type InferenceBackend } from './runtime/serve-cluster.ts';
 import { ModelRegistry } from './models.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecast.ts';
@@ -26,7 +27,10 @@ export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', impor
 export interface RunningServer {
   app: App;
   url: string;
+  /** the local workers (none with HORIZON_INFERENCE_URL) */
   supervisor: Supervisor;
+  /** where inference runs: the local supervisor, or the Ray Serve cluster */
+  backend: InferenceBackend;
   database: Database;
   close(): Promise<void>;
 }
@@ -52,8 +56,9 @@ export async function startServer(config: Config, options: {
   const catalog = loadCatalog();
   // groups that run in this process (the ensemble) have no worker to start
   const wanted = config.runtimeGroups.length ? config.runtimeGroups : Object.entries(catalog.groups).filter(([, g]) => !g.in_process).map(([name]) => name);
-  const groups = installedGroups(wanted);
-  const missing = wanted.filter((g) => !groups.includes(g));
+  // with a Ray Serve cluster the groups' virtualenvs live on its nodes, not here
+  const groups = config.inferenceUrl ? [] : installedGroups(wanted);
+  const missing = config.inferenceUrl ? [] : wanted.filter((g) => !groups.includes(g));
   const logger = { info: (o: object, m?: string) => app.log.info(o, m), warn: (o: object, m?: string) => app.log.warn(o, m), error: (o: object, m?: string) => app.log.error(o, m) };
   const supervisor = new Supervisor({
     groups,
@@ -64,14 +69,15 @@ export async function startServer(config: Config, options: {
       HORIZON_BATCH_MAX_WAIT_MS: config.batchMaxWaitMs?.toString(),
     },
   });
+  const backend: InferenceBackend = config.inferenceUrl ? new ServeCluster(config.inferenceUrl, wanted, { logger }) : supervisor;
   const registry = new ModelRegistry(catalog, {
     defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers,
-    modelsByGroup: () => supervisor.modelsByGroup(), missingWeightsByGroup: () => supervisor.missingWeightsByGroup(),
+    modelsByGroup: () => backend.modelsByGroup(), missingWeightsByGroup: () => backend.missingWeightsByGroup(),
     recordedLicenses: new RecordedLicenses(config.modelDir),
   });
   // a pull's waiters go on once every worker lists the new size
-  const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => supervisor.refreshAll() }) : undefined;
-  const inference = new InferenceClient((g) => supervisor.endpoint(g), config.inferenceTimeoutMs);
+  const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
+  const inference = new InferenceClient((g) => backend.endpoint(g), config.inferenceTimeoutMs);
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
 
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
@@ -79,14 +85,15 @@ export async function startServer(config: Config, options: {
   const app = await buildApp({
     config, database, registry, inference, queue, pulls, version: VERSION,
     admin: { operator: config.adminToken, local: localAdminToken },
-    workers: () => supervisor.status(),
+    workers: () => backend.status(),
     logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
-    telemetry: new Telemetry({ db: database.db, workers: () => supervisor.status(), workerEndpoint: (g) => supervisor.endpoint(g) }),
+    // a Serve cluster's replicas have no /metrics of ours (Ray exports its own): only local workers are scraped
+    telemetry: new Telemetry({ db: database.db, workers: () => backend.status(), workerEndpoint: (g) => backend.endpoint(g) }),
   });
   if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (run scripts/setup.sh)');
 
-  await supervisor.start();
-  for (const line of summarizeModels(registry, supervisor.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
+  await backend.start();
+  for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
   await queue.start();
   // a job's worker calls and log lines carry its job id as their request id
   await queue.consume((request, jobId) => {
@@ -115,10 +122,10 @@ export async function startServer(config: Config, options: {
     await app.close();
     await queue.stop();
     await pulls?.stop();
-    await supervisor.stop();
+    await backend.stop();
     await inference.close();
     await database.close();
     await releaseLock();
   })();
-  return { app, url, supervisor, database, close };
+  return { app, url, supervisor, backend, database, close };
 }

@@ -45,7 +45,7 @@ const body = { model: 'x', size: 'default', freq: 'D', horizon: 1, quantiles: [0
 describe('InferenceClient error mapping', () => {
   const expected: Record<string, [string, number]> = {
     unknown_model: ['model_unavailable', 503], model_unavailable: ['model_unavailable', 503], weights_missing: ['weights_missing', 503],
-    inference_failed: ['inference_failed', 500], shutting_down: ['no_worker', 503], garbage: ['internal_error', 500],
+    inference_failed: ['inference_failed', 500], shutting_down: ['no_worker', 503], garbage: ['no_worker', 503],
   };
   for (const [answer, [code, status]] of Object.entries(expected)) {
     it(`worker ${answer} → ${status} ${code}`, async () => {
@@ -55,6 +55,7 @@ describe('InferenceClient error mapping', () => {
           assert.ok(error instanceof HorizonError);
           assert.equal(error.code, code);
           assert.equal(error.status, status);
+          if (code === 'no_worker') assert.equal(error.headers?.['retry-after'], '2', 'a retryable 503 says when');
           const detail = answer === 'garbage' ? undefined : (answers[answer][1] as { error: { detail: string } }).error.detail;
           if (answer === 'weights_missing') {
             assert.match(error.message, /not installed on this deployment/);

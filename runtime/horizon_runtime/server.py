@@ -36,11 +36,15 @@ def _error(status: int, code: str, detail: str) -> web.Response:
     return _json({"error": {"code": code, "detail": detail}}, status)
 
 
-async def _json_body(request: web.Request):
+def parse_json(raw: bytes):
     try:
-        return orjson.loads(await request.read())
+        return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise bad_request(f"the body is not valid JSON: {exc}")
+
+
+async def _json_body(request: web.Request):
+    return parse_json(await request.read())
 
 
 def _check_predictions(predictions: list[Prediction], horizon: int, levels: int) -> None:
@@ -128,8 +132,10 @@ class Worker:
                 metrics.REQUESTS.labels(self.group, fields["model"], fields["size"], code).inc()
         return _error(status, code, detail)
 
-    async def infer(self, request: web.Request) -> web.Response:
-        body = json_object(await _json_body(request))
+    # The payloads are shared with the Ray Serve deployment (horizon_runtime.serve), which answers the
+    # same protocol from a replica: the handlers below only move them in and out of aiohttp.
+    async def infer_payload(self, body) -> dict:
+        body = json_object(body)
         model, size = resolve_model(body, self.catalog, self.group)
         fields = request.get(_LOG_FIELDS, {})
         fields.update(model=model.id, size=size, series=len(body.get("series") or []) if isinstance(body.get("series"), list) else 0)
@@ -157,59 +163,65 @@ class Worker:
                 {"mean": encode(prediction.mean), "quantiles": {k: encode(rows[row]) for k, row in req.quantile_rows}}
             )
             warnings.extend(f"series {index}: {warning}" for warning in prediction.warnings)
-        return _json(
-            {
-                "model": req.model.id,
-                "size": req.size,
-                "predictions": predictions,
-                "warnings": warnings,
-                "timing": {
-                    "queue_ms": round(result.queue_ms, 3),
-                    "infer_ms": round(result.infer_ms, 3),
-                    "batch_series": result.batch_series,
-                    "loaded_ms": round(loaded_ms, 3),
-                },
-            }
-        )
+        return {
+            "model": req.model.id,
+            "size": req.size,
+            "predictions": predictions,
+            "warnings": warnings,
+            "timing": {
+                "queue_ms": round(result.queue_ms, 3),
+                "infer_ms": round(result.infer_ms, 3),
+                "batch_series": result.batch_series,
+                "loaded_ms": round(loaded_ms, 3),
+            },
+        }
 
-    async def load(self, request: web.Request) -> web.Response:
-        body = json_object(await _json_body(request))
+    async def load_payload(self, body) -> dict:
+        body = json_object(body)
         model, size = resolve_model(body, self.catalog, self.group)
         request.get(_LOG_FIELDS, {}).update(model=model.id, size=size)
         adapter, load_ms, already_loaded = await self.store.load(model, size)
-        return _json(
-            {
-                "model": model.id,
-                "size": size,
-                "load_ms": round(load_ms, 3),
-                "device": adapter.device,
-                "already_loaded": already_loaded,
-                "memory_mb": round(self.store.memory_bytes(model.id, size) / 1e6, 3),
-            }
-        )
+        return {
+            "model": model.id,
+            "size": size,
+            "load_ms": round(load_ms, 3),
+            "device": adapter.device,
+            "already_loaded": already_loaded,
+            "memory_mb": round(self.store.memory_bytes(model.id, size) / 1e6, 3),
+        }
+
+    def models_payload(self) -> dict:
+        sizes = {model.id: self.store.servable_sizes(model) for model in self.store.servable}
+        return {
+            "group": self.group,
+            "models": [
+                {"model": model.id, "sizes": sizes[model.id], "loaded": self.store.loaded_sizes(model.id)}
+                for model in self.store.servable
+                if sizes[model.id]
+            ],
+            # library installed, weights not (yet): what `models pull` / auto-pull can make servable
+            "missing_weights": [
+                {"model": model.id, "sizes": missing}
+                for model in self.store.servable
+                if (missing := [size for size in model.sizes if size not in sizes[model.id]])
+            ],
+        }
+
+    def health_payload(self) -> dict:
+        loaded = [[model_id, size] for model_id, size in self.store.loaded()]
+        return {"status": "ok", "group": self.group, "pid": os.getpid(), "loaded": loaded}
+
+    async def infer(self, request: web.Request) -> web.Response:
+        return _json(await self.infer_payload(await _json_body(request)))
+
+    async def load(self, request: web.Request) -> web.Response:
+        return _json(await self.load_payload(await _json_body(request)))
 
     async def models(self, request: web.Request) -> web.Response:
-        sizes = {model.id: self.store.servable_sizes(model) for model in self.store.servable}
-        return _json(
-            {
-                "group": self.group,
-                "models": [
-                    {"model": model.id, "sizes": sizes[model.id], "loaded": self.store.loaded_sizes(model.id)}
-                    for model in self.store.servable
-                    if sizes[model.id]
-                ],
-                # library installed, weights not (yet): what `models pull` / auto-pull can make servable
-                "missing_weights": [
-                    {"model": model.id, "sizes": missing}
-                    for model in self.store.servable
-                    if (missing := [size for size in model.sizes if size not in sizes[model.id]])
-                ],
-            }
-        )
+        return _json(self.models_payload())
 
     async def health(self, request: web.Request) -> web.Response:
-        loaded = [[model_id, size] for model_id, size in self.store.loaded()]
-        return _json({"status": "ok", "group": self.group, "pid": os.getpid(), "loaded": loaded})
+        return _json(self.health_payload())
 
     async def metrics(self, request: web.Request) -> web.Response:
         return web.Response(body=metrics.exposition(), headers={"content-type": metrics.CONTENT_TYPE})

@@ -27,7 +27,8 @@ export interface InferResponse {
 
 export interface LoadResponse { model: string; size: string; load_ms: number; device: string; already_loaded: boolean }
 
-/** Where a group's worker listens right now (undefined while it is down). */
+/** Where a group's worker listens right now (undefined while it is down): a local worker's origin, or a
+ * Ray Serve application's URL with its route prefix (http://serve:8000/core). */
 export type EndpointResolver = (group: string) => string | undefined;
 
 const RETRY_AFTER_SECONDS = '2';
@@ -69,12 +70,13 @@ export class InferenceClient {
     if (!baseUrl) {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     }
+    const base = new URL(baseUrl);
     let res;
     // the worker logs its side of the request under the same id
     const requestId = currentRequest()?.requestId;
     try {
-      res = await this.pool(baseUrl).request({
-        path, method: 'POST', body: JSON.stringify(body),
+      res = await this.pool(base.origin).request({
+        path: `${base.pathname.replace(/\/$/, '')}${path}`, method: 'POST', body: JSON.stringify(body),
         headers: requestId ? { 'content-type': 'application/json', 'x-request-id': requestId } : { 'content-type': 'application/json' },
         headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
       });
@@ -109,6 +111,10 @@ export class InferenceClient {
         throw new HorizonError('no_worker', detail, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
       case 'inference_failed':
         throw new HorizonError('inference_failed', `the model failed: ${detail}`);
+      case 'unknown':
+        // no protocol error body: not the worker's answer but what stands in front of it (Ray Serve's
+        // proxy when a replica died mid-request, a load balancer): the worker is gone, not wrong
+        throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unavailable (answered ${res.statusCode}: ${detail.slice(0, 200)}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
       default:
         throw new HorizonError('internal_error', `the model worker answered ${res.statusCode} (${code}): ${detail}`);
     }
