@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { loadCatalog } from './catalog.ts';
 import { openDatabase, type Database } from './store/database.ts';
-import { countAccounts, createAccount } from './store/accounts.ts';
+import { countAccounts, createAccount, AccountExistsError } from './store/accounts.ts';
 import { createApiKey } from './store/api-keys.ts';
 import { Supervisor, installedGroups } from './runtime/supervisor.ts';
 import { InferenceClient } from './runtime/inference.ts';
@@ -35,10 +35,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Creates the first account and key of an empty deployment; the key is printed once. */
+/**
+ * Creates the first account and key of an empty deployment; the key is printed once. Replicas
+ * started together on one PostgreSQL race here: the unique account name lets one win, and the
+ * others start without printing a key.
+ */
 async function bootstrapFirstAccount(database: Database, config: Config, print: (line: string) => void): Promise<void> {
   if ((await countAccounts(database.db)) > 0) return;
-  const account = await createAccount(database.db, { name: 'default', dailyQuota: config.defaultDailyQuota, weeklyQuota: config.defaultWeeklyQuota });
+  let account;
+  try {
+    account = await createAccount(database.db, { name: 'default', dailyQuota: config.defaultDailyQuota, weeklyQuota: config.defaultWeeklyQuota });
+  } catch (error) {
+    if (error instanceof AccountExistsError) return;
+    throw error;
+  }
   const key = await createApiKey(database.db, account.id, 'default');
   print(`horizon: created account "default" with its first API key (shown only now, store it):\n\n    ${key.key}\n`);
 }

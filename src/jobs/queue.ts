@@ -34,7 +34,9 @@ export class JobQueue {
   constructor(database: Database, options: JobQueueOptions) {
     this.db = database.db;
     this.options = options;
-    const common = { superviseIntervalSeconds: options.superviseIntervalSeconds ?? 5, schedule: false, useListenNotify: true };
+    // monitorIntervalSeconds is how often a delivery without a heartbeat (its process died) is failed
+    // and so redelivered to a live process; pg-boss's default of 60 s would leave it that long
+    const common = { superviseIntervalSeconds: options.superviseIntervalSeconds ?? 5, monitorIntervalSeconds: 10, schedule: false, useListenNotify: true };
     this.boss = database.pglite
       ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', ...common })
       : new PgBoss({ connectionString: database.connectionString!, max: 4, ...common });
