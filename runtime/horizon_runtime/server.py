@@ -134,10 +134,11 @@ class Worker:
 
     # The payloads are shared with the Ray Serve deployment (horizon_runtime.serve), which answers the
     # same protocol from a replica: the handlers below only move them in and out of aiohttp.
-    async def infer_payload(self, body) -> dict:
+    async def infer_payload(self, body, fields: dict | None = None) -> dict:
+        """fields: the request's log-line fields (filled in here: model, size, series, batch numbers)."""
         body = json_object(body)
         model, size = resolve_model(body, self.catalog, self.group)
-        fields = request.get(_LOG_FIELDS, {})
+        fields = {} if fields is None else fields
         fields.update(model=model.id, size=size, series=len(body.get("series") or []) if isinstance(body.get("series"), list) else 0)
         self.store.check_servable(model, size)
         req = parse_infer_request(body, model, size, self.catalog)
@@ -176,10 +177,11 @@ class Worker:
             },
         }
 
-    async def load_payload(self, body) -> dict:
+    async def load_payload(self, body, fields: dict | None = None) -> dict:
         body = json_object(body)
         model, size = resolve_model(body, self.catalog, self.group)
-        request.get(_LOG_FIELDS, {}).update(model=model.id, size=size)
+        if fields is not None:
+            fields.update(model=model.id, size=size)
         adapter, load_ms, already_loaded = await self.store.load(model, size)
         return {
             "model": model.id,
@@ -212,10 +214,10 @@ class Worker:
         return {"status": "ok", "group": self.group, "pid": os.getpid(), "loaded": loaded}
 
     async def infer(self, request: web.Request) -> web.Response:
-        return _json(await self.infer_payload(await _json_body(request)))
+        return _json(await self.infer_payload(await _json_body(request), request.get(_LOG_FIELDS)))
 
     async def load(self, request: web.Request) -> web.Response:
-        return _json(await self.load_payload(await _json_body(request)))
+        return _json(await self.load_payload(await _json_body(request), request.get(_LOG_FIELDS)))
 
     async def models(self, request: web.Request) -> web.Response:
         return _json(self.models_payload())
