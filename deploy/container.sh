@@ -44,7 +44,7 @@ host_build_args() {
   local args=(--network host)
   [ -f /etc/ssl/certs/ca-certificates.crt ] && args+=(-v /etc/ssl/certs/ca-certificates.crt:/etc/ssl/certs/ca-certificates.crt:ro)
   local links; links="$(pip config get global.find-links 2>/dev/null || true)"
-  if [ -n "$links" ] && ls "$links"/torch-2.13.0+cpu-*.whl >/dev/null 2>&1; then
+  if [ "${1:-}" = cpu ] && [ -n "$links" ] && ls "$links"/torch-2.13.0+cpu-*.whl >/dev/null 2>&1; then
     args+=(-v "$links:$links:ro" --build-arg "PIP_FIND_LINKS=$links" --build-arg TORCH_INDEX_URL=https://pypi.org/simple)
   fi
   printf '%s\n' "${args[@]}"
@@ -53,7 +53,7 @@ host_build_args() {
 build() {
   ensure_podman
   ensure_base
-  local args; mapfile -t args < <(host_build_args)
+  local args; mapfile -t args < <(host_build_args cpu)
   local start=$SECONDS
   # docker format: OCI images drop HEALTHCHECK
   podman build --format docker --build-arg "BASE_IMAGE=$BASE" "${args[@]}" -f deploy/Dockerfile -t "$IMAGE" .
@@ -63,8 +63,10 @@ build() {
 build_cuda() {
   ensure_podman
   ensure_base
-  local args; mapfile -t args < <(host_build_args | grep -v -e find-links -e TORCH_INDEX_URL -e PIP_FIND_LINKS -e '^/opt' || true)
+  local args; mapfile -t args < <(host_build_args)
+  local start=$SECONDS
   podman build --format docker --build-arg "BASE_IMAGE=$BASE" "${args[@]}" -f deploy/Dockerfile.cuda -t localhost/horizon:cuda .
+  echo "container.sh: built localhost/horizon:cuda in $((SECONDS - start)) s" >&2
 }
 
 test_image() {
