@@ -12,7 +12,6 @@ cd "$root"
 export CONTAINERS_CONF="$root/deploy/containers.conf"
 IMAGE="${HORIZON_IMAGE:-localhost/horizon:cpu}"
 BASE="${HORIZON_BASE_IMAGE:-localhost/debian-base:bookworm}"
-PODMAN_COMPOSE_VERSION=1.5.0
 
 as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
 
@@ -92,13 +91,21 @@ test_image() {
   podman healthcheck run "$name" && echo "container.sh: HEALTHCHECK healthy" >&2
 }
 
+# podman-compose from Debian (1.0.3 on bookworm). Registries are unreachable here, so PostgreSQL is the
+# Debian-package stand-in (deploy/postgres-debian.Dockerfile) unless POSTGRES_IMAGE names another image.
+# The database password is generated once into deploy/.env (gitignored).
 compose() {
   command -v podman-compose >/dev/null || {
-    echo "container.sh: installing podman-compose==$PODMAN_COMPOSE_VERSION (pip, --user)" >&2
-    python3 -m pip install --quiet --user "podman-compose==$PODMAN_COMPOSE_VERSION"
-    export PATH="$HOME/.local/bin:$PATH"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman-compose >&2
   }
-  podman-compose -f deploy/compose.yaml "$@"
+  [ -f deploy/.env ] || printf 'POSTGRES_PASSWORD=%s\n' "$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')" > deploy/.env
+  set -a; . deploy/.env; set +a
+  if [ -z "${POSTGRES_IMAGE:-}" ]; then
+    export POSTGRES_IMAGE=localhost/postgres-debian:15
+    podman image exists "$POSTGRES_IMAGE" || { ensure_base; podman build --network host --build-arg "BASE_IMAGE=$BASE" -f deploy/postgres-debian.Dockerfile -t "$POSTGRES_IMAGE" . >&2; }
+  fi
+  podman image exists "$IMAGE" || build
+  HORIZON_IMAGE="$IMAGE" podman-compose -p horizon -f deploy/compose.yaml "$@"
 }
 
 case "${1:-}" in
@@ -107,5 +114,6 @@ case "${1:-}" in
   test) test_image ;;
   up) shift; compose up -d "$@" ;;
   down) shift; compose down "$@" ;;
+  logs) shift; compose logs "$@" ;;
   *) sed -n '2,9p' "$0" >&2; exit 2 ;;
 esac
