@@ -4,7 +4,7 @@
 #   deploy/container.sh build        install podman & co if missing, make the base image, build horizon:cpu
 #   deploy/container.sh test         run horizon:cpu on a fresh data volume, contract tests over HTTP against it
 #   deploy/container.sh up | down    the compose stack (deploy/compose.yaml) with podman-compose
-#   deploy/container.sh build-cuda   build horizon:cuda (deploy/Dockerfile.cuda)
+#   deploy/container.sh build-cuda [podman build flags]   build horizon:cuda (deploy/Dockerfile.cuda)
 # Elsewhere plain `docker build -f deploy/Dockerfile .` / `docker compose -f deploy/compose.yaml up` work.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -64,17 +64,19 @@ build_cuda() {
   ensure_base
   local args; mapfile -t args < <(host_build_args)
   local start=$SECONDS
-  podman build --format docker --build-arg "BASE_IMAGE=$BASE" "${args[@]}" -f deploy/Dockerfile.cuda -t localhost/horizon:cuda .
+  podman build --format docker --build-arg "BASE_IMAGE=$BASE" "${args[@]}" "$@" -f deploy/Dockerfile.cuda -t localhost/horizon:cuda .
   echo "container.sh: built localhost/horizon:cuda in $((SECONDS - start)) s" >&2
 }
 
 test_image() {
-  local name="horizon-test-$$" volume="horizon-test-data-$$" port
+  local port
+  test_name="horizon-test-$$" test_volume="horizon-test-data-$$"
+  local name="$test_name" volume="$test_volume"
   port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
   podman volume create "$volume" >/dev/null
-  cleanup() { podman rm -f "$name" >/dev/null 2>&1 || true; podman volume rm -f "$volume" >/dev/null 2>&1 || true; }
+  cleanup() { podman rm -f -v "$test_name" >/dev/null 2>&1 || true; podman volume rm -f "$test_volume" >/dev/null 2>&1 || true; }
   trap cleanup EXIT
-  # host network: port publishing through rootful netavark/slirp is not needed for a local test
+  # host network on a free port: no port mapping needed for a local test
   podman run -d --name "$name" --network host -e PORT="$port" -e HORIZON_LOG_LEVEL=warn \
     -v "$volume:/data" "$IMAGE" >/dev/null
   local key="" i
@@ -110,7 +112,7 @@ compose() {
 
 case "${1:-}" in
   build) build ;;
-  build-cuda) build_cuda ;;
+  build-cuda) shift; build_cuda "$@" ;;   # extra podman build flags, e.g. --build-arg RUNTIME_GROUPS=core
   test) test_image ;;
   up) shift; compose up -d "$@" ;;
   down) shift; compose down "$@" ;;
