@@ -40,7 +40,9 @@ def test_429_waits_what_the_server_asks_then_succeeds(server):
 
 
 def test_429_is_not_retried_for_job_creation_unless_asked(server):
-    account = server.control("/account", {"daily": 0, "weekly": 10})
+    # a quota of 0 means unlimited: spend a quota of 1 first
+    account = server.control("/account", {"daily": 1, "weekly": 10})
+    assert server.raw("POST", "/v1/forecast", BODY, key=account["key"]).status_code == 200
     slept: list[float] = []
     with Horizon(server.url, account["key"], retry=RetryPolicy(sleep=slept.append, max_wait=8 * 86400)) as c:
         with pytest.raises(RateLimitError):
