@@ -10,8 +10,18 @@
 // a few ms; on a GPU a foundation model's batch-256 call takes about 40 ms (bench/README.md). Loopback only; the service runs in this
 // process (main thread), the load generator in a worker thread, the model worker in its own process.
 // Measures and reports; never asserts. Results also go to bench/results/ (git-ignored).
+//
+// The peer: the same public body posted, by the same load generator in the same run, to
+// bench/peers/fastapi_statsforecast.py — a FastAPI + statsforecast Naive server, what a user would
+// deploy instead (no auth, no quota, no validation beyond pydantic), under uvicorn with
+// `--peer-workers` processes (default 1, as a user would start it). Its venv (.tools/venv-peers, from
+// bench/peers/requirements.txt) is created with pip on first use; `--no-peer` leaves it out.
 import { Worker } from 'node:worker_threads';
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -29,7 +39,10 @@ const { values: args } = parseArgs({
     length: { type: 'string', default: '100' },
     horizon: { type: 'string', default: '12' },
     levels: { type: 'string', default: '3' },
+    peer: { type: 'boolean', default: true },
+    'peer-workers': { type: 'string', default: '1' },
   },
+  allowNegative: true, // --no-peer
 });
 const concurrencies = args.concurrency!.split(',').map(Number);
 
@@ -44,12 +57,81 @@ const inferBody = encodeInferRequest({
   series: targets.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })),
 });
 
-interface Cell { mode: 'direct' | 'service'; concurrency: number; reqPerS: number; p50: number; p99: number; n: number; errors: Record<string, number>; serviceElu: number; loadElu: number; workerCpu: number }
+interface Cell { mode: 'direct' | 'service' | 'peer'; concurrency: number; reqPerS: number; p50: number; p99: number; n: number; errors: Record<string, number>; serviceElu: number; loadElu: number; workerCpu: number }
 
-/** CPU seconds used so far by a process (utime + stime from /proc; Linux only). */
+/** CPU seconds used so far by a process and its live descendants (utime + stime from /proc; Linux
+ * only): uvicorn with several workers answers from child processes. */
 function processCpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  let total = 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    total = (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean)) total += processCpuSeconds(Number(child));
+  } catch { /* the process ended meanwhile */ }
+  return total;
+}
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const peersDir = fileURLToPath(new URL('./peers/', import.meta.url));
+
+/** The peer's own venv, created (or refreshed when requirements.txt changes) with pip. */
+function peerPython(): string {
+  const venv = `${repoRoot}.tools/venv-peers`;
+  const python = `${venv}/bin/python`;
+  const requirements = `${peersDir}requirements.txt`;
+  const hash = createHash('sha256').update(readFileSync(requirements)).digest('hex');
+  const stamp = `${venv}/.requirements-sha256`;
+  if (existsSync(python) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash) return python;
+  console.error(`setting up the peer's venv in ${venv} (pip install -r bench/peers/requirements.txt) …`);
+  if (!existsSync(python)) execFileSync(process.env.PYTHON ?? 'python3', ['-m', 'venv', venv], { stdio: 'inherit' });
+  execFileSync(python, ['-m', 'pip', 'install', '-q', '-r', requirements], { stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(stamp, hash);
+  return python;
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as { port: number };
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+/** Starts the peer under uvicorn and waits until it answers the bench's body. */
+async function startPeer(workers: number): Promise<{ url: string; proc: ChildProcess; answer: string }> {
+  const python = peerPython();
+  const port = await freePort();
+  // access log off: the in-process Horizon service runs without a request logger too
+  const proc = spawn(python, ['-m', 'uvicorn', 'fastapi_statsforecast:app', '--host', '127.0.0.1', '--port', String(port), '--workers', String(workers), '--log-level', 'warning', '--no-access-log'], { cwd: peersDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`peer exited with ${proc.exitCode}`);
+    try {
+      const res = await fetch(`${url}/forecast`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(publicBody) });
+      const answer = await res.text();
+      if (res.status !== 200) throw new Error(`peer answered ${res.status}: ${answer}`);
+      return { url, proc, answer };
+    } catch (error) {
+      if (Date.now() > deadline || String(error).includes('peer answered')) { proc.kill(); throw error; }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** Largest absolute difference between two answers' predictions (mean and every level, every series). */
+function maxDifference(a: string, b: string): { mean: number; levels: number } {
+  const pa = (JSON.parse(a) as { series: { prediction: Record<string, number[]> }[][] }).series;
+  const pb = (JSON.parse(b) as { series: { prediction: Record<string, number[]> }[][] }).series;
+  let mean = pa.length === pb.length ? 0 : Infinity, levels = 0;
+  pa.forEach((s, i) => {
+    for (const [key, values] of Object.entries(s[0].prediction)) {
+      const other = pb[i]?.[0]?.prediction[key];
+      const d = other?.length === values.length ? Math.max(0, ...values.map((v, j) => Math.abs(v - other[j]))) : Infinity;
+      if (key === 'mean') mean = Math.max(mean, d); else levels = Math.max(levels, d);
+    }
+  });
+  return { mean, levels };
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -86,6 +168,7 @@ async function runCell(mode: Cell['mode'], concurrency: number, url: string, hea
 // other processes on the machine skew every figure; the load average before the run says how busy it was
 const loadBefore = loadavg()[0];
 const service = await startService();
+let peer: Awaited<ReturnType<typeof startPeer>> | undefined;
 try {
   const server = service.server!;
   const workerUrl = server.supervisor.endpoint('core')!;
@@ -97,6 +180,14 @@ try {
     const res = await fetch(u, { method: 'POST', headers: h, body: JSON.stringify(b) });
     answerText = await res.text();
     if (res.status !== 200) throw new Error(`${u} answered ${res.status}: ${answerText}`);
+  }
+  // the peer must give the same forecast, or its req/s mean nothing: compare with Horizon's answer once
+  let peerCheck: { mean: number; levels: number; agree: boolean } | undefined;
+  if (args.peer) {
+    peer = await startPeer(Number(args['peer-workers']));
+    const d = maxDifference(answerText, peer.answer);
+    peerCheck = { ...d, agree: d.mean <= 1e-9 && d.levels <= 1e-6 };
+    console.log(`peer check: max |Horizon − peer| mean ${d.mean.toExponential(1)}, levels ${d.levels.toExponential(1)} → ${peerCheck.agree ? 'agree' : 'DISAGREE'}`);
   }
   // the floor any JSON service of this contract pays per request on one core: V8's own JSON.parse of
   // the request body and JSON.stringify of the answer (median of 9 after the cells, on this thread)
@@ -114,6 +205,7 @@ try {
   for (const c of concurrencies) {
     cells.push(await runCell('direct', c, workerUrl, json, '/infer', inferBody, workerPid));
     cells.push(await runCell('service', c, service.url, { ...json, authorization: `Bearer ${service.key}` }, '/v1/forecast', publicBody, workerPid));
+    if (peer) cells.push(await runCell('peer', c, peer.url, json, '/forecast', publicBody, peer.proc.pid!));
   }
 
   const pct = (x: number) => `${Math.round(x * 100)}%`.padStart(5);
@@ -133,6 +225,18 @@ try {
     console.log(`${String(c).padStart(4)}  ${row.reqPerSRatio.toFixed(2).padStart(11)}  ${row.addedP50Ms.toFixed(2).padStart(12)}  ${row.addedP99Ms.toFixed(2).padStart(12)}`);
     return row;
   });
+  let peerSummary: { concurrency: number; serviceReqPerS: number; serviceP50: number; directReqPerS: number; directP50: number; peerReqPerS: number; peerP50: number; serviceOverPeer: number }[] | undefined;
+  if (peer) {
+    console.log(`\nservice vs peer (FastAPI + statsforecast Naive, uvicorn ×${args['peer-workers']} worker; worker-cpu above = the peer's processes for its rows)`);
+    console.log('conc  service req/s  p50 ms   direct req/s  p50 ms   peer req/s  p50 ms   service ÷ peer');
+    peerSummary = concurrencies.map((c) => {
+      const [d, s, p] = (['direct', 'service', 'peer'] as const).map((m) => cells.find((x) => x.mode === m && x.concurrency === c)!);
+      const row = { concurrency: c, serviceReqPerS: s.reqPerS, serviceP50: s.p50, directReqPerS: d.reqPerS, directP50: d.p50, peerReqPerS: p.reqPerS, peerP50: p.p50, serviceOverPeer: s.reqPerS / p.reqPerS };
+      console.log(`${String(c).padStart(4)}  ${s.reqPerS.toFixed(0).padStart(13)} ${s.p50.toFixed(2).padStart(7)}  ${d.reqPerS.toFixed(0).padStart(13)} ${d.p50.toFixed(2).padStart(7)}  ${p.reqPerS.toFixed(0).padStart(11)} ${p.p50.toFixed(2).padStart(7)}  ${row.serviceOverPeer.toFixed(2).padStart(15)}`);
+      return row;
+    });
+    console.log('(goal for context, not asserted: service ≥ 2 × the peer\'s req/s, while doing auth, quota and validation it does not)');
+  }
   const floor = jsonFloor();
   console.log(`JSON text alone: JSON.parse of the ${floor.requestMB.toFixed(2)} MB request ${floor.parseMs.toFixed(1)} ms + JSON.stringify of the ${floor.answerMB.toFixed(2)} MB answer ${floor.stringifyMs.toFixed(1)} ms`);
   console.log('(goals for context, not asserted: ≥ 3,000 req/s at concurrency 32; ≤ 2 ms added p50)');
@@ -140,8 +244,9 @@ try {
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   const file = new URL(`forecast-throughput-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, dir);
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().map((c) => c.model), node: process.version, loadBefore, args, cells, summary, jsonFloor: floor }, null, 2));
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().map((c) => c.model), node: process.version, loadBefore, args, cells, summary, peerCheck, peerSummary, jsonFloor: floor }, null, 2));
   console.log(`results: ${file.pathname}`);
 } finally {
+  peer?.proc.kill();
   await service.close();
 }
