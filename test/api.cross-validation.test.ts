@@ -78,6 +78,21 @@ describe('POST /v1/cross-validation', () => {
     });
   }
 
+  it('sends all windows of all series of a model in ONE inference call', async () => {
+    // the worker's own counter of /infer requests (GET /metrics merges the workers' expositions)
+    const inferCalls = async (model: string) => {
+      const text = (await server.request('GET', '/metrics', { key: null })).text;
+      const line = text.split('\n').find((l) => l.startsWith('horizon_runtime_infer_requests_total{') && l.includes(`model="${model}"`) && l.includes('outcome="ok"'));
+      return line ? Number(line.split(' ').at(-1)) : 0;
+    };
+    const series = [0, 1, 2].map((k) => ({ target: Array.from({ length: 30 }, (_, i) => 20 + k + (i % 6)), index: monthlyDates('2015-01', 30) }));
+    const before = await inferCalls('auto-theta');
+    const res = await server.request('POST', '/v1/cross-validation', { body: { series, freq: 'MS', horizon: 2, n_windows: 4, models: ['auto-theta'] } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.models[0].series.flatMap((s: any) => s.windows).length, 12, '3 series × 4 windows');
+    assert.equal(await inferCalls('auto-theta') - before, 1, 'one /infer request for 12 windows');
+  });
+
   it('ranks by the chosen metric; step defaults to the horizon, n_windows to 1', async () => {
     const target = Array.from({ length: 40 }, (_, i) => 50 + 10 * Math.sin(i / 2) + i);
     const res = await server.request('POST', '/v1/cross-validation', {
