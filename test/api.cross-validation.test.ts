@@ -132,6 +132,19 @@ describe('POST /v1/cross-validation', () => {
     assert.ok(messages.some((m: string) => m.startsWith('1 window 0') && m.includes('m = 1')), messages.join('\n'));
   });
 
+  it('a window the model refuses (its context holds no observation) is left out with the reason', async () => {
+    const target = Array.from({ length: 20 }, (_, i) => (i === 15 || i === 16 ? null : 10 + (i % 5)));
+    const res = await server.request('POST', '/v1/cross-validation', {
+      body: { series: [{ target, index: monthlyDates('2015-01', 20) }], freq: 'MS', horizon: 3, n_windows: 3, context: 2, models: ['naive'] },
+    });
+    assert.equal(res.status, 200, res.text);
+    // cutoffs 17 (context 15..16 all missing: refused), 14 (actuals 14..16 hold a missing value), 11
+    assert.deepEqual(res.body.models[0].series[0].windows.map((w: any) => w.cutoff), [11]);
+    const messages = res.body.warnings.map((w: any) => w.message);
+    assert.ok(messages.some((m: string) => m.startsWith('window 0 left out for model naive') && m.includes('context')), messages.join('\n'));
+    assert.ok(messages.some((m: string) => m.startsWith('window 1 left out') && m.includes('missing')), messages.join('\n'));
+  });
+
   it('charges one unit per model, all or nothing: a refused request gives back what it took', async () => {
     const { key } = await server.newAccount({ daily: 3, weekly: 100 });
     const body = (models: string[]) => ({ series: [{ target: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], index: monthlyDates('2015-01', 10) }], freq: 'MS', horizon: 2, models });
@@ -154,6 +167,8 @@ describe('POST /v1/cross-validation', () => {
       [{ models: [] }, 'models'], [{ models: ['naive', 'no-such-model'] }, 'models[1].model'],
       [{ models: [{ model: 'naive', model_size: 'huge' }] }, 'models[0].model_size'], [{ metric: 'rmse' }, 'metric'],
       [{ horizon: 8 }, 'n_windows'],
+      // bad input is a 422 on the series as sent, not windows left out
+      [{ series: [{ target: [1, 2, 3, 4, 5, 6, 7, 8], index: monthlyDates('2015-01', 8).map((d, i) => (i === 5 ? '2015-06-15' : d)) }] }, 'series[0].index'],
     ];
     for (const [extra, field] of cases) {
       const res = await server.request('POST', '/v1/cross-validation', { body: { ...base, ...extra } });

@@ -89,27 +89,37 @@ export const crossValidationCreate: Route = (app, deps) => {
     const plans: { plan: ForecastPlan; wins: Win[] }[] = [];
     for (const [m, ref] of body.models.entries()) {
       const { model, model_size } = typeof ref === 'string' ? { model: ref, model_size: undefined } : ref;
-      let wins = windows;
-      const make = () => planForecast({ series: wins.map((w) => w.input), horizon, freq: body.freq as never, model, model_size, context: body.context, quantiles: body.quantiles }, deps.registry, { pulls: deps.pulls, mode: 'sync' });
-      let plan: ForecastPlan | undefined;
+      const onModel = (errors: { series?: number; field: string; reason: string }[]) => errors.map((e) => ({ ...e, field: e.field === 'model' || e.field === 'model_size' ? `models[${m}].${e.field}` : e.field }));
+      const plan = (series: InputSeries[]) => planForecast({ series, horizon, freq: body.freq as never, model, model_size, context: body.context, quantiles: body.quantiles }, deps.registry, { pulls: deps.pulls, mode: 'sync' });
+      // the request as sent first (future values come from the history here, so not those): a bad date or
+      // model is a 422 naming the input series, never a window left out
       try {
-        if (wins.length === 0) throw new RequestValidationError([{ field: 'n_windows', reason: `no window of any series fits its history (each needs horizon ${horizon} + window*step ${step} values, plus some history)` }]);
-        plan = make();
+        plan(body.series.map(({ future_variables: _f, future_variables_index: _i, ...s }) => s));
       } catch (error) {
-        if (!(error instanceof RequestValidationError)) throw error;
-        const bad = new Set(error.errors.map((e) => e.series).filter((s): s is number => s !== undefined));
-        // errors not tied to a window are the request's: name them on the model
-        const general = error.errors.filter((e) => e.series === undefined);
-        if (general.length) throw new RequestValidationError(general.map((e) => ({ ...e, field: e.field === 'model' || e.field === 'model_size' ? `models[${m}].${e.field}` : e.field })));
-        for (const e of error.errors) {
-          const w = wins[e.series!];
-          warnings.push({ series: w.series, field: `series[${w.series}].target`, message: `window ${w.window} left out for model ${model}: ${e.reason}` });
-        }
-        wins = wins.filter((_, k) => !bad.has(k));
-        if (wins.length === 0) throw new RequestValidationError([{ field: `models[${m}].model`, reason: `no window fits model ${model} (see the reasons above in warnings)` }]);
-        plan = make();
+        if (error instanceof RequestValidationError) throw new RequestValidationError(onModel(error.errors));
+        throw error;
       }
-      plans.push({ plan, wins });
+      if (windows.length === 0) throw new RequestValidationError([{ field: 'n_windows', reason: `no window of any series fits its history (window w needs more than horizon ${horizon} + w*step ${step} values)` }]);
+      // then the windows: one the model refuses (e.g. too short for it) is left out, with the reason
+      let wins = windows;
+      let planned: ForecastPlan | undefined;
+      while (!planned) {
+        try {
+          planned = plan(wins.map((w) => w.input));
+        } catch (error) {
+          if (!(error instanceof RequestValidationError)) throw error;
+          const general = error.errors.filter((e) => e.series === undefined);
+          if (general.length) throw new RequestValidationError(onModel(general));
+          const bad = new Set(error.errors.map((e) => e.series!));
+          for (const e of error.errors) {
+            const w = wins[e.series!];
+            warnings.push({ series: w.series, field: `series[${w.series}].target`, message: `window ${w.window} left out for model ${model}: ${e.reason}` });
+          }
+          if (bad.size === wins.length) throw new RequestValidationError([{ field: `models[${m}].model`, reason: `no window fits model ${model}: ${error.errors[0].reason}` }]);
+          wins = wins.filter((_, k) => !bad.has(k));
+        }
+      }
+      plans.push({ plan: planned, wins });
     }
 
     // one unit per model, all or nothing
