@@ -60,7 +60,7 @@ export function planForecast(
 }
 
 /** One model call: a worker's, or the ensemble's (which calls the workers of its members). */
-function infer(inference: InferenceClient, registry: ModelRegistry, request: InferRequest): Promise<InferResponse> {
+export function infer(inference: InferenceClient, registry: ModelRegistry, request: InferRequest): Promise<InferResponse> {
   const group = registry.groupFor(request.model);
   return request.model === PRISM_ID ? runPrism(inference, registry.catalog, registry.prismMembers(), request) : inference.infer(group, request);
 }

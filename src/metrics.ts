@@ -77,3 +77,12 @@ function sameLength(actual: number[], forecast: number[]): void {
     throw new Error(`actual (${actual.length}) and forecast (${forecast.length}) must be non-empty and equally long`);
   }
 }
+
+/** Coverage of a central interval: the fraction of steps whose actual lies within [lower, upper]. */
+export function coverage(actual: number[], lower: number[], upper: number[]): number {
+  sameLength(actual, lower);
+  sameLength(actual, upper);
+  let inside = 0;
+  for (let t = 0; t < actual.length; t++) if (actual[t] >= lower[t] && actual[t] <= upper[t]) inside++;
+  return inside / actual.length;
+}

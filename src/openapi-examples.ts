@@ -32,6 +32,19 @@ const hourlyPandas = {
   quantiles: [0.1, 0.5, 0.9],
 };
 
+// two years of the monthly airline passengers: 2 windows of 3 months, naive vs seasonal-naive
+const crossValidation = {
+  series: [{
+    target: [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118, 115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140],
+    index: [...monthly.series[0].index, ...monthly.series[0].index.map((d) => d.replace('1949', '1950'))],
+  }],
+  horizon: 3,
+  freq: 'MS',
+  quantiles: [0.1, 0.5, 0.9],
+  n_windows: 2,
+  models: ['naive', { model: 'seasonal-naive' }],
+};
+
 const backtest = { ...monthly, model: 'auto-ets', evaluation: { holdout: 3 } };
 
 const forecastResponse = {
@@ -58,6 +71,10 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
       backtest: { summary: 'Forecast plus a backtest over the last 3 months (metrics: MASE, WQL, sMAPE)', value: backtest },
     },
     response: { 200: forecastResponse },
+  },
+  'POST /v1/cross-validation': {
+    request: { monthly: { summary: 'naive vs seasonal-naive on the last two quarters of 1950 (2 windows of 3 months)', value: crossValidation } },
+    response: { 200: {"horizon": 3, "n_windows": 2, "step": 3, "season_length": 12, "quantiles": [0.1, 0.5, 0.9], "metric": "wql", "leaderboard": [{"rank": 1, "model": "seasonal-naive", "model_size": "default", "score": 0.084}, {"rank": 2, "model": "naive", "model_size": "default", "score": 0.098}], "models": [{"model": "naive", "model_size": "default", "scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}}, "series": [{"scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}}, "windows": [{"window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"], "prediction": {"mean": [158, 158, 158], "0.1": [141.85, 135.161, 130.028], "0.5": [158, 158, 158], "0.9": [174.15, 180.839, 185.972]}, "actual": [133, 114, 140], "scores": {"mase": 2.373, "wql": 0.15, "smape": 20.539, "coverage": {"80": 0.333}}}, {"window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"], "prediction": {"mean": [149, 149, 149], "0.1": [133.179, 126.625, 121.597], "0.5": [149, 149, 149], "0.9": [164.821, 171.375, 176.403]}, "actual": [170, 170, 158], "scores": {"mase": 2.318, "wql": 0.059, "smape": 10.732, "coverage": {"80": 0.667}}}]}]}, {"model": "seasonal-naive", "model_size": "default", "scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}}, "series": [{"scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}}, "windows": [{"window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"], "prediction": {"mean": [119, 104, 118], "0.1": [100.606, 85.606, 99.606], "0.5": [119, 104, 118], "0.9": [137.394, 122.394, 136.394]}, "actual": [133, 114, 140], "scores": {"mase": 1.255, "wql": 0.065, "smape": 12.447, "coverage": {"80": 0.667}}}, {"window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"], "prediction": {"mean": [148, 148, 136], "0.1": [137.51, 137.51, 125.51], "0.5": [148, 148, 136], "0.9": [158.49, 158.49, 146.49]}, "actual": [170, 170, 158], "scores": {"mase": 3, "wql": 0.099, "smape": 14.213, "coverage": {"80": 0}}}]}]}], "warnings": []} },
   },
   'POST /v1/forecast-jobs': {
     request: { monthly: { summary: 'Queue the monthly forecast as a job', value: monthly } },

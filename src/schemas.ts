@@ -97,6 +97,54 @@ export const ForecastResponse = Type.Object({
   warnings: Type.Array(Warning),
 }, { $id: 'ForecastResponse' });
 
+const Nullable = Type.Union([Type.Number(), Type.Null()]);
+const CvScores = Type.Object({
+  mase: Nullable, wql: Nullable, smape: Type.Number(),
+  coverage: Type.Record(Type.String(), Type.Number(), { description: 'per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it' }),
+}, { description: 'MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles)' });
+const CvModelRef = Type.Union([
+  Type.String({ minLength: 1, description: 'a model id, at its default size' }),
+  Type.Object({ model: Type.String({ minLength: 1 }), model_size: Type.Optional(Type.String()) }, { additionalProperties: false }),
+]);
+
+export const CrossValidationRequest = Type.Object({
+  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1 }),
+  horizon: Type.Integer({ minimum: 1, description: 'steps forecast at each window; at most each model\'s max_horizon' }),
+  freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
+  models: Type.Array(CvModelRef, { minItems: 1, maxItems: 10, description: 'the models compared (each charged one request)' }),
+  n_windows: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'rolling origins; default 1' })),
+  step: Type.Optional(Type.Integer({ minimum: 1, description: 'steps between consecutive origins; default: horizon' })),
+  metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'ranks the leaderboard; default wql (ties by MASE)' })),
+  season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq' })),
+  context: Type.Optional(Type.Integer({ minimum: 1, description: 'use at most the last `context` observations before each cutoff' })),
+  quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, uniqueItems: true, description: 'levels to return, each once; default [0.1, 0.5, 0.9]' })),
+}, { additionalProperties: false });
+
+const CvWindow = Type.Object({
+  window: Type.Integer({ description: '0 = the latest origin' }),
+  cutoff: Type.Integer({ description: 'position (0-based, in the series as sent) of the first forecast step: len - horizon - window*step' }),
+  index: Type.Array(Type.String(), { description: 'forecast dates' }),
+  prediction: Type.Record(Type.String(), Type.Array(Type.Number()), { description: '"mean" plus one array per quantile level' }),
+  actual: Type.Array(Type.Number(), { description: 'the observed values at those dates' }),
+  scores: CvScores,
+});
+
+export const CrossValidationResponse = Type.Object({
+  horizon: Type.Integer(),
+  n_windows: Type.Integer(),
+  step: Type.Integer(),
+  season_length: Type.Integer(),
+  quantiles: Type.Array(Type.Number()),
+  metric: Type.String({ description: 'the leaderboard\'s ranking metric' }),
+  leaderboard: Type.Array(Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Nullable }), { description: 'models, best first (null scores last)' }),
+  models: Type.Array(Type.Object({
+    model: Type.String(), model_size: Type.String(),
+    scores: CvScores,
+    series: Type.Array(Type.Object({ scores: Type.Union([CvScores, Type.Null()], { description: 'null when no window of this series fits' }), windows: Type.Array(CvWindow) }), { description: 'series[i]: input series i' }),
+  })),
+  warnings: Type.Array(Warning, { description: 'windows left out (and why), and the forecast warnings' }),
+});
+
 export const JobStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled')]);
 
 export const JobAccepted = Type.Object({

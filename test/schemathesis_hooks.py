@@ -7,7 +7,7 @@ per date; future variables come with a `future_variables_index` continuing the g
 `horizon` steps and also have a history; `model` is a model this deployment serves and `model_size` one
 of its sizes; a backtest needs observed values before and in its holdout. Random positive data breaks
 one of these in nearly every case, so every positive case would be a 422 and the forecast path would
-never be fuzzed. This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
+never be fuzzed (the same for POST /v1/cross-validation: served `models`, and a history each window fits). This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
 the generated body unchanged); negative cases are left alone, so rejection is still tested. And it
 keeps the run from revoking its own API key (HORIZON_FUZZ_KEY_ID, set by scripts/schemathesis.sh).
 """
@@ -91,6 +91,27 @@ def _fix_forecast(body: dict) -> None:
                 series["hist_variables"][name] = _fit(values, n, None)
 
 
+def _fix_cross_validation(body: dict) -> None:
+    """A cross-validation body: the forecast rules, served models, and a history every window fits."""
+    _fix_forecast(body)
+    body.pop("model", None)
+    body["models"] = [SERVED_MODELS[i % len(SERVED_MODELS)] for i in range(len(body["models"]))]
+    body["n_windows"] = int(min(body.get("n_windows", 1), 3))
+    body["step"] = int(min(body.get("step", body["horizon"]), 6))
+    if "context" in body:
+        body["context"] = int(max(body["context"], 8))
+    span = body["horizon"] + (body["n_windows"] - 1) * body["step"]
+    for series in body["series"]:
+        target = series["target"]
+        fill = _number(target)
+        target[:0] = [fill] * max(0, span + 2 - len(target))
+        target[-span - 1:] = [v if isinstance(v, (int, float)) else fill for v in target[-span - 1:]]
+        n = len(target)
+        series["index"] = _dates(body["freq"], 0, n)
+        for name, values in (series.get("hist_variables") or {}).items():
+            series["hist_variables"][name] = _fit(values, n, None)
+
+
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
     path, method = case.operation.path, case.method.upper()
@@ -103,6 +124,9 @@ def map_case(context: Any, case: Any) -> Any:
     if method == "POST" and path in FORECAST_PATHS and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)  # bodies can share objects with other cases (examples)
         _fix_forecast(case.body)
+    elif method == "POST" and path == "/v1/cross-validation" and isinstance(case.body, dict):
+        case.body = copy.deepcopy(case.body)
+        _fix_cross_validation(case.body)
     elif method == "GET" and path == "/v1/warmup" and isinstance(case.query, dict):
         case.query = dict(case.query)
         case.query["model"] = SERVED_MODELS[0]

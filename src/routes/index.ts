@@ -16,13 +16,14 @@ import { playgroundAssetsGet } from './playground.assets.get.ts';
 import { metricsGet } from './metrics.get.ts';
 import { adminAccountsList } from './admin-accounts.list.ts';
 import { adminAccountsUpdate } from './admin-accounts.update.ts';
+import { crossValidationCreate } from './cross-validation.create.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
-  playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate,
+  playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, crossValidationCreate,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify
