@@ -38,6 +38,19 @@ export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply
   };
 }
 
+/** Charges `units` units, all or nothing: a refused unit gives back the ones already taken (then the
+ * 429 propagates); the returned charge's refund gives back every unit. */
+export async function chargeUnits(db: Kysely<Schema>, accountId: string, reply: FastifyReply, units: number): Promise<Charge> {
+  const charges: Charge[] = [];
+  try {
+    for (let k = 0; k < units; k++) charges.push(await chargeRequest(db, accountId, reply));
+  } catch (error) {
+    for (const charge of charges) await charge.refund();
+    throw error;
+  }
+  return { refund: async () => { for (const charge of charges) await charge.refund(); } };
+}
+
 /** Runs `work` under a charge: a 5xx from it refunds the unit before the error propagates. */
 export async function withRefundOn5xx<T>(charge: Charge, work: () => Promise<T>): Promise<T> {
   try {

@@ -1,8 +1,7 @@
 import { plainJsonSerializer, type Route } from './index.ts';
 import { CrossValidationRequest, CrossValidationResponse, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
-import { chargeRequest, type Charge } from '../charge.ts';
-import { HorizonError } from '../errors.ts';
+import { chargeUnits, withRefundOn5xx } from '../charge.ts';
 import { infer, planForecast, toContract, type ForecastPlan } from '../forecast.ts';
 import { RequestValidationError, type RequestWarning } from '../normalize.ts';
 import { scoreBacktest, type BacktestPlan } from '../backtest.ts';
@@ -122,15 +121,9 @@ export const crossValidationCreate: Route = (app, deps) => {
       plans.push({ plan: planned, wins });
     }
 
-    // one unit per model, all or nothing
-    const charges: Charge[] = [];
-    try {
-      for (let k = 0; k < plans.length; k++) charges.push(await chargeRequest(deps.database.db, owner.accountId, reply));
-    } catch (error) {
-      for (const c of charges) await c.refund();
-      throw error;
-    }
-    try {
+    // one unit per model, all or nothing; a 5xx gives every unit back
+    const charge = await chargeUnits(deps.database.db, owner.accountId, reply, plans.length);
+    return withRefundOn5xx(charge, async () => {
       const levels = [...(plans[0].plan.quantiles)].sort((a, b) => a - b);
       const answers = await Promise.all(plans.map(({ plan }) => infer(deps.inference, deps.registry, {
         model: plan.model, size: plan.size, freq: plan.freq, horizon, quantiles: plan.quantiles, series: plan.series,
@@ -179,10 +172,6 @@ export const crossValidationCreate: Route = (app, deps) => {
         leaderboard: order.map((m, r) => ({ rank: r + 1, model: m.model, model_size: m.model_size, score: value(m, metric) })),
         models, warnings,
       };
-    } catch (error) {
-      const status = error instanceof HorizonError ? error.status : 500;
-      if (status >= 500) for (const c of charges) await c.refund();
-      throw error;
-    }
+    });
   });
 };
