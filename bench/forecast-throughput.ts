@@ -20,7 +20,7 @@ import { Worker } from 'node:worker_threads';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/free-port.ts';
 import { fileURLToPath } from 'node:url';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -89,13 +89,6 @@ function peerPython(): string {
   return python;
 }
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as { port: number };
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
 
 /** Starts the peer under uvicorn and waits until it answers the bench's body. */
 async function startPeer(workers: number): Promise<{ url: string; proc: ChildProcess; answer: string }> {

@@ -20,7 +20,7 @@
 import { spawn, execFileSync, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/free-port.ts';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -68,13 +68,6 @@ const body = JSON.stringify(encodeInferRequest({
   series: Array.from({ length: BATCH }, (_, i) => ({ target: seriesValues(i, CONTEXT), past_covariates: {}, future_covariates: {}, static_covariates: {} })),
 }));
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 /** series/s of one cell: `inFlight` callers posting `body` back to back for DURATION_MS after a warm-up call. */
 async function cell(baseUrl: string, inFlight: number): Promise<number> {

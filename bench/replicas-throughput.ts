@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from '../test/free-port.ts';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { createPostgresDatabase } from '../test/helpers.ts';
@@ -35,14 +35,6 @@ const DURATION_S = Number(args.duration);
 const target = Array.from({ length: 100 }, (_, i) => Math.round((100 + 10 * Math.sin((2 * Math.PI * i) / 7) + 0.1 * i) * 100) / 100);
 const body = JSON.stringify({ model: 'naive', freq: 'D', horizon: 12, quantiles: [0.1, 0.5, 0.9], series: [{ target, index: dailyIndex(100, '2024-01-01') }] });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startReplica(databaseUrl: string, dataDir: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();

@@ -7,19 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { startTestServer, simpleRequest, slowRequest, waitForJob, type TestServer } from './helpers.ts';
 
 const finished = (s: string) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** `horizon serve` as its own process; resolves once it listens. */
 async function serveProcess(dataDir: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {

@@ -10,7 +10,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, simpleRequest, slowRequest, waitForJob, type TestServer } from './helpers.ts';
@@ -21,13 +21,6 @@ const BIN = join(RUNTIME, '.venv-core', 'bin');
 // RAY_worker_niceness=0: replicas at nice 0 like the local worker (Ray's default 15 starves them on a busy machine)
 const ENV = { ...process.env, PATH: `${BIN}:${process.env.PATH}`, PYTHONPATH: RUNTIME, RAY_USAGE_STATS_ENABLED: '0', RAY_worker_niceness: '0' };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 function ray(args: string[]): string {
   return execFileSync(join(BIN, 'ray'), args, { cwd: RUNTIME, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 import { sql } from 'kysely';
 import { createPostgresDatabase, simpleRequest, slowRequest } from './helpers.ts';
 import { openDatabase, type Database } from '../src/store/database.ts';
@@ -18,14 +18,6 @@ import { createApiKey } from '../src/store/api-keys.ts';
 
 const POSTGRES = process.env.HORIZON_TEST_POSTGRES_URL;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface Replica { child: ChildProcess; base: string; output: () => string }
 
