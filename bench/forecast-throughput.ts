@@ -57,7 +57,7 @@ const inferBody = encodeInferRequest({
   series: targets.map((target) => ({ target, past_covariates: {}, future_covariates: {}, static_covariates: {} })),
 });
 
-interface Cell { mode: 'direct' | 'service' | 'peer'; concurrency: number; reqPerS: number; p50: number; p99: number; n: number; errors: Record<string, number>; serviceElu: number; loadElu: number; workerCpu: number }
+interface Cell { mode: 'direct' | 'service' | 'peer'; concurrency: number; reqPerS: number; p50: number; p99: number; n: number; errors: Record<string, number>; serviceElu: number; loadElu: number; workerCpu: number; serviceCpuUs: number; workerCpuUs: number }
 
 /** CPU seconds used so far by a process and its live descendants (utime + stime from /proc; Linux
  * only): uvicorn with several workers answers from child processes. */
@@ -137,24 +137,30 @@ async function runCell(mode: Cell['mode'], concurrency: number, url: string, hea
   const load = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: spec });
   // utilisation of the service's event loop (this thread), of the load generator's (measured in its
   // thread), and the model worker's CPU, over the window: they show which saturates first
-  let elu0 = performance.eventLoopUtilization(), cpu0 = 0, t0 = 0;
+  // CPU time per request (this thread's, the worker's) holds up better than req/s on a busy machine
+  let elu0 = performance.eventLoopUtilization(), cpu0 = 0, t0 = 0, thread0 = process.threadCpuUsage();
   const done = await new Promise<Extract<LoadMessage, { type: 'done' }>>((resolve, reject) => {
     load.on('error', reject);
     load.on('message', (m: LoadMessage) => {
       if (m.type === 'measuring') {
         elu0 = performance.eventLoopUtilization();
+        thread0 = process.threadCpuUsage();
         cpu0 = processCpuSeconds(workerPid); t0 = performance.now();
       } else resolve(m);
     });
   });
   const serviceElu = performance.eventLoopUtilization(elu0).utilization;
+  const thread = process.threadCpuUsage(thread0);
   const loadElu = done.elu;
-  const workerCpu = (processCpuSeconds(workerPid) - cpu0) / ((performance.now() - t0) / 1000);
+  const workerCpuS = processCpuSeconds(workerPid) - cpu0;
+  const workerCpu = workerCpuS / ((performance.now() - t0) / 1000);
   await load.terminate();
   const sorted = done.latenciesMs.sort();
   return {
     mode, concurrency, n: sorted.length, reqPerS: sorted.length / (done.windowMs / 1000),
     p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors: done.errors, serviceElu, loadElu, workerCpu,
+    // the service's thread also idles through direct and peer cells: its CPU per request means something for service cells only
+    serviceCpuUs: (thread.user + thread.system) / Math.max(1, sorted.length), workerCpuUs: (workerCpuS * 1e6) / Math.max(1, sorted.length),
   };
 }
 
@@ -204,10 +210,10 @@ try {
   const pct = (x: number) => `${Math.round(x * 100)}%`.padStart(5);
   console.log(`POST /v1/forecast vs worker POST /infer — naive, ${SERIES} series × ${N} D points, h ${HORIZON}, ${QUANTILES.length} levels; ${args.warmup} s warm-up + ${args.duration} s per cell`);
   console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; load generator, service and worker share these cores`);
-  console.log('mode     conc    req/s   p50 ms   p99 ms  svc-loop  gen-loop  worker-cpu  errors');
+  console.log('mode     conc    req/s   p50 ms   p99 ms  svc-loop  gen-loop  worker-cpu  svc µs/req  worker µs/req  errors');
   for (const x of cells) {
     const errors = Object.entries(x.errors).map(([k, v]) => `${k}×${v}`).join(' ') || '-';
-    console.log(`${x.mode.padEnd(8)} ${String(x.concurrency).padStart(4)} ${x.reqPerS.toFixed(0).padStart(8)} ${x.p50.toFixed(2).padStart(8)} ${x.p99.toFixed(2).padStart(8)}     ${pct(x.serviceElu)}     ${pct(x.loadElu)}       ${pct(x.workerCpu)}  ${errors}`);
+    console.log(`${x.mode.padEnd(8)} ${String(x.concurrency).padStart(4)} ${x.reqPerS.toFixed(0).padStart(8)} ${x.p50.toFixed(2).padStart(8)} ${x.p99.toFixed(2).padStart(8)}     ${pct(x.serviceElu)}     ${pct(x.loadElu)}       ${pct(x.workerCpu)}  ${(x.mode === 'service' ? x.serviceCpuUs.toFixed(0) : '-').padStart(10)}  ${x.workerCpuUs.toFixed(0).padStart(13)}  ${errors}`);
   }
   console.log('\nservice vs direct');
   console.log('conc  req/s ratio  added p50 ms  added p99 ms');

@@ -4,16 +4,18 @@ import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HorizonError } from './errors.ts';
 import type { Schema } from './store/database.ts';
-import { chargeQuota, refundQuota } from './store/quota.ts';
+import { chargeQuotaDeferred, refundQuota } from './store/quota.ts';
 
 export interface Charge {
   /** gives the unit back (the request failed with a 5xx) */
   refund(): Promise<void>;
+  /** resolves once the unit is stored (an embedded store writes units in batches): awaited before answering */
+  persisted(): Promise<void>;
 }
 
 export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply: FastifyReply): Promise<Charge> {
   const chargedAt = new Date();
-  const decision = await chargeQuota(db, accountId, chargedAt);
+  const { decision, persisted } = await chargeQuotaDeferred(db, accountId, chargedAt);
   // an unlimited account (both quotas 0) has no window to count down: no X-RateLimit-* headers
   const headers: Record<string, string> = Number.isFinite(decision.limit) ? {
     'x-ratelimit-limit': String(decision.limit),
@@ -31,6 +33,7 @@ export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply
   reply.headers(headers);
   telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'charged' });
   return {
+    persisted,
     refund: async () => {
       await refundQuota(db, accountId, chargedAt);
       telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'refunded' });
@@ -48,13 +51,19 @@ export async function chargeUnits(db: Kysely<Schema>, accountId: string, reply: 
     for (const charge of charges) await charge.refund();
     throw error;
   }
-  return { refund: async () => { for (const charge of charges) await charge.refund(); } };
+  return {
+    refund: async () => { for (const charge of charges) await charge.refund(); },
+    persisted: async () => { await Promise.all(charges.map((charge) => charge.persisted())); },
+  };
 }
 
-/** Runs `work` under a charge: a 5xx from it refunds the unit before the error propagates. */
+/** Runs `work` under a charge: a 5xx from it refunds the unit before the error propagates. The
+ * result is returned once the unit is stored (its write overlaps `work`). */
 export async function withRefundOn5xx<T>(charge: Charge, work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    const result = await work();
+    await charge.persisted();
+    return result;
   } catch (error) {
     const status = error instanceof HorizonError ? error.status : 500;
     if (status >= 500) await charge.refund();

@@ -19,6 +19,7 @@ export const forecastJobsCreate: Route = (app, deps) => {
     const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job' });
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     const job = await withRefundOn5xx(charge, async () => {
+      await charge.persisted(); // a stored job's unit is stored first
       // stored before 202: if the enqueue below is lost, start-up reconciliation delivers the job
       const row = await insertJob(deps.database.db, { id: randomUUID(), accountId: owner.accountId, model: plan.model, request: plan });
       await deps.queue.enqueue(row.id).catch((error: Error) => request.log.warn({ job_id: row.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'));

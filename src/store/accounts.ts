@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './database.ts';
 import { quotaWindows } from './quota.ts';
+import { quotaLedger } from './quota-ledger.ts';
 
 export interface Account {
   id: string;
@@ -50,6 +51,7 @@ export async function setQuotas(db: Kysely<Schema>, accountId: string, quotas: {
     .set({ daily_quota: quotas.daily, weekly_quota: quotas.weekly })
     .where('id', '=', accountId)
     .execute();
+  quotaLedger(db)?.forget(accountId);
 }
 
 export interface AccountChanges {
@@ -59,11 +61,11 @@ export interface AccountChanges {
 }
 
 /** Changes an account by name; undefined when there is none. The charge reads the quotas on every
- * request (horizon_charge), so a change applies to the next one. Re-disabling keeps the first date. */
+ * request (horizon_charge; an embedded store's ledger reads them again), so a change applies to the next one. Re-disabling keeps the first date. */
 export async function updateAccount(db: Kysely<Schema>, name: string, changes: AccountChanges): Promise<Account | undefined> {
   const { dailyQuota, weeklyQuota, disabled } = changes;
   if (dailyQuota === undefined && weeklyQuota === undefined && disabled === undefined) return findAccountByName(db, name);
-  return db.updateTable('accounts')
+  const updated = await db.updateTable('accounts')
     .set({
       daily_quota: dailyQuota,
       weekly_quota: weeklyQuota,
@@ -72,11 +74,14 @@ export async function updateAccount(db: Kysely<Schema>, name: string, changes: A
     .where('name', '=', name)
     .returningAll()
     .executeTakeFirst();
+  if (updated) quotaLedger(db)?.forget(updated.id);
+  return updated;
 }
 
 /** Every account (by name) with the usage of the current UTC day and ISO week. */
 export async function listAccounts(db: Kysely<Schema>, now: Date = new Date(), name?: string): Promise<AccountOverview[]> {
   const { day, weekStart } = quotaWindows(now);
+  await quotaLedger(db)?.flush(); // units still being written count
   let query = db.selectFrom('accounts as a')
     .leftJoin('quota_usage as q', (join) => join.onRef('q.account_id', '=', 'a.id').on('q.day', '>=', sql<string>`${weekStart}::date`).on('q.day', '<', sql<string>`${weekStart}::date + 7`))
     .select(['a.id', 'a.name', 'a.daily_quota', 'a.weekly_quota', 'a.created_at', 'a.disabled_at'])

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, PGliteDialect, sql, type Generated } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import { PGlite } from '@electric-sql/pglite';
+import { useQuotaLedger } from './quota-ledger.ts';
 import pg from 'pg';
 
 export interface AccountsTable {
@@ -79,6 +80,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pglite = new PGlite(inMemory ? undefined : join(options.dataDir, 'pglite'));
     await pglite.waitReady;
     const db = new Kysely<Schema>({ dialect: new PGliteDialect({ pglite }) });
+    useQuotaLedger(db); // this process is the embedded store's only writer
     database = {
       db, kind: 'pglite', pglite,
       close: async () => { await db.destroy(); if (!pglite.closed) await pglite.close(); },

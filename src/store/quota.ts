@@ -2,8 +2,10 @@
 // A charge is one call of the SQL function horizon_charge (migrations 001/002), exact under
 // concurrency. Concurrent charges of one account are coalesced into one call (group commit): the
 // charges of one event-loop turn, and those arriving while a call is in flight, go together in arrival order.
+// An embedded store decides in memory and writes units in batches instead (src/store/quota-ledger.ts).
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './database.ts';
+import { quotaLedger } from './quota-ledger.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_GROUP = 512;
@@ -89,7 +91,33 @@ async function chargeGroup(db: Kysely<Schema>, accountId: string, group: Waiter[
   }
 }
 
-export function chargeQuota(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision> {
+/** A decision and, for a store with a ledger, the write of its unit still under way. */
+export interface DeferredDecision { decision: QuotaDecision; persisted: () => Promise<void> }
+
+const written = () => Promise.resolve();
+
+/** Charges one request; the unit may still be being written when this resolves (see persisted). */
+export async function chargeQuotaDeferred(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<DeferredDecision> {
+  const ledger = quotaLedger(db);
+  if (!ledger) return { decision: await chargeGroupQueued(db, accountId, now), persisted: written };
+  const windows = quotaWindows(now);
+  const usage = await ledger.usage(accountId, windows.day, windows.weekStart);
+  const room = Math.min(usage.daily === 0 ? 1 : usage.daily - usage.dayUsed, usage.weekly === 0 ? 1 : usage.weekly - usage.weekUsed);
+  const row: ChargeRow = { admitted: room > 0 ? 1 : 0, day_used_before: usage.dayUsed, week_used_before: usage.weekUsed, daily_quota: usage.daily, weekly_quota: usage.weekly };
+  const decision = decide(row, 0, windows, now);
+  if (!decision.admitted) return { decision, persisted: written };
+  const seq = ledger.record(accountId, windows.day, 1);
+  return { decision, persisted: () => ledger.persisted(seq) };
+}
+
+/** Charges one request; resolves once its unit is stored. */
+export async function chargeQuota(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision> {
+  const { decision, persisted } = await chargeQuotaDeferred(db, accountId, now);
+  await persisted();
+  return decision;
+}
+
+function chargeGroupQueued(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision> {
   let perDb = queues.get(db);
   if (!perDb) queues.set(db, perDb = new Map());
   let queue = perDb.get(accountId);
@@ -119,6 +147,8 @@ export function chargeQuota(db: Kysely<Schema>, accountId: string, now: Date = n
 /** Gives back one unit charged on `chargedAt`'s day (a request that failed with a 5xx). */
 export async function refundQuota(db: Kysely<Schema>, accountId: string, chargedAt: Date): Promise<void> {
   const { day } = quotaWindows(chargedAt);
+  const ledger = quotaLedger(db);
+  if (ledger) return ledger.persisted(ledger.record(accountId, day, -1));
   await db.updateTable('quota_usage')
     .set((eb) => ({ used: eb('used', '-', 1) }))
     .where('account_id', '=', accountId)

@@ -1,0 +1,84 @@
+// The embedded store's quota ledger (src/store/quota-ledger.ts): decisions in memory, units written
+// in batches, and a unit always stored before its request may answer. The conformance suite
+// (store.conformance.test.ts) holds it to the same exactness as horizon_charge; these check what is
+// particular to it: the write is really deferred and batched, it survives a reopen, refunds and
+// quota changes apply at once.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../src/store/database.ts';
+import { createAccount, setQuotas, accountOverview } from '../src/store/accounts.ts';
+import { chargeQuota, chargeQuotaDeferred, refundQuota } from '../src/store/quota.ts';
+import { quotaLedger } from '../src/store/quota-ledger.ts';
+import { createPostgresDatabase } from './helpers.ts';
+
+const stored = async (database: Database, accountId: string) =>
+  Number((await sql<{ used: number }>`SELECT coalesce(sum(used), 0) AS used FROM quota_usage WHERE account_id = ${accountId}::uuid`.execute(database.db)).rows[0].used);
+
+describe('quota ledger (embedded store)', () => {
+  it('is used by PGlite only: PostgreSQL is shared by several API processes and keeps horizon_charge', async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try { assert.ok(quotaLedger(database.db)); } finally { await database.close(); }
+    const pgdb = await createPostgresDatabase();
+    const postgres = await openDatabase({ databaseUrl: pgdb.url, dataDir: 'unused' });
+    try { assert.equal(quotaLedger(postgres.db), undefined); } finally { await postgres.close(); await pgdb.drop(); }
+  });
+
+  it('decides at once, writes the units of one turn in ONE statement, and persisted() means written', async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try {
+      const account = await createAccount(database.db, { name: 'a', dailyQuota: 100 });
+      const statements: string[] = [];
+      const pglite = database.pglite!;
+      const query = pglite.query.bind(pglite);
+      pglite.query = ((text: string, ...rest: unknown[]) => { statements.push(text); return query(text, ...(rest as [])); }) as typeof pglite.query;
+      const charges = await Promise.all(Array.from({ length: 20 }, () => chargeQuotaDeferred(database.db, account.id)));
+      assert.ok(charges.every((c) => c.decision.admitted));
+      assert.deepEqual(charges.map((c) => c.decision.remaining), Array.from({ length: 20 }, (_, i) => 99 - i), 'exact, in arrival order');
+      const writesBefore = statements.filter((s) => s.includes('INSERT INTO quota_usage')).length;
+      await Promise.all(charges.map((c) => c.persisted()));
+      const writes = statements.filter((s) => s.includes('INSERT INTO quota_usage')).length - writesBefore;
+      assert.equal(writes, 1, 'twenty units, one write');
+      pglite.query = query;
+      assert.equal(await stored(database, account.id), 20);
+    } finally { await database.close(); }
+  });
+
+  it('units answered for survive closing and reopening the store; a refund before the write is never written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'horizon-ledger-'));
+    try {
+      let database = await openDatabase({ dataDir: dir });
+      const account = await createAccount(database.db, { name: 'b', dailyQuota: 5 });
+      const decisions = await Promise.all(Array.from({ length: 8 }, () => chargeQuota(database.db, account.id)));
+      assert.equal(decisions.filter((d) => d.admitted).length, 5);
+      const now = new Date();
+      await refundQuota(database.db, account.id, now);
+      await database.close();
+      database = await openDatabase({ dataDir: dir });
+      assert.equal(await stored(database, account.id), 4);
+      assert.equal((await accountOverview(database.db, 'b'))?.used_today, 4);
+      assert.ok((await chargeQuota(database.db, account.id)).admitted, 'the refunded unit is usable after the reopen');
+      assert.equal((await chargeQuota(database.db, account.id)).admitted, false);
+      await database.close();
+    } finally { rmSync(dir, { recursive: true, force: true }); }
+  });
+
+  it('a quota change applies to the next charge; the overview counts units still being written', async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try {
+      const account = await createAccount(database.db, { name: 'c', dailyQuota: 2 });
+      assert.ok((await chargeQuota(database.db, account.id)).admitted);
+      assert.ok((await chargeQuota(database.db, account.id)).admitted);
+      assert.equal((await chargeQuota(database.db, account.id)).admitted, false);
+      await setQuotas(database.db, account.id, { daily: 3 });
+      const pending = await chargeQuotaDeferred(database.db, account.id);
+      assert.ok(pending.decision.admitted);
+      assert.equal((await accountOverview(database.db, 'c'))?.used_today, 3, 'the overview writes what is pending first');
+      await pending.persisted();
+      assert.equal((await chargeQuota(database.db, account.id)).admitted, false);
+    } finally { await database.close(); }
+  });
+});
