@@ -37,14 +37,17 @@ export class InferenceClient {
   private readonly pools = new Map<string, Pool>();
   private readonly resolve: EndpointResolver;
   private readonly timeoutMs: number;
+  private readonly float32: boolean;
 
-  constructor(resolve: EndpointResolver, timeoutMs: number) {
+  /** float32: ask the worker for float32 answers where they are exact (HORIZON_INFER_FLOAT32). */
+  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean } = {}) {
     this.resolve = resolve;
     this.timeoutMs = timeoutMs;
+    this.float32 = options.float32 ?? true;
   }
 
   async infer(group: string, body: InferRequest): Promise<InferResponse> {
-    return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body)));
+    return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body, this.float32)));
   }
 
   load(group: string, model: string, size: string): Promise<LoadResponse> {
