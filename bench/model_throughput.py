@@ -11,7 +11,11 @@ device (fp32 on the CPU, bf16 on CUDA for Chronos-2; see torch_device.py).
 `infer`: the same series POSTed as one body to a runtime worker's `/infer` (docs/runtime-protocol.md),
 over one keep-alive connection, as the control plane sends them; with --concurrency N, N clients on
 their own connections, each with one call in flight (how a worker is used under load: the next
-request's JSON is parsed while the model runs).
+request's JSON is parsed while the model runs). --url may name several workers (comma-separated):
+client i calls worker i mod n, as the control plane spreads calls over a group's workers
+(HORIZON_WORKERS_PER_GROUP). Answers are asked as the control plane asks them: base64 with
+"float32": true (--answer-dtype float32, the default; the worker answers float32 where exact and says
+so in "dtype"); --answer-dtype float64 asks for float64 answers (what the control plane did before).
 
 `serve`: `inprocess`'s library call, one per line read on stdin (a batch size), answered with one JSON
 line {"batch", "ms"}, after a first line {"ready": true, ...}: bench/model-throughput.ts --interleave
@@ -192,12 +196,14 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "runtime"))
     from horizon_runtime.protocol import encode_values
 
-    url = urlparse(args.url)
+    urls = [urlparse(u) for u in args.url.split(",")]
 
-    def decode(text: str) -> list[float]:  # as src/runtime/wire.ts decodeFloat64: numbers, as the control plane reads them
-        return np.frombuffer(base64.b64decode(text), dtype="<f8").tolist()
+    def decode(text: str, dtype: str) -> list[float]:
+        """as src/runtime/wire.ts decodeInferResponse: numbers (doubles), as the control plane reads them"""
+        return np.frombuffer(base64.b64decode(text), dtype="<f4" if dtype == "float32" else "<f8").astype(np.float64).tolist()
 
-    def client():
+    def client(i: int = 0):
+        url = urls[i % len(urls)]  # client i -> worker i mod n
         connection = http.client.HTTPConnection(url.hostname, url.port, timeout=600)
 
         def post(path: str, body: bytes) -> bytes:
@@ -212,7 +218,8 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
 
     post = client()
     t = time.perf_counter()
-    loaded = json.loads(post("/load", json.dumps({"model": args.model, "size": args.size}).encode()))
+    # every worker loads the model (as the control plane's warm-up does), the first one's answer is reported
+    loaded = [json.loads(client(i)("/load", json.dumps({"model": args.model, "size": args.size}).encode())) for i in range(len(urls))][0]
     load_s = time.perf_counter() - t
     cells = []
     for batch in args.batches:
@@ -220,30 +227,35 @@ def run_infer(args, inputs: dict[int, list[list[float]]]) -> tuple[list[dict], d
         targets = [encode_values(s) for s in inputs[batch]] if args.encoding == "base64" else inputs[batch]
         body = json.dumps({
             "model": args.model, "size": args.size, "freq": "D", "horizon": args.horizon, "quantiles": QUANTILES,
-            "encoding": args.encoding,
+            "encoding": args.encoding, **({"float32": args.answer_dtype == "float32"} if args.encoding == "base64" else {}),
             "series": [{"target": t, "past_covariates": {}, "future_covariates": {}, "static_covariates": {}} for t in targets],
         }).encode()
         timings = []
+        dtypes = set()
 
         def call(post=post):
             answer = loads(post("/infer", body))  # parsed and decoded, as the control plane does
             if args.encoding == "base64":
+                dtype = answer.get("dtype", "float64")
+                dtypes.add(dtype)
                 for p in answer["predictions"]:
-                    decode(p["mean"])
+                    decode(p["mean"], dtype)
                     for values in p["quantiles"].values():
-                        decode(values)
+                        decode(values, dtype)
             timings.append(answer["timing"])
 
-        posts = [post] + [client() for _ in range(args.concurrency - 1)]
+        posts = [post] + [client(i) for i in range(1, args.concurrency)]
         cell = measure_concurrent([lambda p=p: call(p) for p in posts], batch, args.warmup, args.duration, args.min_calls)
         measured = timings[-cell["calls"]:]  # every client's warm-up ends before the window opens
         cell["worker_infer_ms_mean"] = sum(x["infer_ms"] for x in measured) / len(measured)
         cell["worker_queue_ms_mean"] = sum(x["queue_ms"] for x in measured) / len(measured)
         cell["worker_batch_series_mean"] = sum(x["batch_series"] for x in measured) / len(measured)
         cell["body_bytes"] = len(body)
+        cell["answer_dtypes"] = sorted(dtypes) or ["json"]
         print(f"infer batch {batch} x{args.concurrency}: {cell['series_per_s']:.1f} series/s ({cell['calls']} calls)", file=sys.stderr)
         cells.append(cell)
-    return cells, {"load_s": load_s, "load": loaded, "concurrency": args.concurrency}
+    return cells, {"load_s": load_s, "load": loaded, "concurrency": args.concurrency, "workers": len(urls),
+                   "answer_dtype": args.answer_dtype if args.encoding == "base64" else "json"}
 
 
 def main() -> None:
@@ -252,7 +264,9 @@ def main() -> None:
     parser.add_argument("--model", default="chronos-2", choices=["chronos-2", "tirex", "timesfm-2"])
     parser.add_argument("--model-dir", help="inprocess, serve: the checkpoint directory (…/chronos-2/base)")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"], help="inprocess, serve: where the pipeline runs")
-    parser.add_argument("--url", help="infer: the worker's base URL")
+    parser.add_argument("--url", help="infer: the worker's base URL, or several, comma-separated (client i -> URL i mod n)")
+    parser.add_argument("--answer-dtype", default="float32", choices=["float32", "float64"],
+                        help="infer, base64: ask for float32 answers where exact (as the control plane does) or float64")
     parser.add_argument("--size", help="infer: the catalog size (default: bench/full_size.py's size of --model)")
     parser.add_argument("--concurrency", default=1, type=int, help="infer: clients, each with one call in flight")
     parser.add_argument("--encoding", default="base64", choices=["base64", "json"],

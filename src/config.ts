@@ -21,6 +21,10 @@ export interface Config {
   /** runtime groups to start locally (or to use on the cluster); empty = every group whose virtualenv exists */
   runtimeGroups: string[];
   inferenceTimeoutMs: number;
+  /** HORIZON_INFER_FLOAT32 (default on): float32 models answer the control plane in float32 bytes (exact) */
+  inferFloat32: boolean;
+  /** HORIZON_WORKERS_PER_GROUP: local worker processes per runtime group */
+  workersPerGroup: number;
   jobRetryLimit: number;
   jobResultTtlSeconds: number;
   jobConcurrency: number;
@@ -76,6 +80,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     inferenceUrl: env.HORIZON_INFERENCE_URL || undefined,
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),
     inferenceTimeoutMs: int(env, 'HORIZON_INFERENCE_TIMEOUT_MS', 120_000),
+    inferFloat32: !['0', 'false'].includes(env.HORIZON_INFER_FLOAT32 ?? ''),
+    workersPerGroup: Math.max(1, int(env, 'HORIZON_WORKERS_PER_GROUP', 1)),
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
     jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),
     jobConcurrency: int(env, 'HORIZON_JOB_CONCURRENCY', 4),

@@ -62,14 +62,14 @@ export class Telemetry {
       async collect() { this.set((await jobs.get()).values.find((v) => v.labels.state === 'queued')?.value ?? 0); },
     });
     new Gauge({
-      name: 'horizon_worker_up', help: '1 while the model worker of a runtime group is ready, else 0', labelNames: ['runtime_group'], registers,
-      collect() { for (const w of sources.workers()) this.set({ runtime_group: w.group }, w.state === 'ready' ? 1 : 0); },
+      name: 'horizon_worker_up', help: '1 while the model worker of a runtime group is ready, else 0 (label worker: which, with HORIZON_WORKERS_PER_GROUP > 1)', labelNames: ['runtime_group', 'worker'], registers,
+      collect() { for (const w of sources.workers()) this.set(workerLabels(w, sources.workers()), w.state === 'ready' ? 1 : 0); },
     });
     new Counter({
-      name: 'horizon_worker_restarts_total', help: 'Restarts of the model worker of a runtime group (crash, kill or failed health checks)', labelNames: ['runtime_group'], registers,
+      name: 'horizon_worker_restarts_total', help: 'Restarts of the model worker of a runtime group (crash, kill or failed health checks)', labelNames: ['runtime_group', 'worker'], registers,
       collect() {
         this.reset();
-        for (const w of sources.workers()) this.inc({ runtime_group: w.group }, w.restarts);
+        for (const w of sources.workers()) this.inc(workerLabels(w, sources.workers()), w.restarts);
       },
     });
   }
@@ -80,16 +80,20 @@ export class Telemetry {
     this.httpDuration.observe({ method, route }, seconds);
   }
 
-  /** The control plane's metrics followed by every ready worker's. */
+  /** The control plane's metrics followed by every ready worker's (each sample labelled with its
+   * `worker` where a group has several). */
   async exposition(): Promise<string> {
     const own = await this.registry.metrics();
-    const groups = this.sources.workers().filter((w) => w.state === 'ready').map((w) => w.group);
-    const texts = await Promise.all(groups.map((g) => this.scrapeWorker(g)));
+    const workers = this.sources.workers();
+    const texts = await Promise.all(workers.filter((w) => w.state === 'ready').map(async (w) => {
+      const text = await this.scrapeWorker(w.url ?? this.sources.workerEndpoint?.(w.group));
+      const labels = workerLabels(w, workers);
+      return text === undefined || labels.worker === undefined ? text : labelSamples(text, `worker="${labels.worker}"`);
+    }));
     return own + mergeExpositions(texts.filter((t): t is string => t !== undefined));
   }
 
-  private async scrapeWorker(group: string): Promise<string | undefined> {
-    const url = this.sources.workerEndpoint?.(group);
+  private async scrapeWorker(url: string | undefined): Promise<string | undefined> {
     if (!url) return undefined;
     try {
       const res = await request(`${url}/metrics`, { headersTimeout: 2_000, bodyTimeout: 2_000 });
@@ -99,6 +103,23 @@ export class Telemetry {
       return undefined; // a worker going down between status and scrape: horizon_worker_up says so next time
     }
   }
+}
+
+/** runtime_group, and worker (its index) only where the group has more than one worker: with one
+ * worker per group (the default) the series are what they always were. */
+function workerLabels(w: WorkerStatus, all: WorkerStatus[]): { runtime_group: string; worker?: string } {
+  return all.filter((o) => o.group === w.group).length > 1 ? { runtime_group: w.group, worker: String(w.worker) } : { runtime_group: w.group };
+}
+
+/** Adds a label to every sample line of a Prometheus text exposition. */
+export function labelSamples(text: string, label: string): string {
+  return text.split('\n').map((line) => {
+    if (!line || line.startsWith('#')) return line;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([^}]*)\})?( .*)$/.exec(line);
+    if (!match) return line;
+    const [, name, , labels, rest] = match;
+    return `${name}{${labels ? `${labels},` : ''}${label}}${rest}`;
+  }).join('\n');
 }
 
 /** Concatenates Prometheus text expositions so that each family (its HELP, TYPE and samples) appears once. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { InferenceClient } from '../src/runtime/inference.ts';
 import { HorizonError } from '../src/errors.ts';
-import { decodeFloat64, decodeInferResponse, encodeFloat64, encodeInferRequest } from '../src/runtime/wire.ts';
+import { decodeFloat32, decodeFloat64, decodeInferResponse, encodeFloat64, encodeInferRequest } from '../src/runtime/wire.ts';
 
 const answers: Record<string, [number, unknown]> = {
   unknown_model: [404, { error: { code: 'unknown_model', detail: 'no model x' } }],
@@ -107,5 +107,23 @@ describe('the /infer wire encoding (base64 float64)', () => {
     assert.deepEqual([s.static_covariates, s.index, s.forecast_index], [{ s: 2 }, ['2020-01-01', '2020-02-01'], ['2020-03-01']]);
     const answer = decodeInferResponse({ model: 'm', size: 'default', warnings: [], timing: {}, predictions: [{ mean: encodeFloat64([7.25]), quantiles: { '0.5': encodeFloat64([7.25]) } }] });
     assert.deepEqual(answer.predictions, [{ mean: [7.25], quantiles: { '0.5': [7.25] } }]);
+  });
+});
+
+describe('float32 answers on the wire', () => {
+  it('decodes a float32 answer to the doubles of its float64 form, and says which dtype it asked for', () => {
+    const values = [0.1, -2.5, 3e-5, 1234567].map(Math.fround);
+    const f32 = Buffer.from(new Float32Array(values).buffer).toString('base64');
+    const answer = (dtype: string | undefined, text: string) => decodeInferResponse({ model: 'm', size: 's', warnings: [], timing: {}, ...(dtype ? { dtype } : {}), predictions: [{ mean: text, quantiles: { '0.5': text } }] });
+    const narrow = answer('float32', f32).predictions[0];
+    const wide = answer('float64', encodeFloat64(values)).predictions[0];
+    assert.deepStrictEqual(narrow, wide);
+    assert.deepStrictEqual(answer(undefined, encodeFloat64(values)).predictions[0], wide, 'no dtype: float64');
+    assert.ok(!('dtype' in answer('float32', f32)));
+    assert.throws(() => answer('float16', f32), /dtype "float16"/);
+    assert.throws(() => decodeFloat32(Buffer.from([1, 2, 3]).toString('base64')), /3 bytes/);
+    const request = { model: 'x', size: 'default', freq: 'D', horizon: 1, quantiles: [0.5], series: [] };
+    assert.equal(encodeInferRequest(request).float32, true);
+    assert.equal(encodeInferRequest(request, false).float32, false);
   });
 });

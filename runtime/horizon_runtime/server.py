@@ -16,7 +16,7 @@ from .adapters.base import Prediction, SeriesInput
 from .batcher import BatchFailed, BatchKey, MicroBatcher
 from .catalog import Catalog
 from .model_store import ModelStore
-from .protocol import ProtocolError, bad_request, encode_values, json_object, parse_infer_request, resolve_model
+from .protocol import ProtocolError, bad_request, encode_predictions, json_object, parse_infer_request, resolve_model
 
 log = logging.getLogger(__name__)
 
@@ -156,18 +156,21 @@ class Worker:
         fields.update(batch_series=result.batch_series, queue_ms=round(result.queue_ms, 3), infer_ms=round(result.infer_ms, 3))
 
         warnings = [f"{kind} covariates ignored: {req.model.id} does not use them" for kind in req.ignored_covariates]
-        encode = encode_values if req.base64_output else (lambda array: array)  # arrays: orjson writes numpy
-        predictions = []
         for index, prediction in enumerate(result.predictions):
-            rows = prediction.quantiles
-            predictions.append(
-                {"mean": encode(prediction.mean), "quantiles": {k: encode(rows[row]) for k, row in req.quantile_rows}}
-            )
             warnings.extend(f"series {index}: {warning}" for warning in prediction.warnings)
+        answer: dict = {"model": req.model.id, "size": req.size}
+        if req.base64_output:
+            answer["predictions"], answer["dtype"] = encode_predictions(
+                result.predictions, req.quantile_rows, req.horizon, req.float32_output
+            )
+            fields["dtype"] = answer["dtype"]
+        else:  # arrays: orjson writes numpy
+            answer["predictions"] = [
+                {"mean": p.mean, "quantiles": {k: p.quantiles[row] for k, row in req.quantile_rows}}
+                for p in result.predictions
+            ]
         return {
-            "model": req.model.id,
-            "size": req.size,
-            "predictions": predictions,
+            **answer,
             "warnings": warnings,
             "timing": {
                 "queue_ms": round(result.queue_ms, 3),

@@ -160,3 +160,34 @@ def test_mean_only_and_the_longest_horizon(chronos_worker, model):
     status, answer = chronos_worker.infer(**request)
     assert status == 200, answer
     assert answer["predictions"][0]["quantiles"] == {} and len(answer["predictions"][0]["mean"]) == horizon
+
+
+def _decode(text: str, dtype: str) -> list[float]:
+    import base64
+
+    return np.frombuffer(base64.b64decode(text), dtype="<f4" if dtype == "float32" else "<f8").astype(np.float64).tolist()
+
+
+@pytest.mark.parametrize("model,size", [("chronos", "small"), ("chronos-bolt", "small"), ("chronos-2", "small")])
+def test_float32_answers_carry_exactly_the_float64_answers_values(chronos_worker, model, size):
+    """"float32": true with base64: Chronos' outputs are float32, so the answer says "dtype": "float32",
+    and each value widened back to float64 is bitwise the value of the JSON (float64) answer. Levels at
+    the trained ones (no interpolation in float64)."""
+    series = [{"target": target(80, seed=5)}, {"target": target(60, seed=6, gaps=False)}]
+    levels = [0.1, 0.5, 0.9]
+    status, plain = chronos_worker.infer(**body(model, size, series, quantiles=levels))
+    assert status == 200, plain
+    status, narrow = chronos_worker.infer(**body(model, size, series, quantiles=levels), encoding="base64", float32=True)
+    assert status == 200, narrow
+    assert narrow["dtype"] == "float32"
+    status, wide = chronos_worker.infer(**body(model, size, series, quantiles=levels), encoding="base64")
+    assert status == 200, wide
+    assert wide["dtype"] == "float64"
+    for answer in (narrow, wide):
+        for got, wanted in zip(answer["predictions"], plain["predictions"], strict=True):
+            assert isinstance(got["mean"], str)  # base64, not an array
+            assert _decode(got["mean"], answer["dtype"]) == wanted["mean"]
+            assert got["quantiles"].keys() == wanted["quantiles"].keys()
+            for key, values in wanted["quantiles"].items():
+                assert _decode(got["quantiles"][key], answer["dtype"]) == values, key
+

@@ -118,10 +118,42 @@ def test_base64_values_answer_exactly_what_json_values_do(worker, model):
     assert binary["warnings"] == plain["warnings"]
 
 
+def test_float32_is_only_used_when_asked_and_exact(worker):
+    """A statistical model's quantiles are float64 arithmetic: "float32": true still answers float64 there;
+    without "float32" a base64 answer is always float64; the answer names its dtype."""
+    target = [float(v) for v in range(1, 41)]
+    for extra, dtype in (({}, "float64"), ({"float32": False}, "float64"), ({"float32": True}, "float64")):
+        status, answer = worker.infer(**infer_body("naive", target=target, encoding="base64", **extra))
+        assert status == 200, answer
+        assert answer["dtype"] == dtype
+        assert unb64(answer["predictions"][0]["mean"]) == [40.0] * 6
+    status, plain = worker.infer(**infer_body("naive", target=target))
+    assert "dtype" not in plain  # JSON arrays: the numbers say it
+
+
+def test_encode_predictions_narrows_exact_float32_blocks_only():
+    from horizon_runtime.adapters.base import Prediction
+    from horizon_runtime.protocol import encode_predictions
+
+    exact = np.float32([[0.1, 2.5, -3e-5], [1.0, 2.0, 3.0]]).astype(np.float64)  # float32 values held as float64
+    predictions = [Prediction(mean=exact[0], quantiles=exact, warnings=[]), Prediction(mean=exact[1], quantiles=exact[::-1].copy(), warnings=[])]
+    answers, dtype = encode_predictions(predictions, (("0.9", 1), ("0.1", 0)), 3, float32=True)
+    assert dtype == "float32"
+    decode = lambda text: np.frombuffer(base64.b64decode(text), dtype="<f4").astype(np.float64).tolist()  # noqa: E731
+    assert [decode(a["mean"]) for a in answers] == [exact[0].tolist(), exact[1].tolist()]
+    assert list(answers[0]["quantiles"]) == ["0.9", "0.1"]
+    assert decode(answers[0]["quantiles"]["0.9"]) == exact[1].tolist() and decode(answers[1]["quantiles"]["0.9"]) == exact[0].tolist()
+    assert encode_predictions(predictions, (("0.9", 1),), 3, float32=False)[1] == "float64"
+    wide = [Prediction(mean=np.array([0.1, 1.0, 2.0]), quantiles=exact, warnings=[])]  # 0.1 is no float32
+    answers, dtype = encode_predictions(wide, (("0.5", 0),), 3, float32=True)
+    assert dtype == "float64" and unb64(answers[0]["mean"]) == [0.1, 1.0, 2.0]
+
+
 @pytest.mark.parametrize(
     "change",
     [
         {"horizon": 0},
+        {"float32": 1},
         {"horizon": 2.5},
         {"horizon": 10001},  # above the catalog's max_horizon
         {"freq": "M"},

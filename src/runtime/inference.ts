@@ -27,9 +27,10 @@ export interface InferResponse {
 
 export interface LoadResponse { model: string; size: string; load_ms: number; device: string; already_loaded: boolean }
 
-/** Where a group's worker listens right now (undefined while it is down): a local worker's origin, or a
- * Ray Serve application's URL with its route prefix (http://serve:8000/core). */
-export type EndpointResolver = (group: string) => string | undefined;
+/** Where a group's workers listen right now (undefined or empty while none is up): local workers'
+ * origins (HORIZON_WORKERS_PER_GROUP of them), or a Ray Serve application's URL with its route prefix
+ * (http://serve:8000/core). */
+export type EndpointResolver = (group: string) => string | readonly string[] | undefined;
 
 const RETRY_AFTER_SECONDS = '2';
 
@@ -37,18 +38,48 @@ export class InferenceClient {
   private readonly pools = new Map<string, Pool>();
   private readonly resolve: EndpointResolver;
   private readonly timeoutMs: number;
+  private readonly float32: boolean;
+  /** calls in flight per worker URL, and where each group's round robin among equally busy workers stands */
+  private readonly inFlight = new Map<string, number>();
+  private readonly nextIndex = new Map<string, number>();
 
-  constructor(resolve: EndpointResolver, timeoutMs: number) {
+  /** float32: ask the worker for float32 answers where they are exact (HORIZON_INFER_FLOAT32). */
+  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean } = {}) {
     this.resolve = resolve;
     this.timeoutMs = timeoutMs;
+    this.float32 = options.float32 ?? true;
   }
 
   async infer(group: string, body: InferRequest): Promise<InferResponse> {
-    return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body)));
+    return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body, this.float32)));
   }
 
-  load(group: string, model: string, size: string): Promise<LoadResponse> {
-    return this.call<LoadResponse>(group, '/load', { model, size });
+  /** Loads the model in every ready worker of the group (a warm-up must warm whichever serves next);
+   * the answer is the first worker's, `already_loaded` only when every worker had it, `load_ms` the longest. */
+  async load(group: string, model: string, size: string): Promise<LoadResponse> {
+    const urls = this.endpoints(group);
+    const answers = await Promise.all((urls.length ? urls : [undefined]).map((url) => this.call<LoadResponse>(group, '/load', { model, size }, url)));
+    if (answers.length === 1) return answers[0];
+    return { ...answers[0], load_ms: Math.max(...answers.map((a) => a.load_ms)), already_loaded: answers.every((a) => a.already_loaded) };
+  }
+
+  private endpoints(group: string): string[] {
+    const resolved = this.resolve(group);
+    return resolved === undefined ? [] : typeof resolved === 'string' ? [resolved] : [...resolved];
+  }
+
+  /** The ready worker with the fewest calls in flight; among equally busy ones, round robin. */
+  private pick(group: string): string | undefined {
+    const urls = this.endpoints(group);
+    if (urls.length <= 1) return urls[0];
+    const start = (this.nextIndex.get(group) ?? 0) % urls.length;
+    let best = start;
+    for (let k = 1; k < urls.length; k++) {
+      const i = (start + k) % urls.length;
+      if ((this.inFlight.get(urls[i]) ?? 0) < (this.inFlight.get(urls[best]) ?? 0)) best = i;
+    }
+    this.nextIndex.set(group, best + 1);
+    return urls[best];
   }
 
   async close(): Promise<void> {
@@ -65,15 +96,25 @@ export class InferenceClient {
     return pool;
   }
 
-  private async call<T>(group: string, path: string, body: unknown): Promise<T> {
-    const baseUrl = this.resolve(group);
+  private async call<T>(group: string, path: string, body: unknown, at?: string): Promise<T> {
+    const baseUrl = at ?? this.pick(group);
     if (!baseUrl) {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     }
-    const base = new URL(baseUrl);
-    let res;
     // the worker logs its side of the request under the same id
     const requestId = currentRequest()?.requestId;
+    this.inFlight.set(baseUrl, (this.inFlight.get(baseUrl) ?? 0) + 1);
+    try {
+      return await this.send<T>(group, baseUrl, path, body, requestId);
+    } finally {
+      const left = this.inFlight.get(baseUrl)! - 1;
+      if (left > 0) this.inFlight.set(baseUrl, left); else this.inFlight.delete(baseUrl); // restarted workers get new ports
+    }
+  }
+
+  private async send<T>(group: string, baseUrl: string, path: string, body: unknown, requestId: string | undefined): Promise<T> {
+    const base = new URL(baseUrl);
+    let res;
     try {
       res = await this.pool(base.origin).request({
         path: `${base.pathname.replace(/\/$/, '')}${path}`, method: 'POST', body: JSON.stringify(body),

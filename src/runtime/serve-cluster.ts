@@ -12,6 +12,8 @@ export interface InferenceBackend {
   start(): Promise<void>;
   stop(): Promise<void>;
   endpoint(group: string): string | undefined;
+  /** every ready worker of the group, when there can be several (the local Supervisor) */
+  endpoints?(group: string): string[];
   modelsByGroup(): Map<string, WorkerModels[]>;
   missingWeightsByGroup(): Map<string, MissingWeights[]>;
   refreshAll(): Promise<void>;
@@ -60,7 +62,7 @@ export class ServeCluster implements InferenceBackend {
 
   status(): WorkerStatus[] {
     return [...this.groups].filter(([, s]) => s.served || !s.reachable).map(([group, s]) => ({
-      group, state: s.reachable ? 'ready' as const : 'backoff' as const, restarts: 0, lastError: s.lastError,
+      group, worker: 0, state: s.reachable ? 'ready' as const : 'backoff' as const, restarts: 0, lastError: s.lastError,
     }));
   }
 

@@ -1,6 +1,8 @@
-// Starts and supervises the local model-runtime workers, one per runtime group: spawn, wait for the
-// READY line, health-check, restart a crashed or hung worker with exponential backoff, stop on
-// shutdown. Each worker is its group's virtualenv running `python -m horizon_runtime`.
+// Starts and supervises the local model-runtime workers, `workersPerGroup` (HORIZON_WORKERS_PER_GROUP,
+// default 1) per runtime group: spawn, wait for the READY line, health-check, restart a crashed or hung
+// worker with exponential backoff, stop on shutdown. Each worker is its group's virtualenv running
+// `python -m horizon_runtime`; the workers of a group are independent processes (each restarted on its
+// own), among which the InferenceClient spreads calls (endpoints()).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -28,8 +30,12 @@ export type WorkerState = 'starting' | 'ready' | 'backoff' | 'stopped';
 
 export interface WorkerStatus {
   group: string;
+  /** which of the group's workers (0 .. workersPerGroup - 1) */
+  worker: number;
   state: WorkerState;
   pid?: number;
+  /** where it listens, while ready */
+  url?: string;
   restarts: number;
   lastError?: string;
 }
@@ -66,6 +72,8 @@ export interface SupervisorOptions {
   modelsRefreshMs?: number;
   backoffInitialMs?: number;
   backoffMaxMs?: number;
+  /** worker processes per group (HORIZON_WORKERS_PER_GROUP) */
+  workersPerGroup?: number;
   logger?: Logger;
 }
 
@@ -83,11 +91,13 @@ class Worker {
   restartTimer?: NodeJS.Timeout;
   failedChecks = 0;
   readonly group: string;
-  constructor(group: string, backoffMs: number) { this.group = group; this.backoffMs = backoffMs; }
+  readonly index: number;
+  constructor(group: string, index: number, backoffMs: number) { this.group = group; this.index = index; this.backoffMs = backoffMs; }
 }
 
 export class Supervisor extends EventEmitter {
-  private readonly workers = new Map<string, Worker>();
+  /** each group's workers, index order */
+  private readonly workers = new Map<string, Worker[]>();
   private readonly options: Required<Omit<SupervisorOptions, 'env' | 'logger'>> & Pick<SupervisorOptions, 'env' | 'logger'>;
   private stopping = false;
 
@@ -95,48 +105,69 @@ export class Supervisor extends EventEmitter {
     super();
     this.options = {
       readyTimeoutMs: 180_000, healthIntervalMs: 5_000, modelsRefreshMs: 2_000, healthFailures: 3, backoffInitialMs: 500, backoffMaxMs: 30_000,
+      workersPerGroup: 1,
       ...options,
     };
-    for (const g of options.groups) this.workers.set(g, new Worker(g, this.options.backoffInitialMs));
+    const n = this.options.workersPerGroup;
+    if (!Number.isInteger(n) || n < 1) throw new Error(`workersPerGroup must be an integer ≥ 1, got ${n}`);
+    for (const g of options.groups) this.workers.set(g, Array.from({ length: n }, (_, i) => new Worker(g, i, this.options.backoffInitialMs)));
   }
+
+  private all(): Worker[] { return [...this.workers.values()].flat(); }
 
   /** Starts every worker and resolves when each is ready (or has failed its first start). */
   async start(): Promise<void> {
-    await Promise.all([...this.workers.values()].map((w) => this.launch(w).catch(() => undefined)));
+    await Promise.all(this.all().map((w) => this.launch(w).catch(() => undefined)));
   }
 
+  /** The first ready worker of the group (undefined while none is). */
   endpoint(group: string): string | undefined {
-    const w = this.workers.get(group);
-    return w?.state === 'ready' ? w.baseUrl : undefined;
+    return this.endpoints(group)[0];
+  }
+
+  /** Every ready worker of the group, index order: the InferenceClient picks one per call. */
+  endpoints(group: string): string[] {
+    return (this.workers.get(group) ?? []).filter((w) => w.state === 'ready' && w.baseUrl).map((w) => w.baseUrl!);
+  }
+
+  /** A group's model list: its first ready worker's (they all run the same code on the same weights), else the last known. */
+  private representative(group: string): Worker | undefined {
+    const ws = this.workers.get(group) ?? [];
+    return ws.find((w) => w.state === 'ready') ?? ws[0];
   }
 
   /** Model ids served by each ready (or last-known) worker, by group. */
   modelsByGroup(): Map<string, WorkerModels[]> {
-    return new Map([...this.workers.values()].map((w) => [w.group, w.models]));
+    return new Map([...this.workers.keys()].map((g) => [g, this.representative(g)?.models ?? []]));
   }
 
   /** Sizes whose weights the ready workers did not find, by group. */
   missingWeightsByGroup(): Map<string, MissingWeights[]> {
-    return new Map([...this.workers.values()].map((w) => [w.group, w.missingWeights]));
+    return new Map([...this.workers.keys()].map((g) => [g, this.representative(g)?.missingWeights ?? []]));
   }
 
+  /** One entry per worker process (group by group, index order). */
   status(): WorkerStatus[] {
-    return [...this.workers.values()].map((w) => ({ group: w.group, state: w.state, pid: w.child?.pid, restarts: w.restarts, lastError: w.lastError }));
+    return this.all().map((w) => ({ group: w.group, worker: w.index, state: w.state, pid: w.child?.pid, url: w.state === 'ready' ? w.baseUrl : undefined, restarts: w.restarts, lastError: w.lastError }));
   }
 
-  /** Re-reads a worker's model list (after a load changed what is resident). */
+  /** Re-reads the model lists of a group's workers (after a load changed what is resident). */
   async refreshModels(group: string): Promise<void> {
-    const w = this.workers.get(group);
-    if (w?.baseUrl && w.state === 'ready') ({ models: w.models, missingWeights: w.missingWeights } = await fetchModels(w.baseUrl));
+    await Promise.all((this.workers.get(group) ?? []).map((w) => this.refreshWorker(w)));
+  }
+
+  private async refreshWorker(w: Worker): Promise<void> {
+    if (w.baseUrl && w.state === 'ready') ({ models: w.models, missingWeights: w.missingWeights } = await fetchModels(w.baseUrl));
   }
 
   async refreshAll(): Promise<void> {
     await Promise.all([...this.workers.keys()].map((g) => this.refreshModels(g).catch(() => undefined)));
   }
 
-  /** Kills a worker as if it crashed (tests and operators use it to exercise recovery). */
-  kill(group: string, signal: NodeJS.Signals = 'SIGKILL'): number | undefined {
-    const w = this.workers.get(group);
+  /** Kills a worker (the group's `index`th, default the first) as if it crashed (tests and operators use
+   * it to exercise recovery). */
+  kill(group: string, signal: NodeJS.Signals = 'SIGKILL', index = 0): number | undefined {
+    const w = this.workers.get(group)?.[index];
     if (!w?.child) return undefined;
     if (w.state === 'ready') w.state = 'backoff'; // hand out no endpoint of a process being killed
     w.child.kill(signal);
@@ -145,7 +176,7 @@ export class Supervisor extends EventEmitter {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    await Promise.all([...this.workers.values()].map(async (w) => {
+    await Promise.all(this.all().map(async (w) => {
       clearInterval(w.healthTimer);
       clearInterval(w.modelsTimer);
       clearTimeout(w.restartTimer);
@@ -174,10 +205,11 @@ export class Supervisor extends EventEmitter {
     const logger = this.options.logger;
     const errLines = createInterface({ input: child.stderr! });
     errLines.on('line', (line) => { if (logger) relayWorkerLine(logger, w.group, line); else process.stderr.write(`${line}\n`); });
+    const name = this.options.workersPerGroup > 1 ? `${w.group}#${w.index}` : w.group;
     w.child = child;
     w.failedChecks = 0;
     const ready = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker ${w.group} printed no READY line within ${this.options.readyTimeoutMs} ms`)), this.options.readyTimeoutMs);
+      const timer = setTimeout(() => reject(new Error(`worker ${name} printed no READY line within ${this.options.readyTimeoutMs} ms`)), this.options.readyTimeoutMs);
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
         if (!line.startsWith('READY ')) return;
@@ -188,7 +220,7 @@ export class Supervisor extends EventEmitter {
         } catch (error) { reject(error as Error); }
       });
       child.once('error', (error) => { clearTimeout(timer); reject(error); });
-      child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`worker ${w.group} exited before READY (code ${code}, signal ${signal})`)); });
+      child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`worker ${name} exited before READY (code ${code}, signal ${signal})`)); });
     });
     child.once('exit', (code, signal) => this.onExit(w, child, code, signal));
     try {
@@ -196,18 +228,18 @@ export class Supervisor extends EventEmitter {
       ({ models: w.models, missingWeights: w.missingWeights } = await fetchModels(w.baseUrl));
       w.state = 'ready';
       w.lastError = undefined;
-      this.options.logger?.info({ group: w.group, pid: child.pid, url: w.baseUrl, models: w.models.map((m) => m.model) }, 'model worker ready');
+      this.options.logger?.info({ group: w.group, worker: w.index, pid: child.pid, url: w.baseUrl, models: w.models.map((m) => m.model) }, 'model worker ready');
       w.healthTimer = setInterval(() => void this.checkHealth(w, child), this.options.healthIntervalMs);
       w.healthTimer.unref();
       // path lookups only (docs/runtime-protocol.md): cheap enough to notice `models pull` within seconds
-      w.modelsTimer = setInterval(() => { if (w.child === child) void this.refreshModels(w.group).catch(() => undefined); }, this.options.modelsRefreshMs);
+      w.modelsTimer = setInterval(() => { if (w.child === child) void this.refreshWorker(w).catch(() => undefined); }, this.options.modelsRefreshMs);
       w.modelsTimer.unref();
       // a worker that stays up for a minute has recovered: later crashes start the backoff afresh
       setTimeout(() => { if (w.child === child && w.state === 'ready') w.backoffMs = this.options.backoffInitialMs; }, 60_000).unref();
       this.emit('ready', w.group);
     } catch (error) {
       w.lastError = (error as Error).message;
-      this.options.logger?.error({ group: w.group, err: w.lastError }, 'model worker failed to start');
+      this.options.logger?.error({ group: w.group, worker: w.index, err: w.lastError }, 'model worker failed to start');
       // the exit handler schedules the retry; a process that never spawned has no exit to wait for
       if (child.pid === undefined) this.onExit(w, child, null, null);
       else child.kill('SIGKILL');
@@ -225,8 +257,8 @@ export class Supervisor extends EventEmitter {
     } catch (error) {
       w.failedChecks += 1;
       if (w.failedChecks >= this.options.healthFailures) {
-        this.options.logger?.warn({ group: w.group, err: (error as Error).message }, 'model worker unhealthy, restarting');
-        this.kill(w.group, 'SIGKILL');
+        this.options.logger?.warn({ group: w.group, worker: w.index, err: (error as Error).message }, 'model worker unhealthy, restarting');
+        this.kill(w.group, 'SIGKILL', w.index);
       }
     }
   }
@@ -241,7 +273,7 @@ export class Supervisor extends EventEmitter {
     w.lastError = `exited (code ${code}, signal ${signal})`;
     const delay = w.backoffMs;
     w.backoffMs = Math.min(w.backoffMs * 2, this.options.backoffMaxMs);
-    this.options.logger?.warn({ group: w.group, code, signal, restartInMs: delay }, 'model worker exited, restarting');
+    this.options.logger?.warn({ group: w.group, worker: w.index, code, signal, restartInMs: delay }, 'model worker exited, restarting');
     this.emit('exit', w.group);
     w.restartTimer = setTimeout(() => void this.launch(w).catch(() => undefined), delay);
     w.restartTimer.unref();

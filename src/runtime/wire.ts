@@ -25,14 +25,27 @@ export function decodeFloat64(text: string): number[] {
   return values;
 }
 
+/** The numbers of a base64 little-endian float32 string, widened to float64: exact (every float32 is a
+ * double), so an answer sent as float32 reads as the very doubles its float64 form would. */
+export function decodeFloat32(text: string): number[] {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length % 4 !== 0) throw new Error(`a base64 float32 array of ${bytes.length} bytes`);
+  const values = new Array<number>(bytes.length / 4);
+  for (let i = 0; i < values.length; i++) values[i] = bytes.readFloatLE(i * 4);
+  return values;
+}
+
 const encodeAll = (arrays: Record<string, readonly (number | null)[]>) =>
   Object.fromEntries(Object.entries(arrays).map(([name, values]) => [name, encodeFloat64(values)]));
 
-/** The body the control plane POSTs to /infer: every value array base64, answers asked in base64. */
-export function encodeInferRequest(request: InferRequest): Record<string, unknown> {
+/** The body the control plane POSTs to /infer: every value array base64, answers asked in base64 and,
+ * with `float32` (the default), as float32 bytes where every value of the answer is a float32
+ * (the worker checks; docs/runtime-protocol.md "float32"). */
+export function encodeInferRequest(request: InferRequest, float32 = true): Record<string, unknown> {
   return {
     ...request,
     encoding: 'base64',
+    float32,
     series: request.series.map((s: RuntimeSeries) => ({
       ...s,
       target: encodeFloat64(s.target),
@@ -42,14 +55,18 @@ export function encodeInferRequest(request: InferRequest): Record<string, unknow
   };
 }
 
-/** A base64 /infer answer with its arrays decoded, as the rest of the control plane reads it. */
-export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { predictions: { mean: string; quantiles: Record<string, string> }[] }): InferResponse {
+/** A base64 /infer answer with its arrays decoded, as the rest of the control plane reads it: "dtype"
+ * float32 or float64 (absent: float64, what a worker without float32 answers sends). */
+export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: { mean: string; quantiles: Record<string, string> }[] }): InferResponse {
   if (!Array.isArray(answer.predictions)) return answer as unknown as InferResponse; // toContract names the fault
+  const { dtype = 'float64', ...rest } = answer;
+  if (dtype !== 'float32' && dtype !== 'float64') throw new Error(`an /infer answer of dtype ${JSON.stringify(dtype)}`);
+  const decode = dtype === 'float32' ? decodeFloat32 : decodeFloat64;
   return {
-    ...answer,
+    ...rest,
     predictions: answer.predictions.map((p): Prediction => ({
-      mean: decodeFloat64(p.mean),
-      quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decodeFloat64(values)])),
+      mean: decode(p.mean),
+      quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decode(values)])),
     })),
   };
 }
