@@ -48,11 +48,19 @@ def interpolate_levels(trained, values: np.ndarray, requested: tuple[float, ...]
     horizon), made monotone, and the warnings: a requested level between two trained ones is linear in
     the level (what the Chronos pipelines do), one outside gets the nearest trained level's values.
     """
+    rows, warnings = interpolate_levels_batch(trained, np.asarray(values)[None], requested)
+    return rows[0], warnings
+
+
+def interpolate_levels_batch(trained, values: np.ndarray, requested: tuple[float, ...]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """interpolate_levels for a batch at once: values (series, len(trained), horizon) → (series,
+    len(requested), horizon). The same element-wise arithmetic, so the same numbers, in one numpy pass
+    instead of one per series (256 series: ~20 ms of Python on the worker's thread otherwise)."""
     trained = np.asarray(trained, dtype=np.float64)
-    values = np.sort(np.asarray(values, dtype=np.float64), axis=0)
+    values = np.sort(np.asarray(values, dtype=np.float64), axis=1)
     wanted = np.clip(np.asarray(requested, dtype=np.float64), trained[0], trained[-1])
     upper = np.clip(np.searchsorted(trained, wanted, side="left"), 1, len(trained) - 1)
     lower = upper - 1
     weight = ((wanted - trained[lower]) / (trained[upper] - trained[lower]))[:, None]
-    rows = values[lower] * (1.0 - weight) + values[upper] * weight
-    return make_monotone(rows), outside_trained_levels(tuple(requested), list(trained))
+    rows = values[:, lower] * (1.0 - weight) + values[:, upper] * weight
+    return np.sort(rows, axis=1), outside_trained_levels(tuple(requested), list(trained))

@@ -69,7 +69,7 @@ from timesfm import configs
 from timesfm.timesfm_2p5 import timesfm_2p5_base
 from timesfm.timesfm_2p5.timesfm_2p5_torch import TimesFM_2p5_200M_torch, TimesFM_2p5_200M_torch_module
 
-from ..quantiles import interpolate_levels
+from ..quantiles import interpolate_levels_batch
 from ..torch_device import torch_device
 from .base import Adapter, Prediction, SeriesInput
 
@@ -196,8 +196,7 @@ class TimesFM2Adapter(Adapter):
                 point, quantile = runner.forecast(horizon, inputs=[targets[i] for i in chunk])
                 for row, index in enumerate(chunk):
                     points[index], full[index] = point[row], quantile[row]
-        predictions = []
-        for point, values in zip(points, full):
-            rows, warnings = interpolate_levels(self.levels, values[:, 1:].T, quantiles)
-            predictions.append(Prediction(mean=np.ascontiguousarray(point, dtype=np.float64), quantiles=rows, warnings=warnings))
-        return predictions
+        # the levels of the whole batch in one pass (same arithmetic as per series)
+        rows, warnings = interpolate_levels_batch(self.levels, np.stack(full)[:, :, 1:].transpose(0, 2, 1), quantiles)
+        means = np.asarray(np.stack(points), dtype=np.float64)
+        return [Prediction(mean=means[i], quantiles=rows[i], warnings=warnings) for i in range(len(series))]
