@@ -23,6 +23,8 @@ export interface Config {
   inferenceTimeoutMs: number;
   /** HORIZON_INFER_FLOAT32 (default on): float32 models answer the control plane in float32 bytes (exact) */
   inferFloat32: boolean;
+  /** HORIZON_INFER_COALESCE (default on): concurrent model calls with one batch key go to the worker as one call */
+  inferCoalesce: boolean;
   /** HORIZON_WORKERS_PER_GROUP: local worker processes per runtime group */
   workersPerGroup: number;
   jobRetryLimit: number;
@@ -81,6 +83,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),
     inferenceTimeoutMs: int(env, 'HORIZON_INFERENCE_TIMEOUT_MS', 120_000),
     inferFloat32: !['0', 'false'].includes(env.HORIZON_INFER_FLOAT32 ?? ''),
+    inferCoalesce: !['0', 'false'].includes(env.HORIZON_INFER_COALESCE ?? ''),
     workersPerGroup: Math.max(1, int(env, 'HORIZON_WORKERS_PER_GROUP', 1)),
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
     jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),

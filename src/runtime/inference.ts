@@ -33,6 +33,10 @@ export interface LoadResponse { model: string; size: string; load_ms: number; de
 export type EndpointResolver = (group: string) => string | readonly string[] | undefined;
 
 const RETRY_AFTER_SECONDS = '2';
+/** A coalesced call carries at most this many series (the worker's default batch) */
+const COALESCE_MAX_SERIES = 256;
+
+interface Waiting { body: InferRequest; requestId: string | undefined; resolve(answer: InferResponse): void; reject(error: unknown): void }
 
 export class InferenceClient {
   private readonly pools = new Map<string, Pool>();
@@ -42,16 +46,79 @@ export class InferenceClient {
   /** calls in flight per worker URL, and where each group's round robin among equally busy workers stands */
   private readonly inFlight = new Map<string, number>();
   private readonly nextIndex = new Map<string, number>();
+  private readonly coalesce: boolean;
+  /** calls of one event-loop turn that can share one worker call, by group and batch key */
+  private readonly gathering = new Map<string, { group: string; waiting: Waiting[]; series: number }>();
 
-  /** float32: ask the worker for float32 answers where they are exact (HORIZON_INFER_FLOAT32). */
-  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean } = {}) {
+  /** float32: ask the worker for float32 answers where they are exact (HORIZON_INFER_FLOAT32).
+   * coalesce: concurrent calls with the same model, size, freq, horizon and levels go as one (HORIZON_INFER_COALESCE). */
+  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean } = {}) {
     this.resolve = resolve;
     this.timeoutMs = timeoutMs;
     this.float32 = options.float32 ?? true;
+    this.coalesce = options.coalesce ?? true;
   }
 
-  async infer(group: string, body: InferRequest): Promise<InferResponse> {
-    return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body, this.float32)));
+  /**
+   * One model call. Calls made in the same event-loop turn with the same batch key (model, size, freq,
+   * horizon, levels) and no covariates go to the worker as ONE /infer call, split back per caller:
+   * under load this saves a hop per request on both sides, and the worker would have put their series
+   * into one batch anyway (its micro-batcher; adapters are batch-independent, runtime/tests). A call
+   * alone in its turn goes at once, as before; covariates keep their own call (the worker's
+   * "covariates ignored" warning is per call).
+   */
+  infer(group: string, body: InferRequest): Promise<InferResponse> {
+    const requestId = currentRequest()?.requestId;
+    const none = (o: object | undefined) => o === undefined || Object.keys(o).length === 0;
+    const plain = body.series.every((s) => none(s.past_covariates) && none(s.future_covariates) && none(s.static_covariates));
+    if (!this.coalesce || !plain || body.series.length >= COALESCE_MAX_SERIES) return this.inferNow(group, body, requestId);
+    const key = `${group}\u0000${body.model}\u0000${body.size}\u0000${body.freq}\u0000${body.horizon}\u0000${body.quantiles.join(',')}`;
+    let gathered = this.gathering.get(key);
+    if (gathered && gathered.series + body.series.length > COALESCE_MAX_SERIES) { this.send1(key); gathered = undefined; }
+    if (!gathered) {
+      gathered = { group, waiting: [], series: 0 };
+      this.gathering.set(key, gathered);
+      setImmediate(() => this.send1(key, gathered));
+    }
+    gathered.series += body.series.length;
+    const into = gathered;
+    return new Promise((resolve, reject) => into.waiting.push({ body, requestId, resolve, reject }));
+  }
+
+  private async inferNow(group: string, body: InferRequest, requestId: string | undefined): Promise<InferResponse> {
+    return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body, this.float32), undefined, requestId));
+  }
+
+  /** Sends what was gathered under `key` (if it is still that gathering): one call, answers split back. */
+  private send1(key: string, expected?: { group: string; waiting: Waiting[]; series: number }): void {
+    const gathered = this.gathering.get(key);
+    if (!gathered || (expected && gathered !== expected)) return;
+    this.gathering.delete(key);
+    const { group, waiting } = gathered;
+    if (waiting.length === 1) {
+      const [one] = waiting;
+      this.inferNow(group, one.body, one.requestId).then(one.resolve, one.reject);
+      return;
+    }
+    const merged: InferRequest = { ...waiting[0].body, series: waiting.flatMap((w) => w.body.series) };
+    // the worker logs the call under every caller's request id
+    const ids = waiting.map((w) => w.requestId).filter((id): id is string => id !== undefined);
+    this.inferNow(group, merged, ids.length ? ids.join(',') : undefined).then((answer) => {
+      let offset = 0;
+      for (const w of waiting) {
+        const n = w.body.series.length;
+        const mine = (i: number) => i >= offset && i < offset + n;
+        // per-series warnings ("series i: …") go to the caller of series i, renumbered; the rest to all
+        const warnings = answer.warnings.flatMap((text) => {
+          const m = /^series (\d+): /.exec(text);
+          if (!m) return [text];
+          const i = Number(m[1]);
+          return mine(i) ? [`series ${i - offset}: ${text.slice(m[0].length)}`] : [];
+        });
+        w.resolve({ ...answer, warnings, predictions: answer.predictions.slice(offset, offset + n) });
+        offset += n;
+      }
+    }, (error) => { for (const w of waiting) w.reject(error); });
   }
 
   /** Loads the model in every ready worker of the group (a warm-up must warm whichever serves next);
@@ -96,13 +163,12 @@ export class InferenceClient {
     return pool;
   }
 
-  private async call<T>(group: string, path: string, body: unknown, at?: string): Promise<T> {
+  private async call<T>(group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId): Promise<T> {
     const baseUrl = at ?? this.pick(group);
     if (!baseUrl) {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     }
     // the worker logs its side of the request under the same id
-    const requestId = currentRequest()?.requestId;
     this.inFlight.set(baseUrl, (this.inFlight.get(baseUrl) ?? 0) + 1);
     try {
       return await this.send<T>(group, baseUrl, path, body, requestId);
