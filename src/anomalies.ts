@@ -45,8 +45,8 @@ function from(s: InputSeries, start: number): InputSeries {
 
 /** The quantile levels of the central interval at `level` percent, rounded clear of float noise (99 → 0.005, 0.995). */
 export function bandLevels(level: number): [number, number, number] {
-  const lo = Math.round(((100 - level) / 200) * 1e12) / 1e12;
-  return [lo, 0.5, Math.round((1 - lo) * 1e12) / 1e12];
+  const lo = Number(((100 - level) / 200).toPrecision(12));
+  return [lo, 0.5, Number((1 - lo).toPrecision(12))];
 }
 
 /** Every 4xx of an anomaly request, before anything is charged; windows the model refuses become warnings. */
@@ -56,9 +56,10 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
   const seasonLength = registry.catalog.season_length[body.freq as keyof typeof registry.catalog.season_length] ?? 1;
   const minHistory = body.min_history ?? defaultMinHistory(seasonLength);
   const quantiles = bandLevels(level);
+  if (!(quantiles[0] > 0 && quantiles[2] < 1)) throw new RequestValidationError([{ field: 'level', reason: `level ${level} leaves no band: its quantiles ${quantiles[0]} and ${quantiles[2]} must lie strictly between 0 and 1` }]);
   const warnings: RequestWarning[] = [];
   const renamed = (errors: { series?: number; field: string; reason: string }[]) => errors.map((e) => (e.field === 'horizon' ? { ...e, field: 'step', reason: e.reason.replace(/^horizon/, 'step') } : e));
-  const plan = (series: InputSeries[], context?: number) => planForecast({ series, horizon: step, freq: body.freq as never, model: body.model, model_size: body.model_size, context, quantiles }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
+  const plan = (series: InputSeries[], context?: number) => planForecast({ series, horizon: step, freq: body.freq as never, model: body.model, model_size: body.model_size, context, quantiles: [...new Set(quantiles)] }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
 
   // the series as sent first: a bad date, model or step is a 422 naming the input series, never a window left out
   let whole: ForecastPlan;

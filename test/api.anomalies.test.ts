@@ -219,7 +219,7 @@ describe('POST /v1/anomalies', () => {
     const base = { series: [{ target, index: monthlyDates('2015-01', 40) }], model: 'naive' };
     const many = Array.from({ length: 120 }, (_, k) => ({ target: seasonal(200, k), index: monthlyDates('2000-01', 200) }));
     const cases: [Record<string, unknown>, string, RegExp?][] = [
-      [{ level: 0 }, 'level'], [{ level: 100 }, 'level'], [{ step: 0 }, 'step'], [{ context: 0 }, 'context'], [{ min_history: 0 }, 'min_history'],
+      [{ level: 0 }, 'level'], [{ level: 100 }, 'level'], [{ level: 99.99999999999999 }, 'level', /leaves no band/], [{ step: 0 }, 'step'], [{ context: 0 }, 'context'], [{ min_history: 0 }, 'min_history'],
       [{ model: 'no-such-model' }, 'model'], [{ model: 'naive', model_size: 'huge' }, 'model_size'],
       [{ model: 'chronos-bolt', model_size: 'tiny', step: 65 }, 'step', /max_horizon 64/],
       [{ min_history: 40 }, 'min_history', /longest series has 40/],
