@@ -99,7 +99,8 @@ describe('POST /v1/anomalies', () => {
       assert.equal(res.body.n_anomalies, res.body.series.reduce((sum: number, s: any) => sum + s.anomalies.length, 0));
     }
     assert.ok(rates['seasonal-naive'] <= 0.03, `seasonal-naive ${rates['seasonal-naive']}`);
-    // auto-ets on 352 windows: Binomial mean 3.5, sd 1.9; 3% (10.6) is 3.7 sd away
+    // auto-ets on 352 windows: its bands leave out parameter uncertainty, so it runs above the nominal 1%
+    // (8 of 352, 2.3%, with these seeds: the series are fixed, so the count is too); 3% still bounds it
     assert.ok(rates['auto-ets'] <= 0.03, `auto-ets ${rates['auto-ets']}`);
   });
 
