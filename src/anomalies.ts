@@ -103,13 +103,36 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
       if (general.length) throw new RequestValidationError(renamed(general));
       const bad = new Set(error.errors.map((e) => e.series!));
       if (bad.size === kept.length) throw new RequestValidationError([{ field: 'series', reason: `no timestep can be forecast: ${error.errors[0].reason}` }]);
+      // one warning per series and reason, naming the positions (ranges), however many windows
+      const grouped = new Map<string, { series: number; reason: string; positions: number[] }>();
       for (const e of error.errors) {
         const w = kept[e.series!];
-        warnings.push({ series: w.series, field: `series[${w.series}].target`, message: `position ${w.position} not scored: its window (values ${Math.max(0, w.cutoff - context)}..${w.cutoff - 1}) ${e.reason.replace(/^the last \d+ steps of series \d+ \(context \d+\) /, '')}` });
+        const reason = /hold no observed target value/.test(e.reason)
+          ? `the ${context} values before the window's cutoff (context ${context}) hold no observation`
+          : `the model refused the window: ${e.reason.replace(/series \d+/g, 'the window')}`;
+        const key = `${w.series}\u0000${reason}`;
+        if (!grouped.has(key)) grouped.set(key, { series: w.series, reason, positions: [] });
+        grouped.get(key)!.positions.push(w.position);
+      }
+      for (const { series, reason, positions } of grouped.values()) {
+        const what = positions.length === 1 ? `position ${positions[0]}` : `positions ${ranges(positions)}`;
+        warnings.push({ series, field: `series[${series}].target`, message: `${what} not scored: ${reason}` });
       }
       kept = kept.filter((_, k) => !bad.has(k));
     }
   }
+}
+
+/** Ascending positions as ranges: 3, 5–8, 11. */
+function ranges(positions: number[]): string {
+  const out: string[] = [];
+  for (let k = 0; k < positions.length;) {
+    let j = k;
+    while (j + 1 < positions.length && positions[j + 1] === positions[j] + 1) j++;
+    out.push(j === k ? String(positions[k]) : `${positions[k]}–${positions[j]}`);
+    k = j + 1;
+  }
+  return out.join(', ');
 }
 
 /** One model call with every window, then per timestep: band, observation, anomaly flag and score. */

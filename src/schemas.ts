@@ -150,7 +150,7 @@ export const AnomaliesRequest = Type.Object({
   freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
   model: Type.Optional(Type.String({ description: 'model id (GET /v1/models); default: the deployment default_model' })),
   model_size: Type.Optional(Type.String({ description: 'a size of the model; default: its default_size' })),
-  level: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 100, description: 'the central prediction interval, in percent, outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995)' })),
+  level: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 99.99, description: 'the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995)' })),
   step: Type.Optional(Type.Integer({ minimum: 1, description: 'each timestep is forecast `step` steps ahead (from the values up to `step` before it); default 1; at most the model\'s max_horizon' })),
   context: Type.Optional(Type.Integer({ minimum: 1, description: 'values of history each window\'s forecast uses (the last ones before its cutoff); default 128, capped at max_context' })),
   min_history: Type.Optional(Type.Integer({ minimum: 1, description: 'values before the first window\'s cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8' })),

@@ -146,6 +146,7 @@ describe('POST /v1/anomalies', () => {
     const target: (number | null)[] = seasonal(60, 3);
     target[40] = null; // a missing observation in the scored range
     for (const t of [50, 51, 52]) target[t] = null; // window of 53 (context 3) sees only nulls
+    for (const t of [20, 21, 22, 23]) target[t] = null; // windows of 23 and 24 too
     const index = monthlyDates('2015-01', 60);
     const res = await anomalies({ series: [{ target, index }], model: 'seasonal-naive', context: 3, min_history: 12 });
     assert.equal(res.status, 200, res.text);
@@ -157,8 +158,10 @@ describe('POST /v1/anomalies', () => {
       assert.equal(s.anomaly[at(t)], false);
       assert.equal(s.score[at(t)], null);
     }
-    assert.equal(s.forecast[at(53)], null, 'no forecast for 53');
-    assert.ok(res.body.warnings.some((w: any) => w.series === 0 && w.message.startsWith('position 53 not scored')), JSON.stringify(res.body.warnings));
+    for (const t of [23, 24, 53]) assert.equal(s.forecast[at(t)], null, `no forecast for ${t}`);
+    const refused = res.body.warnings.filter((w: any) => w.series === 0 && /not scored/.test(w.message));
+    assert.equal(refused.length, 1, JSON.stringify(res.body.warnings));
+    assert.match(refused[0].message, /^positions 23–24, 53 not scored: the 3 values before the window's cutoff \(context 3\) hold no observation/);
   });
 
   it('sends all windows of all series in ONE inference call', async () => {
@@ -220,7 +223,7 @@ describe('POST /v1/anomalies', () => {
     const base = { series: [{ target, index: monthlyDates('2015-01', 40) }], model: 'naive' };
     const many = Array.from({ length: 120 }, (_, k) => ({ target: seasonal(200, k), index: monthlyDates('2000-01', 200) }));
     const cases: [Record<string, unknown>, string, RegExp?][] = [
-      [{ level: 0 }, 'level'], [{ level: 100 }, 'level'], [{ level: 99.99999999999999 }, 'level', /leaves no band/], [{ step: 0 }, 'step'], [{ context: 0 }, 'context'], [{ min_history: 0 }, 'min_history'],
+      [{ level: 0 }, 'level'], [{ level: 100 }, 'level'], [{ level: 99.995 }, 'level'], [{ step: 0 }, 'step'], [{ context: 0 }, 'context'], [{ min_history: 0 }, 'min_history'],
       [{ model: 'no-such-model' }, 'model'], [{ model: 'naive', model_size: 'huge' }, 'model_size'],
       [{ model: 'chronos-bolt', model_size: 'tiny', step: 65 }, 'step', /max_horizon 64/],
       [{ min_history: 40 }, 'min_history', /longest series has 40/],

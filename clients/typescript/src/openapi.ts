@@ -73,7 +73,7 @@ export interface paths {
                         /** @description values of history each window's forecast uses (the last ones before its cutoff); default 128, capped at max_context */
                         context?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
-                        /** @description the central prediction interval, in percent, outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995) */
+                        /** @description the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995) */
                         level?: number;
                         /** @description values before the first window's cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8 */
                         min_history?: number;
