@@ -107,7 +107,7 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
       const grouped = new Map<string, { series: number; reason: string; positions: number[] }>();
       for (const e of error.errors) {
         const w = kept[e.series!];
-        const reason = /hold no observed target value/.test(e.reason)
+        const reason = /holds? (only null|no observed target value)/.test(e.reason)
           ? `the ${context} values before the window's cutoff (context ${context}) hold no observation`
           : `the model refused the window: ${e.reason.replace(/series \d+/g, 'the window')}`;
         const key = `${w.series}\u0000${reason}`;
