@@ -140,6 +140,15 @@ describe('POST /v1/anomalies', () => {
     assert.equal(short.body.series[1].scored_from, 3);
     assert.deepEqual(short.body.series[1].anomaly, []);
     assert.ok(short.body.warnings.some((w: any) => w.series === 1 && /nothing is scored/.test(w.message)), JSON.stringify(short.body.warnings));
+    // covariates: the windows take the known-future values from the history; a model that ignores them says so once per series
+    const promo = target.map((_, i) => i % 2);
+    const withCovariates = await anomalies({
+      series: [{ target, index, hist_variables: { promo }, future_variables: { promo: [1] }, future_variables_index: ['2021-01-01'], static_variables: { store: 3 } }],
+      model: 'naive', min_history: 4,
+    });
+    assert.equal(withCovariates.status, 200, withCovariates.text);
+    assert.deepEqual(withCovariates.body.series[0].forecast, target.slice(3, 11));
+    assert.equal(withCovariates.body.warnings.filter((w: any) => w.field === 'series[0].hist_variables').length, 1, JSON.stringify(withCovariates.body.warnings));
   });
 
   it('missing values are never flagged; a window whose context holds no observation is named in warnings', async () => {
