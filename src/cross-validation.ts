@@ -23,7 +23,7 @@ export interface CrossValidationBody {
 export interface Win { series: number; window: number; cutoff: number; input: InputSeries; actual: number[]; train: number[] }
 
 /** The input series cut to its first `cutoff` values; a future variable gets its own historical values over the window. */
-function truncate(s: InputSeries, cutoff: number, horizon: number): InputSeries {
+export function truncate(s: InputSeries, cutoff: number, horizon: number): InputSeries {
   const hist = s.hist_variables ?? {};
   const out: InputSeries = { target: s.target.slice(0, cutoff), index: s.index.slice(0, cutoff) };
   if (s.hist_variables) out.hist_variables = Object.fromEntries(Object.entries(hist).map(([k, v]) => [k, v.slice(0, cutoff)]));

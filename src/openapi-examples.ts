@@ -45,6 +45,18 @@ const crossValidation = {
   models: ['naive', { model: 'seasonal-naive' }],
 };
 
+// three years of airline passengers with a spike in 1951-06 (178 → 260): seasonal-naive, 1 step ahead,
+// scored from 1951-01 (the default min_history of MS: 24)
+const anomalies = {
+  series: [{
+    target: [...crossValidation.series[0].target, 145, 150, 178, 163, 172, 260, 199, 199, 184, 162, 146, 166],
+    index: [...crossValidation.series[0].index, ...monthly.series[0].index.map((d) => d.replace('1949', '1951'))],
+  }],
+  freq: 'MS',
+  model: 'seasonal-naive',
+  level: 99,
+};
+
 const backtest = { ...monthly, model: 'auto-ets', evaluation: { holdout: 3 } };
 
 const forecastResponse = {
@@ -75,6 +87,10 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'POST /v1/cross-validation': {
     request: { monthly: { summary: 'naive vs seasonal-naive on the last two quarters of 1950 (2 windows of 3 months)', value: crossValidation } },
     response: { 200: {"horizon": 3, "n_windows": 2, "step": 3, "season_length": 12, "quantiles": [0.1, 0.5, 0.9], "metric": "wql", "leaderboard": [{"rank": 1, "model": "seasonal-naive", "model_size": "default", "score": 0.084}, {"rank": 2, "model": "naive", "model_size": "default", "score": 0.098}], "models": [{"model": "naive", "model_size": "default", "scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}}, "series": [{"scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}}, "windows": [{"window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"], "prediction": {"mean": [158, 158, 158], "0.1": [141.85, 135.161, 130.028], "0.5": [158, 158, 158], "0.9": [174.15, 180.839, 185.972]}, "actual": [133, 114, 140], "scores": {"mase": 2.373, "wql": 0.15, "smape": 20.539, "coverage": {"80": 0.333}}}, {"window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"], "prediction": {"mean": [149, 149, 149], "0.1": [133.179, 126.625, 121.597], "0.5": [149, 149, 149], "0.9": [164.821, 171.375, 176.403]}, "actual": [170, 170, 158], "scores": {"mase": 2.318, "wql": 0.059, "smape": 10.732, "coverage": {"80": 0.667}}}]}]}, {"model": "seasonal-naive", "model_size": "default", "scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}}, "series": [{"scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}}, "windows": [{"window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"], "prediction": {"mean": [119, 104, 118], "0.1": [100.606, 85.606, 99.606], "0.5": [119, 104, 118], "0.9": [137.394, 122.394, 136.394]}, "actual": [133, 114, 140], "scores": {"mase": 1.255, "wql": 0.065, "smape": 12.447, "coverage": {"80": 0.667}}}, {"window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"], "prediction": {"mean": [148, 148, 136], "0.1": [137.51, 137.51, 125.51], "0.5": [148, 148, 136], "0.9": [158.49, 158.49, 146.49]}, "actual": [170, 170, 158], "scores": {"mase": 3, "wql": 0.099, "smape": 14.213, "coverage": {"80": 0}}}]}]}], "warnings": []} },
+  },
+  'POST /v1/anomalies': {
+    request: { spike: { summary: 'Three years of airline passengers with a spike in June 1951, seasonal-naive at level 99', value: anomalies } },
+    response: { 200: {"model":"seasonal-naive","model_size":"default","level":99,"step":1,"context":128,"min_history":24,"quantiles":[0.005,0.5,0.995],"n_windows":12,"n_anomalies":1,"series":[{"scored_from":24,"index":["1951-01-01","1951-02-01","1951-03-01","1951-04-01","1951-05-01","1951-06-01","1951-07-01","1951-08-01","1951-09-01","1951-10-01","1951-11-01","1951-12-01"],"actual":[145,150,178,163,172,260,199,199,184,162,146,166],"forecast":[115,126,141,135,125,149,170,170,158,133,114,140],"median":[115,126,141,135,125,149,170,170,158,133,114,140],"lo":[76.838,83.53,96.866,85.771,74.038,91.498,82.453,83.082,71.652,47.475,28.937,55.05],"hi":[153.162,168.47,185.134,184.229,175.962,206.502,257.547,256.918,244.348,218.525,199.063,224.95],"anomaly":[false,false,false,false,false,true,false,false,false,false,false,false],"score":[0.786,0.565,0.838,0.569,0.922,1.93,0.331,0.334,0.301,0.339,0.376,0.306],"anomalies":[29]}],"warnings":[]} },
   },
   'POST /v1/forecast-jobs': {
     request: { monthly: { summary: 'Queue the monthly forecast as a job', value: monthly } },

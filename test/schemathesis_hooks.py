@@ -7,7 +7,8 @@ per date; future variables come with a `future_variables_index` continuing the g
 `horizon` steps and also have a history; `model` is a model this deployment serves and `model_size` one
 of its sizes; a backtest needs observed values before and in its holdout. Random positive data breaks
 one of these in nearly every case, so every positive case would be a 422 and the forecast path would
-never be fuzzed (the same for POST /v1/cross-validation: served `models`, and a history each window fits). This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
+never be fuzzed (the same for POST /v1/cross-validation: served `models`, and a history each window fits;
+and POST /v1/anomalies: a served model, observed values, a history long enough to score). This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
 the generated body unchanged); negative cases are left alone, so rejection is still tested. And it
 keeps the run from revoking its own API key (HORIZON_FUZZ_KEY_ID, set by scripts/schemathesis.sh).
 """
@@ -112,6 +113,21 @@ def _fix_cross_validation(body: dict) -> None:
             series["hist_variables"][name] = _fit(values, n, None)
 
 
+def _fix_anomalies(body: dict) -> None:
+    """An anomalies body: the forecast rules (`step` as the horizon), served model, observed values, and a
+    history long enough to score (min_history at most 4), cut to its last 40 values to keep windows few."""
+    step = int(min(body.get("step", 1), 3))
+    body["min_history"] = int(min(body.get("min_history", 4), 4))
+    for series in body["series"]:
+        fill = _number(series["target"])
+        target = [v if isinstance(v, (int, float)) else fill for v in series["target"]][-40:]
+        target[:0] = [fill] * max(0, body["min_history"] + step + 1 - len(target))
+        series["target"] = target
+    body["horizon"] = step
+    _fix_forecast(body)
+    body["step"] = body.pop("horizon")
+
+
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
     path, method = case.operation.path, case.method.upper()
@@ -127,6 +143,9 @@ def map_case(context: Any, case: Any) -> Any:
     elif method == "POST" and path == "/v1/cross-validation" and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)
         _fix_cross_validation(case.body)
+    elif method == "POST" and path == "/v1/anomalies" and isinstance(case.body, dict):
+        case.body = copy.deepcopy(case.body)
+        _fix_anomalies(case.body)
     elif method == "GET" and path == "/v1/warmup" and isinstance(case.query, dict):
         case.query = dict(case.query)
         case.query["model"] = SERVED_MODELS[0]

@@ -17,6 +17,7 @@ import { metricsGet } from './metrics.get.ts';
 import { adminAccountsList } from './admin-accounts.list.ts';
 import { adminAccountsUpdate } from './admin-accounts.update.ts';
 import { crossValidationCreate } from './cross-validation.create.ts';
+import { anomaliesCreate } from './anomalies.create.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
@@ -24,6 +25,7 @@ export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
   playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, crossValidationCreate,
+  anomaliesCreate,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify

@@ -50,6 +50,342 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/anomalies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Detect anomalies: rolling forecasts with intervals over each history */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description values of history each window's forecast uses (the last ones before its cutoff); default 128, capped at max_context */
+                        context?: number;
+                        freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995) */
+                        level?: number;
+                        /** @description values before the first window's cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8 */
+                        min_history?: number;
+                        /** @description model id (GET /v1/models); default: the deployment default_model */
+                        model?: string;
+                        /** @description a size of the model; default: its default_size */
+                        model_size?: string;
+                        /** @description the histories to score; every timestep from `scored_from` on is one rolling window (at most 20,000 windows per request, summed over series) */
+                        series: components["schemas"]["InputSeries"][];
+                        /** @description each timestep is forecast `step` steps ahead (from the values up to `step` before it); default 1; at most the model's max_horizon */
+                        step?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Per series and scored timestep: the forecast, the band at `level`, the observation, whether it lies outside and a score */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "model": "seasonal-naive",
+                         *       "model_size": "default",
+                         *       "level": 99,
+                         *       "step": 1,
+                         *       "context": 128,
+                         *       "min_history": 24,
+                         *       "quantiles": [
+                         *         0.005,
+                         *         0.5,
+                         *         0.995
+                         *       ],
+                         *       "n_windows": 12,
+                         *       "n_anomalies": 1,
+                         *       "series": [
+                         *         {
+                         *           "scored_from": 24,
+                         *           "index": [
+                         *             "1951-01-01",
+                         *             "1951-02-01",
+                         *             "1951-03-01",
+                         *             "1951-04-01",
+                         *             "1951-05-01",
+                         *             "1951-06-01",
+                         *             "1951-07-01",
+                         *             "1951-08-01",
+                         *             "1951-09-01",
+                         *             "1951-10-01",
+                         *             "1951-11-01",
+                         *             "1951-12-01"
+                         *           ],
+                         *           "actual": [
+                         *             145,
+                         *             150,
+                         *             178,
+                         *             163,
+                         *             172,
+                         *             260,
+                         *             199,
+                         *             199,
+                         *             184,
+                         *             162,
+                         *             146,
+                         *             166
+                         *           ],
+                         *           "forecast": [
+                         *             115,
+                         *             126,
+                         *             141,
+                         *             135,
+                         *             125,
+                         *             149,
+                         *             170,
+                         *             170,
+                         *             158,
+                         *             133,
+                         *             114,
+                         *             140
+                         *           ],
+                         *           "median": [
+                         *             115,
+                         *             126,
+                         *             141,
+                         *             135,
+                         *             125,
+                         *             149,
+                         *             170,
+                         *             170,
+                         *             158,
+                         *             133,
+                         *             114,
+                         *             140
+                         *           ],
+                         *           "lo": [
+                         *             76.838,
+                         *             83.53,
+                         *             96.866,
+                         *             85.771,
+                         *             74.038,
+                         *             91.498,
+                         *             82.453,
+                         *             83.082,
+                         *             71.652,
+                         *             47.475,
+                         *             28.937,
+                         *             55.05
+                         *           ],
+                         *           "hi": [
+                         *             153.162,
+                         *             168.47,
+                         *             185.134,
+                         *             184.229,
+                         *             175.962,
+                         *             206.502,
+                         *             257.547,
+                         *             256.918,
+                         *             244.348,
+                         *             218.525,
+                         *             199.063,
+                         *             224.95
+                         *           ],
+                         *           "anomaly": [
+                         *             false,
+                         *             false,
+                         *             false,
+                         *             false,
+                         *             false,
+                         *             true,
+                         *             false,
+                         *             false,
+                         *             false,
+                         *             false,
+                         *             false,
+                         *             false
+                         *           ],
+                         *           "score": [
+                         *             0.786,
+                         *             0.565,
+                         *             0.838,
+                         *             0.569,
+                         *             0.922,
+                         *             1.93,
+                         *             0.331,
+                         *             0.334,
+                         *             0.301,
+                         *             0.339,
+                         *             0.376,
+                         *             0.306
+                         *           ],
+                         *           "anomalies": [
+                         *             29
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "warnings": []
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description the history each window used (after the max_context cap) */
+                            context: number;
+                            /** @description the band's central interval in percent */
+                            level: number;
+                            min_history: number;
+                            model: string;
+                            model_size: string;
+                            n_anomalies: number;
+                            /** @description windows forecast (timesteps scored, over all series), all in one model call */
+                            n_windows: number;
+                            /** @description [lo, 0.5, hi]: the quantile levels of the band and of the median */
+                            quantiles: number[];
+                            /** @description series[i]: input series i */
+                            series: {
+                                /** @description the observations (null = missing: never flagged) */
+                                actual: (number | null)[];
+                                /** @description positions (as sent) flagged as anomalies, ascending */
+                                anomalies: number[];
+                                /** @description true when the observation lies outside [lo, hi] (strictly); false for a missing observation or one not forecast */
+                                anomaly: boolean[];
+                                /** @description the point forecast (mean) made `step` steps ahead; null where the timestep could not be forecast (see warnings) */
+                                forecast: (number | null)[];
+                                /** @description the band's upper bound, quantile 1 - (100 - level) / 200 */
+                                hi: (number | null)[];
+                                /** @description the dates (as sent) of the scored positions */
+                                index: string[];
+                                /** @description the band's lower bound, quantile (100 - level) / 200 */
+                                lo: (number | null)[];
+                                /** @description the 0.5 quantile: the centre of the score */
+                                median: (number | null)[];
+                                /** @description (actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band's half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the band has zero width */
+                                score: (number | null)[];
+                                /** @description position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1 (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end */
+                                scored_from: number;
+                            }[];
+                            step: number;
+                            /** @description series with nothing to score, timesteps whose window could not be forecast, and the forecast warnings (e.g. band levels outside what the model predicts) */
+                            warnings: {
+                                field: string;
+                                message: string;
+                                series?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Pulling the model weights failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference timed out */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
