@@ -1,0 +1,120 @@
+// Cross-validation through the service against calling the model once per window, in the same run:
+// POST /v1/cross-validation of `--windows` rolling origins for `--series` series (one model call with
+// every window of every series, plus the scoring) beside the same forecasts made by hand —
+//   seq-forecast  `--windows` POST /v1/forecast one after the other, window w on the histories cut at
+//                 n - horizon - w*step (what a user without the endpoint would do),
+//   par-forecast  the same calls sent all at once,
+//   seq-infer     `--windows` POST /infer straight to the Python worker (no control plane at all),
+//   cv-job        POST /v1/cross-validation-jobs, then GET polls every 10 ms until completed.
+// ratio = time of the baseline ÷ time of POST /v1/cross-validation (≥ 1.0: the service's one call is
+// at least as fast as the calls it replaces, although it also scores every window).
+//
+//   node bench/cv-throughput.ts                      # --models naive,auto-ets --series 100 --windows 8 --length 200 --horizon 14 --rounds 3
+//
+// Daily series (bench/series.ts), levels 0.1/0.5/0.9, step = horizon. Each round runs every mode once,
+// in a rotating order; the first round is a warm-up; medians over the others. The service runs in this
+// process on the embedded store, the model worker (runtime group core) in its own. Checks once per model
+// that each CV window's forecast equals the /v1/forecast answer on the cut history. Measures and reports;
+// never asserts. Results also go to bench/results/ (git-ignored).
+import { performance } from 'node:perf_hooks';
+import { cpus, loadavg } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { request } from 'undici';
+import { startService } from '../eval/service.ts';
+import { encodeInferRequest } from '../src/runtime/wire.ts';
+import { dailyIndex, seriesValues } from './series.ts';
+
+const { values: args } = parseArgs({ options: {
+  models: { type: 'string', default: 'naive,auto-ets' }, series: { type: 'string', default: '100' }, windows: { type: 'string', default: '8' },
+  length: { type: 'string', default: '200' }, horizon: { type: 'string', default: '14' }, rounds: { type: 'string', default: '3' },
+} });
+const MODELS = args.models!.split(',');
+const [S, W, L, H, ROUNDS] = [args.series, args.windows, args.length, args.horizon, args.rounds].map(Number);
+const QUANTILES = [0.1, 0.5, 0.9];
+const index = dailyIndex(L);
+const targets = Array.from({ length: S }, (_, i) => seriesValues(i, L));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
+const cutoff = (w: number) => L - H - w * H;
+
+const MODES = ['cv', 'seq-forecast', 'par-forecast', 'seq-infer', 'cv-job'] as const;
+type Mode = (typeof MODES)[number];
+
+const loadBefore = loadavg()[0];
+const service = await startService();
+try {
+  const server = service.server!;
+  const workerUrl = server.supervisor.endpoint('core')!;
+  const auth = { 'content-type': 'application/json', authorization: `Bearer ${service.key}` };
+  async function call(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string): Promise<any> {
+    const res = await request(url, { method, headers, body, headersTimeout: 600_000, bodyTimeout: 600_000 });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+    return JSON.parse(text);
+  }
+
+  const results: Record<string, Record<Mode, number>> = {};
+  for (const model of MODELS) {
+    const cvBody = JSON.stringify({ models: [model], freq: 'D', horizon: H, n_windows: W, step: H, quantiles: QUANTILES, series: targets.map((target) => ({ target, index })) });
+    const forecastBodies = Array.from({ length: W }, (_, w) => JSON.stringify({
+      model, freq: 'D', horizon: H, quantiles: QUANTILES, series: targets.map((target) => ({ target: target.slice(0, cutoff(w)), index: index.slice(0, cutoff(w)) })),
+    }));
+    // what the control plane sends the worker for forecastBodies[w] (docs/runtime-protocol.md; src/runtime/wire.ts)
+    const inferBodies = Array.from({ length: W }, (_, w) => JSON.stringify(encodeInferRequest({
+      model, size: 'default', freq: 'D', horizon: H, quantiles: QUANTILES,
+      series: targets.map((target) => ({ target: target.slice(0, cutoff(w)), past_covariates: {}, future_covariates: {}, static_covariates: {} })),
+    })));
+
+    const run: Record<Mode, () => Promise<unknown>> = {
+      'cv': () => call(`${service.url}/v1/cross-validation`, 'POST', auth, cvBody),
+      'seq-forecast': async () => { const out = []; for (const b of forecastBodies) out.push(await call(`${service.url}/v1/forecast`, 'POST', auth, b)); return out; },
+      'par-forecast': () => Promise.all(forecastBodies.map((b) => call(`${service.url}/v1/forecast`, 'POST', auth, b))),
+      'seq-infer': async () => { for (const b of inferBodies) await call(`${workerUrl}/infer`, 'POST', { 'content-type': 'application/json' }, b); },
+      'cv-job': async () => {
+        const { job_id } = await call(`${service.url}/v1/cross-validation-jobs`, 'POST', auth, cvBody);
+        for (;;) {
+          const job = await call(`${service.url}/v1/cross-validation-jobs/${job_id}`, 'GET', { authorization: auth.authorization });
+          if (job.status === 'completed') return job;
+          if (job.status !== 'queued' && job.status !== 'running') throw new Error(`cross-validation job ${job_id} ended ${job.status}: ${JSON.stringify(job.error)}`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      },
+    };
+
+    // once: every CV window's forecast is the /v1/forecast answer on the cut history (else the ratio means nothing)
+    const [cv, forecasts] = [await run.cv() as any, await run['seq-forecast']() as any[]];
+    let worst = 0;
+    for (const [i, s] of cv.models[0].series.entries()) {
+      for (const win of s.windows) {
+        const single = forecasts[win.window].series[i][0].prediction;
+        for (const key of Object.keys(single)) single[key].forEach((v: number, t: number) => { worst = Math.max(worst, Math.abs(v - win.prediction[key][t])); });
+      }
+    }
+    const windowsScored = cv.models[0].series.reduce((n: number, s: any) => n + s.windows.length, 0);
+    console.log(`${model}: ${windowsScored} windows scored; max |CV window − /v1/forecast on the cut history| = ${worst.toExponential(1)} → ${worst <= 1e-9 ? 'agree' : 'DISAGREE'}`);
+
+    const times: Record<Mode, number[]> = Object.fromEntries(MODES.map((m) => [m, []])) as never;
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (let k = 0; k < MODES.length; k++) {
+        const mode = MODES[(k + round) % MODES.length];
+        const t = performance.now();
+        await run[mode]();
+        if (round > 0) times[mode].push(performance.now() - t);
+      }
+    }
+    results[model] = Object.fromEntries(MODES.map((m) => [m, median(times[m])])) as Record<Mode, number>;
+  }
+
+  console.log(`\ncross-validation of ${W} windows (step = horizon ${H}) × ${S} daily series of ${L} points, levels ${QUANTILES.join('/')}; median of ${ROUNDS} rounds after one warm-up`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run, ${loadavg()[0].toFixed(2)} after; store PGlite (embedded)`);
+  console.log('| model | POST /v1/cross-validation | cv job (202 → completed) | 8 × /v1/forecast, sequential | 8 × /v1/forecast, concurrent | 8 × worker /infer, sequential | ratio seq-forecast ÷ cv | ratio par-forecast ÷ cv | ratio seq-infer ÷ cv |'.replaceAll('8 ×', `${W} ×`));
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [model, r] of Object.entries(results)) {
+    const ms = (x: number) => `${x.toFixed(0)} ms`;
+    console.log(`| ${model} | ${ms(r.cv)} | ${ms(r['cv-job'])} | ${ms(r['seq-forecast'])} | ${ms(r['par-forecast'])} | ${ms(r['seq-infer'])} | **${(r['seq-forecast'] / r.cv).toFixed(2)}** | ${(r['par-forecast'] / r.cv).toFixed(2)} | ${(r['seq-infer'] / r.cv).toFixed(2)} |`);
+  }
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  writeFileSync(new URL(`./results/cv-throughput-${Date.now()}.json`, import.meta.url), JSON.stringify({ args, loadBefore, results }, null, 2));
+} finally {
+  await service.close();
+}
