@@ -190,6 +190,24 @@ for (const backend of backends) {
       await cancelAccountJob(database.db, account.id, open.id, 60);
     });
 
+    it('jobs: each kind\'s reads see only that kind (forecast by default); a cross-validation job keeps its models', async () => {
+      const account = await createAccount(database.db, { name: 'kinds' });
+      const models = [{ model: 'naive', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }];
+      const forecast = await insertJob(database.db, { id: randomUUID(), accountId: account.id, model: 'naive', request: {} });
+      const cv = await insertJob(database.db, { id: randomUUID(), accountId: account.id, kind: 'cross-validation', model: 'naive,seasonal-naive', models, request: {} });
+      assert.equal(forecast.kind, 'forecast');
+      assert.equal(forecast.models, null);
+      assert.deepEqual(cv.models, models);
+      assert.equal(await getAccountJob(database.db, account.id, cv.id), undefined, 'not a forecast job');
+      assert.equal((await getAccountJob(database.db, account.id, cv.id, 'cross-validation'))?.kind, 'cross-validation');
+      assert.equal(await getAccountJob(database.db, account.id, forecast.id, 'cross-validation'), undefined);
+      assert.deepEqual((await listAccountJobs(database.db, account.id, { limit: 10 })).jobs.map((j) => j.id), [forecast.id]);
+      assert.deepEqual((await listAccountJobs(database.db, account.id, { limit: 10, kind: 'cross-validation' })).jobs.map((j) => j.id), [cv.id]);
+      assert.equal((await cancelAccountJob(database.db, account.id, cv.id, 60)).job, undefined, 'the forecast route cannot cancel it');
+      assert.equal((await cancelAccountJob(database.db, account.id, cv.id, 60, 'cross-validation')).cancelled, true);
+      await cancelAccountJob(database.db, account.id, forecast.id, 60);
+    });
+
     it('queue: delivers stored jobs, retries transient failures, fails after the limit, reconciles lost ones', async () => {
       const account = await createAccount(database.db, { name: 'queue' });
       const queue = new JobQueue(database, { retryLimit: 1, concurrency: 2, resultTtlSeconds: 60, superviseIntervalSeconds: 1 });
