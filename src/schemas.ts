@@ -214,6 +214,33 @@ export const JobList = Type.Object({
 
 export const JobIdParams = Type.Object({ id: Type.String() });
 
+const CvJobModels = Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models compared, with the size each runs at' });
+
+export const CrossValidationJobAccepted = Type.Object({
+  job_id: Type.String(),
+  status: Type.Literal('queued'),
+  models: CvJobModels,
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const CrossValidationJob = Type.Object({
+  job_id: Type.String(),
+  status: JobStatus,
+  models: CvJobModels,
+  created_at: Type.String({ format: 'date-time' }),
+  started_at: Type.Optional(Type.String({ format: 'date-time' })),
+  finished_at: Type.Optional(Type.String({ format: 'date-time' })),
+  attempts: Type.Integer(),
+  error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
+  // once completed: exactly what POST /v1/cross-validation answers for the same body
+  result: Type.Optional(CrossValidationResponse),
+}, { additionalProperties: false });
+
+export const CrossValidationJobList = Type.Object({
+  jobs: Type.Array(CrossValidationJob, { description: 'without `result` (GET the job for it)' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as ?cursor= for the next page; null on the last page' }),
+});
+
 export const JobListQuery = Type.Object({
   limit: Type.Optional(Type.String({ pattern: '^0*([1-9][0-9]?|100)$', description: 'page size, 1–100 (default 20)' })),
   cursor: Type.Optional(Type.String()),

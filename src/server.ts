@@ -13,6 +13,8 @@ import { ServeCluster, type InferenceBackend } from './runtime/serve-cluster.ts'
 import { ModelRegistry } from './models.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecast.ts';
+import type { CrossValidationBody } from './cross-validation.ts';
+import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
 import { buildApp, type App } from './app.ts';
 import { acquireStoreLock } from './store/lock.ts';
 import { PullManager } from './model-pull.ts';
@@ -107,13 +109,19 @@ export async function startServer(config: Config, options: {
   for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
   await queue.start();
   // a job's worker calls and log lines carry its job id as their request id
-  await queue.consume((request, jobId) => {
+  await queue.consume((request, jobId, kind) => {
+    // a forecast job stores its plan; a cross-validation job its (validated) body, planned again when it runs
+    const cv = kind === 'cross-validation' ? request as CrossValidationBody : undefined;
     const plan = request as ForecastPlan;
-    const fields = { request_id: jobId, job_id: jobId, model: plan.model, size: plan.size, series: plan.series.length };
+    const fields = cv
+      ? { request_id: jobId, job_id: jobId, kind, models: cv.models.map((m) => (typeof m === 'string' ? m : m.model)).join(','), series: cv.series.length }
+      : { request_id: jobId, job_id: jobId, model: plan.model, size: plan.size, series: plan.series.length };
     const started = performance.now();
     return runInContext({ requestId: jobId, fields }, async () => {
       try {
-        const result = await runForecast(inference, registry, plan, undefined, pulls);
+        const result = cv
+          ? await runCrossValidationJob(cv, inference, registry, pulls)
+          : await runForecast(inference, registry, plan, undefined, pulls);
         app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt completed');
         return result;
       } catch (error) {

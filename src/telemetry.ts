@@ -49,7 +49,7 @@ export class Telemetry {
     });
     const db = sources.db;
     const jobs = new Gauge({
-      name: 'horizon_jobs', help: 'Forecast jobs in the store by state (all replicas; expired jobs are deleted)', labelNames: ['state'], registers,
+      name: 'horizon_jobs', help: 'Jobs (forecast and cross-validation) in the store by state (all replicas; expired jobs are deleted)', labelNames: ['state'], registers,
       async collect() {
         const rows = await db.selectFrom('forecast_jobs').select(['status']).select((eb) => eb.fn.countAll<number>().as('n')).groupBy('status').execute();
         const counts = new Map(rows.map((r) => [String(r.status), Number(r.n)]));
@@ -57,7 +57,7 @@ export class Telemetry {
       },
     });
     new Gauge({
-      name: 'horizon_job_queue_depth', help: 'Forecast jobs accepted and not yet started', registers,
+      name: 'horizon_job_queue_depth', help: 'Jobs (forecast and cross-validation) accepted and not yet started', registers,
       // its own read of the jobs gauge (the registry collects metrics concurrently, in no set order)
       async collect() { this.set((await jobs.get()).values.find((v) => v.labels.state === 'queued')?.value ?? 0); },
     });

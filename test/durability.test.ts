@@ -3,33 +3,15 @@
 // while jobs are retried to completion.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
-import { startTestServer, simpleRequest, slowRequest, waitForJob, type TestServer } from './helpers.ts';
+import { startTestServer, serveProcess, simpleRequest, slowRequest, waitForJob, type TestServer } from './helpers.ts';
 
 const finished = (s: string) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
-
-/** `horizon serve` as its own process; resolves once it listens. */
-async function serveProcess(dataDir: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', HORIZON_DATA_DIR: dataDir, HORIZON_JOB_CONCURRENCY: '1', HORIZON_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
-  const deadline = Date.now() + 120_000;
-  while (!out.includes('horizon: listening on')) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, output: () => out };
-}
 
 describe('durability', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'horizon-durability-'));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
+import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { configFromEnv, type Config } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
@@ -169,3 +170,22 @@ export async function waitForJob(server: TestServer, id: string, key: string | u
   }
 }
 
+
+/** `horizon serve` as its own process on `dataDir` (one job slot); resolves once it listens. For tests
+ * that kill the server (kill -9) and start it again on the same store. */
+export async function serveProcess(dataDir: string, port: number, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', HORIZON_DATA_DIR: dataDir, HORIZON_JOB_CONCURRENCY: '1', HORIZON_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  const deadline = Date.now() + 120_000;
+  while (!out.includes('horizon: listening on')) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => out };
+}

@@ -35,7 +35,7 @@ for (const backend of backends) {
       const { migrate } = await import('../src/store/database.ts');
       await migrate(database);
       const rows = await sql<{ name: string }>`SELECT name FROM horizon_migrations`.execute(database.db);
-      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core', '002_charge_many', '003_job_payloads_json', '004_account_controls']);
+      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core', '002_charge_many', '003_job_payloads_json', '004_account_controls', '005_job_kinds']);
     });
 
     it('accounts: unique names, default quotas 200/1000', async () => {
@@ -188,6 +188,24 @@ for (const backend of backends) {
       assert.equal(await getAccountJob(database.db, account.id, done.id), undefined, 'swept after the TTL');
       assert.ok(await getAccountJob(database.db, account.id, open.id), 'a queued job is never swept');
       await cancelAccountJob(database.db, account.id, open.id, 60);
+    });
+
+    it('jobs: each kind\'s reads see only that kind (forecast by default); a cross-validation job keeps its models', async () => {
+      const account = await createAccount(database.db, { name: 'kinds' });
+      const models = [{ model: 'naive', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }];
+      const forecast = await insertJob(database.db, { id: randomUUID(), accountId: account.id, model: 'naive', request: {} });
+      const cv = await insertJob(database.db, { id: randomUUID(), accountId: account.id, kind: 'cross-validation', model: 'naive,seasonal-naive', models, request: {} });
+      assert.equal(forecast.kind, 'forecast');
+      assert.equal(forecast.models, null);
+      assert.deepEqual(cv.models, models);
+      assert.equal(await getAccountJob(database.db, account.id, cv.id), undefined, 'not a forecast job');
+      assert.equal((await getAccountJob(database.db, account.id, cv.id, 'cross-validation'))?.kind, 'cross-validation');
+      assert.equal(await getAccountJob(database.db, account.id, forecast.id, 'cross-validation'), undefined);
+      assert.deepEqual((await listAccountJobs(database.db, account.id, { limit: 10 })).jobs.map((j) => j.id), [forecast.id]);
+      assert.deepEqual((await listAccountJobs(database.db, account.id, { limit: 10, kind: 'cross-validation' })).jobs.map((j) => j.id), [cv.id]);
+      assert.equal((await cancelAccountJob(database.db, account.id, cv.id, 60)).job, undefined, 'the forecast route cannot cancel it');
+      assert.equal((await cancelAccountJob(database.db, account.id, cv.id, 60, 'cross-validation')).cancelled, true);
+      await cancelAccountJob(database.db, account.id, forecast.id, 60);
     });
 
     it('queue: delivers stored jobs, retries transient failures, fails after the limit, reconciles lost ones', async () => {

@@ -1,9 +1,9 @@
-// Durable forecast jobs on pg-boss, in the same database as everything else. pg-boss delivers job
+// Durable jobs (forecast and cross-validation) on pg-boss, in the same database as everything else. pg-boss delivers job
 // ids with retries and heartbeats (a consumer killed mid-job is detected and the job redelivered);
 // the forecast_jobs row (store/jobs.ts) is the state clients see.
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { Kysely } from 'kysely';
-import type { Database, Schema } from '../store/database.ts';
+import type { Database, JobKind, Schema } from '../store/database.ts';
 import { finishJob, getJob, markRunning, unfinishedJobIds, deleteExpiredJobs } from '../store/jobs.ts';
 import { HorizonError } from '../errors.ts';
 
@@ -20,8 +20,9 @@ export interface JobQueueOptions {
   logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void; error(o: object, m?: string): void };
 }
 
-/** Runs one job's inference; throws HorizonError on failure. `jobId` names it in the logs. */
-export type JobExecutor = (request: unknown, jobId: string) => Promise<unknown>;
+/** Runs one job's inference; throws HorizonError on failure. `jobId` names it in the logs; `kind` says
+ * what the stored request is (a forecast plan, or a cross-validation body). */
+export type JobExecutor = (request: unknown, jobId: string, kind: JobKind) => Promise<unknown>;
 
 const TRANSIENT = new Set(['no_worker', 'inference_timeout']);
 
@@ -89,7 +90,7 @@ export class JobQueue {
       const row = await getJob(this.db, jobId);
       if (!row || !(await markRunning(this.db, jobId))) return; // cancelled, expired or already finished
       try {
-        const result = await execute(row.request, jobId);
+        const result = await execute(row.request, jobId, row.kind);
         await finishJob(this.db, jobId, { status: 'completed', result }, resultTtlSeconds);
       } catch (error) {
         const horizonError = error instanceof HorizonError ? error : undefined;

@@ -18,6 +18,10 @@ import { adminAccountsList } from './admin-accounts.list.ts';
 import { adminAccountsUpdate } from './admin-accounts.update.ts';
 import { crossValidationCreate } from './cross-validation.create.ts';
 import { anomaliesCreate } from './anomalies.create.ts';
+import { crossValidationJobsCreate } from './cross-validation-jobs.create.ts';
+import { crossValidationJobsGet } from './cross-validation-jobs.get.ts';
+import { crossValidationJobsList } from './cross-validation-jobs.list.ts';
+import { crossValidationJobsCancel } from './cross-validation-jobs.cancel.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
@@ -26,6 +30,7 @@ export const routes: Route[] = [
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
   playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, crossValidationCreate,
   anomaliesCreate,
+  crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify

@@ -3,6 +3,7 @@ import type { Static } from '@fastify/type-provider-typebox';
 import type { Job } from '../schemas.ts';
 import type { JobSummary, JobViewRow } from '../store/jobs.ts';
 import type { ForecastResult } from '../forecast.ts';
+import { HorizonError } from '../errors.ts';
 
 export type JobView = Static<typeof Job>;
 
@@ -20,3 +21,26 @@ export function jobView(row: JobSummary | JobViewRow): JobView {
 
 /** Job ids are UUIDs; anything else cannot name a job (and must not reach a uuid column). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The list routes' opaque cursor: the last row's (created_at, id). */
+export function encodeCursor(next: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${next.createdAt.toISOString()}|${next.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [time, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const createdAt = new Date(time);
+  if (!id || !UUID_PATTERN.test(id) || Number.isNaN(createdAt.getTime())) {
+    throw new HorizonError('validation_failed', 'cursor is not one this API returned', { errors: [{ field: 'cursor', reason: 'not a cursor returned by this API' }] });
+  }
+  return { createdAt, id };
+}
+
+/** The list routes' `limit` (1–100, default 20). */
+export function pageLimit(raw: string | undefined): number {
+  const limit = raw === undefined ? 20 : Number(raw);
+  if (limit < 1 || limit > 100) {
+    throw new HorizonError('validation_failed', `limit must be between 1 and 100, got ${limit}`, { errors: [{ field: 'limit', reason: `must be between 1 and 100, got ${limit}` }] });
+  }
+  return limit;
+}

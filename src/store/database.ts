@@ -41,7 +41,12 @@ export interface ForecastJobsTable {
   started_at: Date | null;
   finished_at: Date | null;
   expires_at: Date | null;
+  /** migration 005: which routes the job belongs to */
+  kind: Generated<JobKind>;
+  /** a cross-validation job's models and sizes ([{model, model_size}]); null for a forecast job */
+  models: unknown | null;
 }
+export type JobKind = 'forecast' | 'cross-validation';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 export interface Schema {

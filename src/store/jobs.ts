@@ -1,12 +1,14 @@
-// Forecast job rows: the tenant-facing record of a job (status, normalised request, result).
-// pg-boss (queue.ts) only delivers job ids to consumers; this table is what clients read.
+// Job rows: the tenant-facing record of a job (status, normalised request, result). pg-boss (queue.ts)
+// only delivers job ids to consumers; this table is what clients read. A row's `kind` (forecast or
+// cross-validation) says which routes see it: each account-scoped read below is of one kind (default
+// forecast), so /v1/forecast-jobs never shows a cross-validation job and the other way round.
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ForecastJobsTable, JobStatus, Schema } from './database.ts';
+import type { ForecastJobsTable, JobKind, JobStatus, Schema } from './database.ts';
 
 /** A job as stored (expires_at is internal bookkeeping for the sweeper). */
 export type JobRow = Omit<Selectable<ForecastJobsTable>, 'expires_at'>;
 
-const SUMMARY_COLUMNS = ['id', 'account_id', 'status', 'model', 'attempts', 'created_at', 'started_at', 'finished_at', 'error'] as const;
+const SUMMARY_COLUMNS = ['id', 'account_id', 'kind', 'status', 'model', 'models', 'attempts', 'created_at', 'started_at', 'finished_at', 'error'] as const;
 export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
 // What clients read of one job: never the stored request (megabytes for a large batch, read back and
 // parsed on every poll otherwise; bench/README.md, "job-latency").
@@ -14,9 +16,14 @@ const VIEW_COLUMNS = [...SUMMARY_COLUMNS, 'result'] as const;
 export type JobViewRow = Pick<JobRow, (typeof VIEW_COLUMNS)[number]>;
 
 // created_at is set here, at millisecond precision, so the keyset cursor (an ISO string) is exact
-export async function insertJob(db: Kysely<Schema>, job: { id: string; accountId: string; model: string; request: unknown }): Promise<JobSummary> {
+export async function insertJob(
+  db: Kysely<Schema>, job: { id: string; accountId: string; model: string; request: unknown; kind?: JobKind; models?: unknown },
+): Promise<JobSummary> {
   return db.insertInto('forecast_jobs')
-    .values({ id: job.id, account_id: job.accountId, created_at: new Date(), status: 'queued', model: job.model, request: JSON.stringify(job.request), result: null, error: null, started_at: null, finished_at: null, expires_at: null })
+    .values({
+      id: job.id, account_id: job.accountId, created_at: new Date(), status: 'queued', model: job.model, request: JSON.stringify(job.request), result: null, error: null, started_at: null, finished_at: null, expires_at: null,
+      kind: job.kind ?? 'forecast', models: job.models === undefined ? null : JSON.stringify(job.models),
+    })
     .returning(SUMMARY_COLUMNS)
     .executeTakeFirstOrThrow() as Promise<JobSummary>;
 }
@@ -25,18 +32,18 @@ export async function getJob(db: Kysely<Schema>, id: string): Promise<JobRow | u
   return db.selectFrom('forecast_jobs').selectAll().where('id', '=', id).executeTakeFirst() as Promise<JobRow | undefined>;
 }
 
-/** The job if it belongs to the account; another account's job is indistinguishable from none. */
-export async function getAccountJob(db: Kysely<Schema>, accountId: string, id: string): Promise<JobViewRow | undefined> {
-  return db.selectFrom('forecast_jobs').select(VIEW_COLUMNS).where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst() as Promise<JobViewRow | undefined>;
+/** The job if it belongs to the account and is of `kind`; another account's job (or kind) is indistinguishable from none. */
+export async function getAccountJob(db: Kysely<Schema>, accountId: string, id: string, kind: JobKind = 'forecast'): Promise<JobViewRow | undefined> {
+  return db.selectFrom('forecast_jobs').select(VIEW_COLUMNS).where('id', '=', id).where('account_id', '=', accountId).where('kind', '=', kind).executeTakeFirst() as Promise<JobViewRow | undefined>;
 }
 
 export interface JobPage { jobs: JobSummary[]; next?: { createdAt: Date; id: string } }
 
-/** The account's jobs, newest first, keyset-paginated on (created_at, id). */
+/** The account's jobs of one kind (default forecast), newest first, keyset-paginated on (created_at, id). */
 export async function listAccountJobs(
-  db: Kysely<Schema>, accountId: string, options: { limit: number; after?: { createdAt: Date; id: string }; status?: JobStatus },
+  db: Kysely<Schema>, accountId: string, options: { limit: number; after?: { createdAt: Date; id: string }; status?: JobStatus; kind?: JobKind },
 ): Promise<JobPage> {
-  let query = db.selectFrom('forecast_jobs').select(SUMMARY_COLUMNS).where('account_id', '=', accountId);
+  let query = db.selectFrom('forecast_jobs').select(SUMMARY_COLUMNS).where('account_id', '=', accountId).where('kind', '=', options.kind ?? 'forecast');
   if (options.status) query = query.where('status', '=', options.status);
   if (options.after) {
     const { createdAt, id } = options.after;
@@ -79,18 +86,21 @@ export async function finishJob(
   return row !== undefined;
 }
 
-/** queued|running → cancelled. Returns the row after the attempt (undefined: not the account's). */
-export async function cancelAccountJob(db: Kysely<Schema>, accountId: string, id: string, ttlSeconds: number): Promise<{ cancelled: boolean; job?: JobViewRow }> {
+/** queued|running → cancelled. Returns the row after the attempt (undefined: not the account's, or not of `kind`). */
+export async function cancelAccountJob(
+  db: Kysely<Schema>, accountId: string, id: string, ttlSeconds: number, kind: JobKind = 'forecast',
+): Promise<{ cancelled: boolean; job?: JobViewRow }> {
   const now = new Date();
   const updated = await db.updateTable('forecast_jobs')
     .set({ status: 'cancelled', finished_at: now, expires_at: new Date(now.getTime() + ttlSeconds * 1000) })
     .where('id', '=', id)
     .where('account_id', '=', accountId)
+    .where('kind', '=', kind)
     .where('status', 'in', ['queued', 'running'])
     .returning(VIEW_COLUMNS)
     .executeTakeFirst() as JobViewRow | undefined;
   if (updated) return { cancelled: true, job: updated };
-  return { cancelled: false, job: await getAccountJob(db, accountId, id) };
+  return { cancelled: false, job: await getAccountJob(db, accountId, id, kind) };
 }
 
 /** Ids of jobs not yet finished (re-delivered to the queue on start-up). */

@@ -1106,6 +1106,929 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cross-validation-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List cross-validation jobs */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description page size, 1–100 (default 20) */
+                    limit?: string;
+                    status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the account's cross-validation jobs, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "jobs": [
+                         *         {
+                         *           "job_id": "5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58",
+                         *           "status": "completed",
+                         *           "models": [
+                         *             {
+                         *               "model": "naive",
+                         *               "model_size": "default"
+                         *             },
+                         *             {
+                         *               "model": "seasonal-naive",
+                         *               "model_size": "default"
+                         *             }
+                         *           ],
+                         *           "created_at": "2026-01-05T09:31:00.000Z",
+                         *           "started_at": "2026-01-05T09:31:00.140Z",
+                         *           "finished_at": "2026-01-05T09:31:00.420Z",
+                         *           "attempts": 1
+                         *         }
+                         *       ],
+                         *       "next_cursor": null
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description without `result` (GET the job for it) */
+                            jobs: {
+                                attempts: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                error?: {
+                                    code: string;
+                                    detail: string;
+                                };
+                                /** Format: date-time */
+                                finished_at?: string;
+                                job_id: string;
+                                /** @description the models compared, with the size each runs at */
+                                models: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                result?: {
+                                    horizon: number;
+                                    /** @description models, best first (null scores last) */
+                                    leaderboard: {
+                                        model: string;
+                                        model_size: string;
+                                        rank: number;
+                                        score: number | null;
+                                    }[];
+                                    /** @description the leaderboard's ranking metric */
+                                    metric: string;
+                                    models: {
+                                        model: string;
+                                        model_size: string;
+                                        /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                        scores: {
+                                            /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                            coverage: {
+                                                [key: string]: number;
+                                            };
+                                            mase: number | null;
+                                            smape: number;
+                                            wql: number | null;
+                                        };
+                                        /** @description series[i]: input series i */
+                                        series: {
+                                            /** @description null when no window of this series fits */
+                                            scores: {
+                                                /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                coverage: {
+                                                    [key: string]: number;
+                                                };
+                                                mase: number | null;
+                                                smape: number;
+                                                wql: number | null;
+                                            } | null;
+                                            windows: {
+                                                /** @description the observed values at those dates */
+                                                actual: number[];
+                                                /** @description position (0-based, in the series as sent) of the first forecast step: len - horizon - window*step */
+                                                cutoff: number;
+                                                /** @description forecast dates */
+                                                index: string[];
+                                                /** @description "mean" plus one array per quantile level */
+                                                prediction: {
+                                                    [key: string]: number[];
+                                                };
+                                                /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                scores: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                };
+                                                /** @description 0 = the latest origin */
+                                                window: number;
+                                            }[];
+                                        }[];
+                                    }[];
+                                    n_windows: number;
+                                    quantiles: number[];
+                                    season_length: number;
+                                    step: number;
+                                    /** @description windows left out (and why), and the forecast warnings */
+                                    warnings: {
+                                        field: string;
+                                        message: string;
+                                        series?: number;
+                                    }[];
+                                };
+                                /** Format: date-time */
+                                started_at?: string;
+                                status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            }[];
+                            /** @description pass as ?cursor= for the next page; null on the last page */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Queue a cross-validation job */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description use at most the last `context` observations before each cutoff */
+                        context?: number;
+                        freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description steps forecast at each window; at most each model's max_horizon */
+                        horizon: number;
+                        /** @description ranks the leaderboard; default wql (ties by MASE) */
+                        metric?: "wql" | "mase" | "smape";
+                        /** @description the models compared (each charged one request) */
+                        models: (string | {
+                            model: string;
+                            model_size?: string;
+                        })[];
+                        /** @description rolling origins; default 1 */
+                        n_windows?: number;
+                        /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
+                        quantiles?: number[];
+                        /** @description MASE seasonality m; default from freq */
+                        season_length?: number;
+                        series: components["schemas"]["InputSeries"][];
+                        /** @description steps between consecutive origins; default: horizon */
+                        step?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Queued; poll the job at the Location header */
+                202: {
+                    headers: {
+                        /** @description /v1/cross-validation-jobs/{job_id} */
+                        location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "job_id": "5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58",
+                         *       "status": "queued",
+                         *       "models": [
+                         *         {
+                         *           "model": "naive",
+                         *           "model_size": "default"
+                         *         },
+                         *         {
+                         *           "model": "seasonal-naive",
+                         *           "model_size": "default"
+                         *         }
+                         *       ],
+                         *       "created_at": "2026-01-05T09:31:00.000Z"
+                         *     }
+                         */
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            job_id: string;
+                            /** @description the models compared, with the size each runs at */
+                            models: {
+                                model: string;
+                                model_size: string;
+                            }[];
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Pulling the model weights failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cross-validation-jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a cross-validation job */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job; with `result` (the cross-validation answer) once completed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "job_id": "5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58",
+                         *       "status": "completed",
+                         *       "models": [
+                         *         {
+                         *           "model": "naive",
+                         *           "model_size": "default"
+                         *         },
+                         *         {
+                         *           "model": "seasonal-naive",
+                         *           "model_size": "default"
+                         *         }
+                         *       ],
+                         *       "created_at": "2026-01-05T09:31:00.000Z",
+                         *       "started_at": "2026-01-05T09:31:00.140Z",
+                         *       "finished_at": "2026-01-05T09:31:00.420Z",
+                         *       "attempts": 1,
+                         *       "result": {
+                         *         "horizon": 3,
+                         *         "n_windows": 2,
+                         *         "step": 3,
+                         *         "season_length": 12,
+                         *         "quantiles": [
+                         *           0.1,
+                         *           0.5,
+                         *           0.9
+                         *         ],
+                         *         "metric": "wql",
+                         *         "leaderboard": [
+                         *           {
+                         *             "rank": 1,
+                         *             "model": "seasonal-naive",
+                         *             "model_size": "default",
+                         *             "score": 0.084
+                         *           },
+                         *           {
+                         *             "rank": 2,
+                         *             "model": "naive",
+                         *             "model_size": "default",
+                         *             "score": 0.098
+                         *           }
+                         *         ],
+                         *         "models": [
+                         *           {
+                         *             "model": "naive",
+                         *             "model_size": "default",
+                         *             "scores": {
+                         *               "mase": 2.345,
+                         *               "wql": 0.098,
+                         *               "smape": 15.635,
+                         *               "coverage": {
+                         *                 "80": 0.5
+                         *               }
+                         *             },
+                         *             "series": [
+                         *               {
+                         *                 "scores": {
+                         *                   "mase": 2.345,
+                         *                   "wql": 0.098,
+                         *                   "smape": 15.635,
+                         *                   "coverage": {
+                         *                     "80": 0.5
+                         *                   }
+                         *                 },
+                         *                 "windows": [
+                         *                   {
+                         *                     "window": 0,
+                         *                     "cutoff": 21,
+                         *                     "index": [
+                         *                       "1950-10-01",
+                         *                       "1950-11-01",
+                         *                       "1950-12-01"
+                         *                     ],
+                         *                     "prediction": {
+                         *                       "mean": [
+                         *                         158,
+                         *                         158,
+                         *                         158
+                         *                       ],
+                         *                       "0.1": [
+                         *                         141.85,
+                         *                         135.161,
+                         *                         130.028
+                         *                       ],
+                         *                       "0.5": [
+                         *                         158,
+                         *                         158,
+                         *                         158
+                         *                       ],
+                         *                       "0.9": [
+                         *                         174.15,
+                         *                         180.839,
+                         *                         185.972
+                         *                       ]
+                         *                     },
+                         *                     "actual": [
+                         *                       133,
+                         *                       114,
+                         *                       140
+                         *                     ],
+                         *                     "scores": {
+                         *                       "mase": 2.373,
+                         *                       "wql": 0.15,
+                         *                       "smape": 20.539,
+                         *                       "coverage": {
+                         *                         "80": 0.333
+                         *                       }
+                         *                     }
+                         *                   },
+                         *                   {
+                         *                     "window": 1,
+                         *                     "cutoff": 18,
+                         *                     "index": [
+                         *                       "1950-07-01",
+                         *                       "1950-08-01",
+                         *                       "1950-09-01"
+                         *                     ],
+                         *                     "prediction": {
+                         *                       "mean": [
+                         *                         149,
+                         *                         149,
+                         *                         149
+                         *                       ],
+                         *                       "0.1": [
+                         *                         133.179,
+                         *                         126.625,
+                         *                         121.597
+                         *                       ],
+                         *                       "0.5": [
+                         *                         149,
+                         *                         149,
+                         *                         149
+                         *                       ],
+                         *                       "0.9": [
+                         *                         164.821,
+                         *                         171.375,
+                         *                         176.403
+                         *                       ]
+                         *                     },
+                         *                     "actual": [
+                         *                       170,
+                         *                       170,
+                         *                       158
+                         *                     ],
+                         *                     "scores": {
+                         *                       "mase": 2.318,
+                         *                       "wql": 0.059,
+                         *                       "smape": 10.732,
+                         *                       "coverage": {
+                         *                         "80": 0.667
+                         *                       }
+                         *                     }
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ]
+                         *           },
+                         *           {
+                         *             "model": "seasonal-naive",
+                         *             "model_size": "default",
+                         *             "scores": {
+                         *               "mase": 2.127,
+                         *               "wql": 0.084,
+                         *               "smape": 13.33,
+                         *               "coverage": {
+                         *                 "80": 0.333
+                         *               }
+                         *             },
+                         *             "series": [
+                         *               {
+                         *                 "scores": {
+                         *                   "mase": 2.127,
+                         *                   "wql": 0.084,
+                         *                   "smape": 13.33,
+                         *                   "coverage": {
+                         *                     "80": 0.333
+                         *                   }
+                         *                 },
+                         *                 "windows": [
+                         *                   {
+                         *                     "window": 0,
+                         *                     "cutoff": 21,
+                         *                     "index": [
+                         *                       "1950-10-01",
+                         *                       "1950-11-01",
+                         *                       "1950-12-01"
+                         *                     ],
+                         *                     "prediction": {
+                         *                       "mean": [
+                         *                         119,
+                         *                         104,
+                         *                         118
+                         *                       ],
+                         *                       "0.1": [
+                         *                         100.606,
+                         *                         85.606,
+                         *                         99.606
+                         *                       ],
+                         *                       "0.5": [
+                         *                         119,
+                         *                         104,
+                         *                         118
+                         *                       ],
+                         *                       "0.9": [
+                         *                         137.394,
+                         *                         122.394,
+                         *                         136.394
+                         *                       ]
+                         *                     },
+                         *                     "actual": [
+                         *                       133,
+                         *                       114,
+                         *                       140
+                         *                     ],
+                         *                     "scores": {
+                         *                       "mase": 1.255,
+                         *                       "wql": 0.065,
+                         *                       "smape": 12.447,
+                         *                       "coverage": {
+                         *                         "80": 0.667
+                         *                       }
+                         *                     }
+                         *                   },
+                         *                   {
+                         *                     "window": 1,
+                         *                     "cutoff": 18,
+                         *                     "index": [
+                         *                       "1950-07-01",
+                         *                       "1950-08-01",
+                         *                       "1950-09-01"
+                         *                     ],
+                         *                     "prediction": {
+                         *                       "mean": [
+                         *                         148,
+                         *                         148,
+                         *                         136
+                         *                       ],
+                         *                       "0.1": [
+                         *                         137.51,
+                         *                         137.51,
+                         *                         125.51
+                         *                       ],
+                         *                       "0.5": [
+                         *                         148,
+                         *                         148,
+                         *                         136
+                         *                       ],
+                         *                       "0.9": [
+                         *                         158.49,
+                         *                         158.49,
+                         *                         146.49
+                         *                       ]
+                         *                     },
+                         *                     "actual": [
+                         *                       170,
+                         *                       170,
+                         *                       158
+                         *                     ],
+                         *                     "scores": {
+                         *                       "mase": 3,
+                         *                       "wql": 0.099,
+                         *                       "smape": 14.213,
+                         *                       "coverage": {
+                         *                         "80": 0
+                         *                       }
+                         *                     }
+                         *                   }
+                         *                 ]
+                         *               }
+                         *             ]
+                         *           }
+                         *         ],
+                         *         "warnings": []
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            job_id: string;
+                            /** @description the models compared, with the size each runs at */
+                            models: {
+                                model: string;
+                                model_size: string;
+                            }[];
+                            result?: {
+                                horizon: number;
+                                /** @description models, best first (null scores last) */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the leaderboard's ranking metric */
+                                metric: string;
+                                models: {
+                                    model: string;
+                                    model_size: string;
+                                    /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                    scores: {
+                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                        coverage: {
+                                            [key: string]: number;
+                                        };
+                                        mase: number | null;
+                                        smape: number;
+                                        wql: number | null;
+                                    };
+                                    /** @description series[i]: input series i */
+                                    series: {
+                                        /** @description null when no window of this series fits */
+                                        scores: {
+                                            /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                            coverage: {
+                                                [key: string]: number;
+                                            };
+                                            mase: number | null;
+                                            smape: number;
+                                            wql: number | null;
+                                        } | null;
+                                        windows: {
+                                            /** @description the observed values at those dates */
+                                            actual: number[];
+                                            /** @description position (0-based, in the series as sent) of the first forecast step: len - horizon - window*step */
+                                            cutoff: number;
+                                            /** @description forecast dates */
+                                            index: string[];
+                                            /** @description "mean" plus one array per quantile level */
+                                            prediction: {
+                                                [key: string]: number[];
+                                            };
+                                            /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                            scores: {
+                                                /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                coverage: {
+                                                    [key: string]: number;
+                                                };
+                                                mase: number | null;
+                                                smape: number;
+                                                wql: number | null;
+                                            };
+                                            /** @description 0 = the latest origin */
+                                            window: number;
+                                        }[];
+                                    }[];
+                                }[];
+                                n_windows: number;
+                                quantiles: number[];
+                                season_length: number;
+                                step: number;
+                                /** @description windows left out (and why), and the forecast warnings */
+                                warnings: {
+                                    field: string;
+                                    message: string;
+                                    series?: number;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancel a cross-validation job */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The cancelled job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "job_id": "5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58",
+                         *       "status": "cancelled",
+                         *       "models": [
+                         *         {
+                         *           "model": "naive",
+                         *           "model_size": "default"
+                         *         },
+                         *         {
+                         *           "model": "seasonal-naive",
+                         *           "model_size": "default"
+                         *         }
+                         *       ],
+                         *       "created_at": "2026-01-05T09:31:00.000Z",
+                         *       "finished_at": "2026-01-05T09:31:00.420Z",
+                         *       "attempts": 0
+                         *     }
+                         */
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            job_id: string;
+                            /** @description the models compared, with the size each runs at */
+                            models: {
+                                model: string;
+                                model_size: string;
+                            }[];
+                            result?: {
+                                horizon: number;
+                                /** @description models, best first (null scores last) */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the leaderboard's ranking metric */
+                                metric: string;
+                                models: {
+                                    model: string;
+                                    model_size: string;
+                                    /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                    scores: {
+                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                        coverage: {
+                                            [key: string]: number;
+                                        };
+                                        mase: number | null;
+                                        smape: number;
+                                        wql: number | null;
+                                    };
+                                    /** @description series[i]: input series i */
+                                    series: {
+                                        /** @description null when no window of this series fits */
+                                        scores: {
+                                            /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                            coverage: {
+                                                [key: string]: number;
+                                            };
+                                            mase: number | null;
+                                            smape: number;
+                                            wql: number | null;
+                                        } | null;
+                                        windows: {
+                                            /** @description the observed values at those dates */
+                                            actual: number[];
+                                            /** @description position (0-based, in the series as sent) of the first forecast step: len - horizon - window*step */
+                                            cutoff: number;
+                                            /** @description forecast dates */
+                                            index: string[];
+                                            /** @description "mean" plus one array per quantile level */
+                                            prediction: {
+                                                [key: string]: number[];
+                                            };
+                                            /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                            scores: {
+                                                /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                coverage: {
+                                                    [key: string]: number;
+                                                };
+                                                mase: number | null;
+                                                smape: number;
+                                                wql: number | null;
+                                            };
+                                            /** @description 0 = the latest origin */
+                                            window: number;
+                                        }[];
+                                    }[];
+                                }[];
+                                n_windows: number;
+                                quantiles: number[];
+                                season_length: number;
+                                step: number;
+                                /** @description windows left out (and why), and the forecast warnings */
+                                warnings: {
+                                    field: string;
+                                    message: string;
+                                    series?: number;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/forecast": {
         parameters: {
             query?: never;

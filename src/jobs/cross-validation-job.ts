@@ -1,0 +1,30 @@
+// What a cross-validation job runs (POST /v1/cross-validation-jobs). The job stores the request as sent,
+// validated at submit; it is planned again here (planning is deterministic and cheap, and the stored
+// body is a fraction of the plan, which copies every window of every series per model), then run
+// exactly as the synchronous route runs it, so the result equals POST /v1/cross-validation's answer.
+import { HorizonError } from '../errors.ts';
+import { planCrossValidation, runCrossValidation, type CrossValidationBody, type CrossValidationResult } from '../cross-validation.ts';
+import type { InferenceClient } from '../runtime/inference.ts';
+import type { ModelRegistry } from '../models.ts';
+import type { PullManager } from '../model-pull.ts';
+
+export async function runCrossValidationJob(
+  body: CrossValidationBody, inference: InferenceClient, registry: ModelRegistry, pulls?: PullManager,
+): Promise<CrossValidationResult> {
+  const cv = planCrossValidation(body, registry, { pulls, mode: 'job' });
+  // a job accepted while a model's weights were missing waits for their pull (auto-pull), as a forecast job does
+  if (pulls) {
+    for (const { plan } of cv.plans) {
+      if (!registry.weightsMissing(plan.model, plan.size)) continue;
+      await pulls.ensure(plan.model, plan.size).catch((error: Error) => {
+        throw new HorizonError('pull_failed', `pulling the weights of ${plan.model} ${plan.size} failed: ${error.message}`);
+      });
+    }
+  }
+  return runCrossValidation(cv, inference, registry);
+}
+
+/** The models of a cross-validation body as the job lists them (ids and sizes, after planning). */
+export function jobModels(cv: ReturnType<typeof planCrossValidation>): { model: string; model_size: string }[] {
+  return cv.plans.map(({ plan }) => ({ model: plan.model, model_size: plan.size }));
+}
