@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
-import { startTestServer, serveProcess, createPostgresDatabase, monthlyDates, slowRequest, type TestServer } from './helpers.ts';
+import { storeBackends, startServerOn, serveProcess, monthlyDates, slowRequest, type TestServer } from './helpers.ts';
 
 const finished = (s: string) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
@@ -37,20 +37,12 @@ async function waitForCvJob(server: TestServer, id: string, key: string | undefi
   }
 }
 
-const backends = [
-  { name: 'PGlite', async env() { return { env: {}, cleanup: async () => {} }; } },
-  { name: 'PostgreSQL', async env() { const db = await createPostgresDatabase(); return { env: { HORIZON_DATABASE_URL: db.url }, cleanup: () => db.drop() }; } },
-];
 
-for (const backend of backends) {
+for (const backend of storeBackends) {
   describe(`cross-validation jobs (${backend.name})`, () => {
     let server: TestServer;
     let cleanup: () => Promise<void>;
-    before(async () => {
-      const { env, cleanup: c } = await backend.env();
-      cleanup = c;
-      server = await startTestServer({ ...env, HORIZON_JOB_CONCURRENCY: '1' });
-    });
+    before(async () => { ({ server, cleanup } = await startServerOn(backend, { HORIZON_JOB_CONCURRENCY: '1' })); });
     after(async () => { await server.close(); await cleanup(); });
 
     it('202 with Location and the models, then completed with exactly the sync answer; listed, not among forecast jobs', async () => {

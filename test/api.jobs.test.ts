@@ -2,24 +2,16 @@
 // completed, list newest first with a cursor, cancel (queued and running), 409, cross-account 404.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, simpleRequest, createPostgresDatabase, slowRequest, waitForJob, type TestServer } from './helpers.ts';
+import { storeBackends, startServerOn, simpleRequest, slowRequest, waitForJob, type TestServer } from './helpers.ts';
 
 const finished = (s: string) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
-const backends = [
-  { name: 'PGlite', async env() { return { env: {}, cleanup: async () => {} }; } },
-  { name: 'PostgreSQL', async env() { const db = await createPostgresDatabase(); return { env: { HORIZON_DATABASE_URL: db.url }, cleanup: () => db.drop() }; } },
-];
 
-for (const backend of backends) {
+for (const backend of storeBackends) {
   describe(`forecast jobs (${backend.name})`, () => {
     let server: TestServer;
     let cleanup: () => Promise<void>;
-    before(async () => {
-      const { env, cleanup: c } = await backend.env();
-      cleanup = c;
-      server = await startTestServer({ ...env, HORIZON_JOB_CONCURRENCY: '1' });
-    });
+    before(async () => { ({ server, cleanup } = await startServerOn(backend, { HORIZON_JOB_CONCURRENCY: '1' })); });
     after(async () => { await server.close(); await cleanup(); });
 
     it('202 with Location, stored before the answer, then queued → running → completed with the sync result', async () => {

@@ -103,6 +103,18 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 }
 
 /** A fresh PostgreSQL database on the local server, dropped by the returned cleanup. */
+/** The two store backends a suite runs against: the embedded PGlite, and a fresh PostgreSQL database. */
+export const storeBackends = [
+  { name: 'PGlite', async env(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> { return { env: {}, cleanup: async () => {} }; } },
+  { name: 'PostgreSQL', async env(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> { const db = await createPostgresDatabase(); return { env: { HORIZON_DATABASE_URL: db.url }, cleanup: () => db.drop() }; } },
+];
+
+/** A test server on one of storeBackends, with `env` on top; cleanup drops what the backend made. */
+export async function startServerOn(backend: (typeof storeBackends)[number], env: Record<string, string> = {}): Promise<{ server: TestServer; cleanup(): Promise<void> }> {
+  const made = await backend.env();
+  return { server: await startTestServer({ ...made.env, ...env }), cleanup: made.cleanup };
+}
+
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.HORIZON_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `horizon_test_${process.pid}_${randomBytes(4).toString('hex')}`;
