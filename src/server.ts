@@ -13,6 +13,7 @@ import { ServeCluster, type InferenceBackend } from './runtime/serve-cluster.ts'
 import { ModelRegistry } from './models.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecast.ts';
+import { isStoredAutoJob, planAuto, runAuto } from './auto.ts';
 import { buildApp, type App } from './app.ts';
 import { acquireStoreLock } from './store/lock.ts';
 import { PullManager } from './model-pull.ts';
@@ -112,7 +113,9 @@ export async function startServer(config: Config, options: {
     const started = performance.now();
     return runInContext({ requestId: jobId, fields }, async () => {
       try {
-        const result = await runForecast(inference, registry, plan, undefined, pulls);
+        const result = isStoredAutoJob(request)
+          ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows }, { pulls, mode: 'job' }), inference, registry)
+          : await runForecast(inference, registry, plan, undefined, pulls);
         app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt completed');
         return result;
       } catch (error) {
