@@ -34,6 +34,8 @@ export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
 /** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
 export const AUTO_SWITCH_RATIO = 0.8;
 export const AUTO_DEFAULT_METRIC: AutoMetric = 'mase';
+/** request scope by default: on the offline study it was at least as good as per-series picks (eval/README.md, "model auto") */
+export const AUTO_DEFAULT_SCOPE: AutoScope = 'request';
 export const AUTO_FIELDS = ['auto_candidates', 'auto_scope', 'auto_metric'] as const;
 
 export type AutoScope = 'series' | 'request';
@@ -90,7 +92,7 @@ export function defaultCandidates(registry: ModelRegistry): string[] {
 
 /** Every 4xx of an `auto` request, before anything is charged. */
 export function planAuto(body: AutoBody, registry: ModelRegistry, settings: AutoSettings, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {}): AutoPlan {
-  const { auto_candidates: requested, auto_scope: scope = 'series', auto_metric: metric = AUTO_DEFAULT_METRIC, evaluation, ...rest } = body;
+  const { auto_candidates: requested, auto_scope: scope = AUTO_DEFAULT_SCOPE, auto_metric: metric = AUTO_DEFAULT_METRIC, evaluation, ...rest } = body;
   if (evaluation !== undefined) throw new RequestValidationError([{ field: 'evaluation', reason: 'not with model "auto": its `auto` object carries the cross-validation scores of the model picked for each series (POST /v1/cross-validation gives every window)' }]);
   if (body.model_size !== undefined) throw new RequestValidationError([{ field: 'model_size', reason: 'not with model "auto": give each candidate\'s size in auto_candidates ({"model": id, "model_size": size} or "id:size")' }]);
   const nWindows = Math.min(AUTO_MAX_WINDOWS, Math.max(1, settings.windows ?? AUTO_DEFAULT_WINDOWS));

@@ -41,8 +41,8 @@ export const ForecastRequest = Type.Object({
     Type.String({ minLength: 1, description: 'a model id, at its default size' }),
     Type.Object({ model: Type.String({ minLength: 1 }), model_size: Type.Optional(Type.String()) }, { additionalProperties: false }),
   ]), { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4)' })),
-  auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `series` (default) picks a model per series by its own cross-validation score; `request` one model for every series, the best pooled score' })),
-  auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default wql, ties by MASE)' })),
+  auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s winner on it by 20 % (else the request\'s winner)' })),
+  auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default mase, ties by MASE)' })),
 }, { additionalProperties: false, $id: 'ForecastRequest' });
 export type ForecastRequestBody = Static<typeof ForecastRequest>;
 

@@ -35,7 +35,7 @@ async function plain(model: string, input: typeof series) {
 
 describe('model "auto" on POST /v1/forecast', () => {
   it('series scope: each series gets what the cross-validation ranks first for it, and that model\'s forecast', async () => {
-    const res = await server.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, quantiles, model: 'auto', auto_candidates: candidates } });
+    const res = await server.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, quantiles, model: 'auto', auto_candidates: candidates, auto_scope: 'series' } });
     assert.equal(res.status, 200, res.text);
     const { auto } = res.body;
     assert.equal(res.body.model, 'auto');
@@ -104,6 +104,8 @@ describe('model "auto" on POST /v1/forecast', () => {
   it('default candidates: the served statistical models (no foundation weights here)', async () => {
     const res = await server.request('POST', '/v1/forecast', { body: { series: series.slice(0, 1), freq: 'MS', horizon, model: 'auto' } });
     assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.auto.scope, 'request');
+    assert.equal(res.body.auto.metric, 'mase');
     assert.deepEqual(res.body.auto.candidates, [
       { model: 'auto-ets', model_size: 'default' }, { model: 'auto-theta', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' },
     ]);
