@@ -790,6 +790,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+                        auto_candidates?: (string | {
+                            model: string;
+                            model_size?: string;
+                        })[];
+                        /** @description model "auto" only: the cross-validation score that picks (default mase, ties by MASE) */
+                        auto_metric?: "wql" | "mase" | "smape";
+                        /** @description model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request's winner on it by 20 % (else the request's winner) */
+                        auto_scope?: "series" | "request";
                         /** @description use at most the last `context` observations (capped at max_context) */
                         context?: number;
                         /** @description asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate */
@@ -862,6 +871,40 @@ export interface paths {
                          *     }
                          */
                         "application/json": {
+                            /** @description model "auto" only: which candidate forecast each series, and why */
+                            auto?: {
+                                /** @description the models cross-validated */
+                                candidates: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                metric: string;
+                                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                n_windows: number;
+                                scope: "series" | "request";
+                                /** @description series[i]: what forecast input series i */
+                                series: {
+                                    /** @description the model that forecast this series */
+                                    model: string;
+                                    model_size: string;
+                                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                    picked_by: "series" | "request" | "fallback";
+                                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                    score: number | null;
+                                    /** @description windows of this series scored */
+                                    windows: number;
+                                }[];
+                                /** @description steps between origins (= horizon) */
+                                step: number;
+                            };
                             /** @description null unless the request has `evaluation` */
                             metrics: {
                                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -880,6 +923,7 @@ export interface paths {
                                     wql: number | null;
                                 }[];
                             } | null;
+                            /** @description the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i) */
                             model: string;
                             model_size: string;
                             /** @description series[i] holds the prediction of input series i */
@@ -1055,6 +1099,40 @@ export interface paths {
                         "application/json": {
                             jobs: {
                                 attempts: number;
+                                /** @description model "auto" only: which candidate forecast each series, and why */
+                                auto?: {
+                                    /** @description the models cross-validated */
+                                    candidates: {
+                                        model: string;
+                                        model_size: string;
+                                    }[];
+                                    /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                    leaderboard: {
+                                        model: string;
+                                        model_size: string;
+                                        rank: number;
+                                        score: number | null;
+                                    }[];
+                                    /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                    metric: string;
+                                    /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                    n_windows: number;
+                                    scope: "series" | "request";
+                                    /** @description series[i]: what forecast input series i */
+                                    series: {
+                                        /** @description the model that forecast this series */
+                                        model: string;
+                                        model_size: string;
+                                        /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                        picked_by: "series" | "request" | "fallback";
+                                        /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                        score: number | null;
+                                        /** @description windows of this series scored */
+                                        windows: number;
+                                    }[];
+                                    /** @description steps between origins (= horizon) */
+                                    step: number;
+                                };
                                 /** Format: date-time */
                                 created_at: string;
                                 error?: {
@@ -1137,6 +1215,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+                        auto_candidates?: (string | {
+                            model: string;
+                            model_size?: string;
+                        })[];
+                        /** @description model "auto" only: the cross-validation score that picks (default mase, ties by MASE) */
+                        auto_metric?: "wql" | "mase" | "smape";
+                        /** @description model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request's winner on it by 20 % (else the request's winner) */
+                        auto_scope?: "series" | "request";
                         /** @description use at most the last `context` observations (capped at max_context) */
                         context?: number;
                         /** @description asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate */
@@ -1349,6 +1436,40 @@ export interface paths {
                          */
                         "application/json": {
                             attempts: number;
+                            /** @description model "auto" only: which candidate forecast each series, and why */
+                            auto?: {
+                                /** @description the models cross-validated */
+                                candidates: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                metric: string;
+                                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                n_windows: number;
+                                scope: "series" | "request";
+                                /** @description series[i]: what forecast input series i */
+                                series: {
+                                    /** @description the model that forecast this series */
+                                    model: string;
+                                    model_size: string;
+                                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                    picked_by: "series" | "request" | "fallback";
+                                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                    score: number | null;
+                                    /** @description windows of this series scored */
+                                    windows: number;
+                                }[];
+                                /** @description steps between origins (= horizon) */
+                                step: number;
+                            };
                             /** Format: date-time */
                             created_at: string;
                             error?: {
@@ -1448,6 +1569,40 @@ export interface paths {
                          */
                         "application/json": {
                             attempts: number;
+                            /** @description model "auto" only: which candidate forecast each series, and why */
+                            auto?: {
+                                /** @description the models cross-validated */
+                                candidates: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                metric: string;
+                                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                n_windows: number;
+                                scope: "series" | "request";
+                                /** @description series[i]: what forecast input series i */
+                                series: {
+                                    /** @description the model that forecast this series */
+                                    model: string;
+                                    model_size: string;
+                                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                    picked_by: "series" | "request" | "fallback";
+                                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                    score: number | null;
+                                    /** @description windows of this series scored */
+                                    windows: number;
+                                }[];
+                                /** @description steps between origins (= horizon) */
+                                step: number;
+                            };
                             /** Format: date-time */
                             created_at: string;
                             error?: {
@@ -1825,6 +1980,15 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ForecastRequest: {
+            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+            auto_candidates?: (string | {
+                model: string;
+                model_size?: string;
+            })[];
+            /** @description model "auto" only: the cross-validation score that picks (default mase, ties by MASE) */
+            auto_metric?: "wql" | "mase" | "smape";
+            /** @description model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request's winner on it by 20 % (else the request's winner) */
+            auto_scope?: "series" | "request";
             /** @description use at most the last `context` observations (capped at max_context) */
             context?: number;
             /** @description asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate */
@@ -1846,6 +2010,40 @@ export interface components {
             series: components["schemas"]["InputSeries"][];
         };
         ForecastResponse: {
+            /** @description model "auto" only: which candidate forecast each series, and why */
+            auto?: {
+                /** @description the models cross-validated */
+                candidates: {
+                    model: string;
+                    model_size: string;
+                }[];
+                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                leaderboard: {
+                    model: string;
+                    model_size: string;
+                    rank: number;
+                    score: number | null;
+                }[];
+                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                metric: string;
+                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                n_windows: number;
+                scope: "series" | "request";
+                /** @description series[i]: what forecast input series i */
+                series: {
+                    /** @description the model that forecast this series */
+                    model: string;
+                    model_size: string;
+                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                    picked_by: "series" | "request" | "fallback";
+                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                    score: number | null;
+                    /** @description windows of this series scored */
+                    windows: number;
+                }[];
+                /** @description steps between origins (= horizon) */
+                step: number;
+            };
             /** @description null unless the request has `evaluation` */
             metrics: {
                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -1864,6 +2062,7 @@ export interface components {
                     wql: number | null;
                 }[];
             } | null;
+            /** @description the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i) */
             model: string;
             model_size: string;
             /** @description series[i] holds the prediction of input series i */
