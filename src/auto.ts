@@ -166,8 +166,16 @@ function compare(metric: AutoMetric) {
 }
 
 /** Runs the CV, picks a model per series, forecasts each series with its pick: one call per picked model. */
-export async function runAuto(plan: AutoPlan, inference: InferenceClient, registry: ModelRegistry): Promise<AutoResult> {
+export async function runAuto(plan: AutoPlan, inference: InferenceClient, registry: ModelRegistry, pulls?: PullManager): Promise<AutoResult> {
   const { body, scope, metric, candidates } = plan;
+  // a job accepted while a candidate's weights were missing waits for their pull (auto-pull), as runForecast does
+  for (const c of candidates) {
+    if (pulls && registry.weightsMissing(c.model, c.size)) {
+      await pulls.ensure(c.model, c.size).catch((error: Error) => {
+        throw new HorizonError('pull_failed', `pulling the weights of ${c.model} ${c.size} failed: ${error.message}`);
+      });
+    }
+  }
   const n = body.series.length;
   const warnings: RequestWarning[] = [...plan.warnings];
   const cv = plan.cv ? await runCrossValidation(plan.cv, inference, registry) : null;

@@ -114,7 +114,7 @@ export async function startServer(config: Config, options: {
     return runInContext({ requestId: jobId, fields }, async () => {
       try {
         const result = isStoredAutoJob(request)
-          ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows }, { pulls, mode: 'job' }), inference, registry)
+          ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows }, { pulls, mode: 'job' }), inference, registry, pulls)
           : await runForecast(inference, registry, plan, undefined, pulls);
         app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt completed');
         return result;
