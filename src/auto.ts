@@ -121,9 +121,10 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
         skipped.push(`${ref.model}${ref.model_size ? `:${ref.model_size}` : ''} (${error instanceof RequestValidationError ? error.errors[0].reason : error.message})`);
         return;
       }
-      if (error instanceof RequestValidationError) {
-        throw new RequestValidationError(error.errors.map((e) => (e.field === 'model' || e.field === 'model_size' ? { ...e, field: `${field}.${e.field}` } : e)));
-      }
+      const onCandidate = (e: { series?: number; field: string; reason: string }) => (e.field === 'model' || e.field === 'model_size' ? { ...e, field: `${field}.${e.field}` } : e);
+      if (error instanceof RequestValidationError) throw new RequestValidationError(error.errors.map(onCandidate));
+      // not served (weights missing, runtime not installed): the same 422, naming the candidate
+      if (error instanceof HorizonError && error.errors) throw new HorizonError(error.code, error.message, { errors: error.errors.map(onCandidate), unavailable: error.unavailable, headers: error.headers });
       throw error;
     }
   });

@@ -156,3 +156,28 @@ describe('model "auto" on POST /v1/forecast', () => {
     }
   });
 });
+
+describe('model "auto" configured by the operator', () => {
+  it('HORIZON_AUTO_CANDIDATES and HORIZON_AUTO_WINDOWS; a configured candidate not served is left out with a warning', async () => {
+    const operator = await startTestServer({ HORIZON_AUTO_CANDIDATES: 'chronos-bolt,naive,seasonal-naive:default', HORIZON_AUTO_WINDOWS: '1' });
+    try {
+      const res = await operator.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, quantiles, model: 'auto' } });
+      assert.equal(res.status, 200, res.text);
+      const { auto } = res.body;
+      assert.deepEqual(auto.candidates, [{ model: 'naive', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }]);
+      assert.equal(auto.n_windows, 1);
+      assert.ok(auto.series.every((s: any) => s.windows === 1));
+      assert.ok(res.body.warnings.some((w: any) => w.field === 'model' && /left out.*chronos-bolt/.test(w.message)), JSON.stringify(res.body.warnings));
+      // the request's own candidates replace the operator's
+      const own = await operator.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, model: 'auto', auto_candidates: ['auto-theta'] } });
+      assert.equal(own.status, 200, own.text);
+      assert.deepEqual(own.body.auto.candidates.map((c: any) => c.model), ['auto-theta']);
+      // a candidate the client names that is not served is a 422 on it
+      const bad = await operator.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, model: 'auto', auto_candidates: ['naive', 'chronos-bolt'] } });
+      assert.equal(bad.status, 422, bad.text);
+      assert.ok(bad.body.errors.some((e: any) => e.field === 'auto_candidates[1].model'), bad.text);
+    } finally {
+      await operator.close();
+    }
+  });
+});
