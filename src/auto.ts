@@ -117,7 +117,9 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
       seen.add(key);
       candidates.push({ model: plan.model, size: plan.size, plan });
     } catch (error) {
-      if (!fromClient && (error instanceof RequestValidationError || error instanceof HorizonError)) {
+      // (an error on a series is the request's, whichever candidate found it: a 422 naming the series)
+      const onSeries = error instanceof RequestValidationError && error.errors.some((e) => e.series !== undefined);
+      if (!fromClient && !onSeries && (error instanceof RequestValidationError || error instanceof HorizonError)) {
         skipped.push(`${ref.model}${ref.model_size ? `:${ref.model_size}` : ''} (${error instanceof RequestValidationError ? error.errors[0].reason : error.message})`);
         return;
       }

@@ -148,6 +148,8 @@ describe('model "auto" on POST /v1/forecast', () => {
       [{ model: 'naive', auto_scope: 'series' }, 'auto_scope'], [{ model: 'naive' }, 'auto_candidates'],
       [{ evaluation: { holdout: 2 } }, 'evaluation'], [{ model_size: 'default' }, 'model_size'],
       [{ series: [{ target: [1, 2, 3], index: ['2020-01-01', '2020-02-01', '2020-03-15'] }] }, 'series[0].index[2]'],
+      // the same with the default candidates: still the series' 422, not "no candidate"
+      [{ auto_candidates: undefined, series: [{ target: [1, 2, 3], index: ['2020-01-01', '2020-02-01', '2020-03-15'] }] }, 'series[0].index[2]'],
     ];
     for (const [extra, field] of cases) {
       const res = await server.request('POST', '/v1/forecast', { body: { ...base, ...extra } });
