@@ -278,7 +278,7 @@ function tableRows(results: PairResult[]): string[][] {
   const f = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
   const df = (a: number | undefined, b: number | undefined, d: number) => (a === undefined || b === undefined || !Number.isFinite(a) ? '' : signed(a - b, d));
   for (const r of results) {
-    const name = r.size === 'default' ? r.model : `${r.model}:${r.size}`;
+    const name = r.size === 'default' || r.size === 'auto' ? r.model : `${r.model}:${r.size}`;
     const n = r.seriesUsed === r.seriesTotal ? String(r.seriesUsed) : `${r.seriesUsed}/${r.seriesTotal}`;
     const time = r.forecastS.toFixed(1);
     const s = r.scores;
@@ -454,7 +454,7 @@ export async function runEvaluation(opts: EvalOptions): Promise<PairResult[]> {
   for (const r of results) {
     const notes = [...(r.dataset.note ? [`dataset: ${r.dataset.note}`] : []), ...pairNotes(r, seasonLength)];
     if (r.error) notes.unshift(`ERROR: ${r.error}`);
-    md.push(`- **${r.dataset.key} / ${r.size === 'default' ? r.model : `${r.model}:${r.size}`}** (freq ${r.dataset.freq}, h ${r.dataset.horizon}, m ${r.dataset.m}; ${r.forecastS.toFixed(1)} s, ${r.requests} requests)`);
+    md.push(`- **${r.dataset.key} / ${r.size === 'default' || r.size === 'auto' ? r.model : `${r.model}:${r.size}`}** (freq ${r.dataset.freq}, h ${r.dataset.horizon}, m ${r.dataset.m}; ${r.forecastS.toFixed(1)} s, ${r.requests} requests)`);
     for (const n of notes) md.push(`  - ${n}`);
   }
   const board = opts.leaderboard ? leaderboard(results, specs, opts.baseline ?? []) : undefined;
