@@ -29,7 +29,7 @@ export const AUTO_MAX_WINDOWS = 3;
 export const AUTO_DEFAULT_WINDOWS = 2;
 /** default candidates when neither the request nor the operator names any: at most this many */
 export const AUTO_MAX_DEFAULT_CANDIDATES = 4;
-/** the statistical candidates after the served foundation models (auto-arima and auto-ces are left out for cost, as in prism; naive is seasonal-naive's m = 1 case) */
+/** the statistical candidates after the served foundation models (auto-arima and auto-ces are left out for cost, as in prism; naive equals seasonal-naive on yearly data and is the worst single model on the seasonal sets of eval/) */
 export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
 /** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
 export const AUTO_SWITCH_RATIO = 0.8;
