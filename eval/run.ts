@@ -5,12 +5,18 @@
 //   node eval/run.ts [--models seasonal-naive,auto-ets,chronos-bolt:small] [--datasets m4-hourly,m3-monthly|all]
 //                    [--max-series N] [--url URL --key KEY] [--services N] [--concurrency C] [--batch B]
 //                    [--context N] [--data DIR] [--name NAME] [--timeout-ms MS]
+//   node eval/run.ts --leaderboard [--models auto-ets,auto-theta,seasonal-naive,auto] [--auto-scope request|series]
+//                    [--auto-metric mase|wql|smape] [--baseline eval/results/x.md,...]
+//
+// `auto` is model "auto" (src/auto.ts); its candidates are the run's other models (or --auto-candidates).
+// --leaderboard ranks, per dataset, every model and auto by MASE and by WQL; --baseline adds the single
+// models' rows of earlier runs (their .md or -aggregate.csv) to it instead of running them again.
 //
 // See eval/README.md for what each column means and how long the statistical models take.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
@@ -45,6 +51,14 @@ export interface EvalOptions {
   timeoutMs: number;
   /** print the comparison table at the end (the m4-hourly alias prints its own) */
   quiet?: boolean;
+  /** model "auto": candidates (default: the run's other models, else the service's default), scope, metric */
+  autoCandidates?: string[];
+  autoScope?: 'series' | 'request';
+  autoMetric?: 'wql' | 'mase' | 'smape';
+  /** print and write the per-dataset ranking of every model and auto */
+  leaderboard?: boolean;
+  /** earlier runs (.md tables or -aggregate.csv) whose single-model rows join the leaderboard */
+  baseline?: string[];
 }
 
 interface ModelRef { id: string; size?: string }
@@ -72,13 +86,15 @@ export interface PairResult {
   warnings: Map<string, number>;
   contextCut: { cap: number; series: number } | null;
   error?: string;
+  /** model "auto": how many series each candidate forecast */
+  picks?: Map<string, number>;
 }
 
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
 interface Prediction { mean: number[]; [level: string]: number[] }
-interface ForecastAnswer { series: { prediction: Prediction }[][]; warnings: { message: string }[] }
+interface ForecastAnswer { series: { prediction: Prediction }[][]; warnings: { message: string }[]; auto?: { series: { model: string; picked_by: string }[] } }
 
 class HttpError extends Error {
   readonly status: number;
@@ -177,8 +193,13 @@ async function evaluatePair(services: Service[], spec: DatasetSpec, model: Model
   let failed: Error | undefined;
   let lastReport = t0;
   const forecast = async (service: Service, batch: EvalSeries[]) => {
+    const isAuto = model.id === 'auto';
     const body = {
-      model: model.id, model_size: size, freq: spec.freq, horizon: spec.horizon, quantiles: LEVELS,
+      model: model.id, ...(isAuto ? {
+        ...(opts.autoCandidates?.length ? { auto_candidates: opts.autoCandidates } : {}),
+        ...(opts.autoScope ? { auto_scope: opts.autoScope } : {}), ...(opts.autoMetric ? { auto_metric: opts.autoMetric } : {}),
+      } : { model_size: size }),
+      freq: spec.freq, horizon: spec.horizon, quantiles: LEVELS,
       ...(opts.context !== undefined ? { context: opts.context } : {}),
       // only the last `context` observations: the service would cut them the same way
       series: batch.map((s) => {
@@ -188,6 +209,11 @@ async function evaluatePair(services: Service[], spec: DatasetSpec, model: Model
     };
     const answer = await call<ForecastAnswer>(service, 'POST', '/v1/forecast', body);
     batch.forEach((s, i) => predictions.set(s, answer.series[i][0].prediction));
+    for (const pick of answer.auto?.series ?? []) {
+      const key = pick.picked_by === 'fallback' ? `${pick.model} (fallback)` : pick.model;
+      result.picks ??= new Map();
+      result.picks.set(key, (result.picks.get(key) ?? 0) + 1);
+    }
     for (const w of answer.warnings) {
       const kind = warningKind(w.message);
       result.warnings.set(kind, (result.warnings.get(kind) ?? 0) + 1);
@@ -252,7 +278,7 @@ function tableRows(results: PairResult[]): string[][] {
   const f = (x: number | undefined, d: number) => (x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
   const df = (a: number | undefined, b: number | undefined, d: number) => (a === undefined || b === undefined || !Number.isFinite(a) ? '' : signed(a - b, d));
   for (const r of results) {
-    const name = r.size === 'default' ? r.model : `${r.model}:${r.size}`;
+    const name = r.size === 'default' || r.size === 'auto' ? r.model : `${r.model}:${r.size}`;
     const n = r.seriesUsed === r.seriesTotal ? String(r.seriesUsed) : `${r.seriesUsed}/${r.seriesTotal}`;
     const time = r.forecastS.toFixed(1);
     const s = r.scores;
@@ -305,6 +331,7 @@ function pairNotes(r: PairResult, seasonLength: Record<string, number>): string[
     notes.push(`the runtime fits season length ${runtimeSeason} (catalog season_length.${r.dataset.freq}); the published baselines and MASE use m = ${r.dataset.m}`);
   }
   if (r.contextCut) notes.push(`${r.contextCut.series} of ${r.seriesUsed} series are longer than the context ${r.contextCut.cap}: the model saw their last ${r.contextCut.cap} observations`);
+  if (r.picks) notes.push(`auto picked: ${[...r.picks].sort((a, b) => b[1] - a[1]).map(([m, k]) => `${m} ×${k}`).join(', ')}`);
   for (const [kind, count] of r.warnings) notes.push(`model warning ×${count}: "${kind}"`);
   if (r.scores?.nonFiniteMase) notes.push(`${r.scores.nonFiniteMase} series have a constant training part (MASE scale 0) and are left out of the mean MASE`);
   for (const p of r.published) {
@@ -363,7 +390,8 @@ export async function runEvaluation(opts: EvalOptions): Promise<PairResult[]> {
   try {
     const { models: served } = await call<{ models: ModelInfo[] }>(services[0], 'GET', '/v1/models');
     for (const model of models) {
-      const info = served.find((m) => m.model_id === model.id);
+      // model "auto" is no catalog model: no size, no context cap (its candidates cut their own), no warm-up of its own
+      const info = model.id === 'auto' ? { model_id: 'auto', sizes: ['auto'], default_size: 'auto', size_limits: {} } : served.find((m) => m.model_id === model.id);
       const size = model.size ?? info?.default_size ?? 'default';
       const fail = (error: string) => {
         for (const spec of specs) results.push({ dataset: spec, model: model.id, size, seriesTotal: 0, seriesUsed: 0, series: [], published: publishedFor(spec.key, model.id, size), forecastS: 0, requests: 0, warnings: new Map(), contextCut: null, error });
@@ -374,7 +402,7 @@ export async function runEvaluation(opts: EvalOptions): Promise<PairResult[]> {
       // load the model on every worker first, so that the forecast time below is inference only
       const w0 = performance.now();
       try {
-        await Promise.all(services.map((s) => call(s, 'GET', `/v1/warmup?${new URLSearchParams({ model: model.id, model_size: size })}`)));
+        if (model.id !== 'auto') await Promise.all(services.map((s) => call(s, 'GET', `/v1/warmup?${new URLSearchParams({ model: model.id, model_size: size })}`)));
       } catch (error) {
         fail(`warm-up failed: ${(error as Error).message.slice(0, 300)}`);
         continue;
@@ -426,9 +454,11 @@ export async function runEvaluation(opts: EvalOptions): Promise<PairResult[]> {
   for (const r of results) {
     const notes = [...(r.dataset.note ? [`dataset: ${r.dataset.note}`] : []), ...pairNotes(r, seasonLength)];
     if (r.error) notes.unshift(`ERROR: ${r.error}`);
-    md.push(`- **${r.dataset.key} / ${r.size === 'default' ? r.model : `${r.model}:${r.size}`}** (freq ${r.dataset.freq}, h ${r.dataset.horizon}, m ${r.dataset.m}; ${r.forecastS.toFixed(1)} s, ${r.requests} requests)`);
+    md.push(`- **${r.dataset.key} / ${r.size === 'default' || r.size === 'auto' ? r.model : `${r.model}:${r.size}`}** (freq ${r.dataset.freq}, h ${r.dataset.horizon}, m ${r.dataset.m}; ${r.forecastS.toFixed(1)} s, ${r.requests} requests)`);
     for (const n of notes) md.push(`  - ${n}`);
   }
+  const board = opts.leaderboard ? leaderboard(results, specs, opts.baseline ?? []) : undefined;
+  if (board) md.push('', '## Leaderboard', '', board.markdown);
   writeFileSync(`${base}.md`, md.join('\n') + '\n');
 
   if (!opts.quiet) {
@@ -437,8 +467,71 @@ export async function runEvaluation(opts: EvalOptions): Promise<PairResult[]> {
     console.log('');
     console.log('MASE/sMAPE of the median, WQL over 0.1..0.9, ND = sum|y-yhat|/sum|y|; diff = ours - published; * = published model saw the dataset in training.');
   }
+  if (board) console.log(`\n${board.console}`);
   console.log(`whole evaluation: ${totalS.toFixed(1)} s (service start ${startupS.toFixed(1)} s); files: ${base}.md, ${base}-aggregate.csv, ${base}-series.csv`);
   return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// leaderboard: per dataset, every model and auto ranked by MASE and by WQL
+
+interface BoardRow { model: string; mase: number; wql: number; source: string }
+
+/** Single-model rows of an earlier run: its -aggregate.csv, or the table of its .md. */
+export function readBaseline(file: string): Map<string, BoardRow[]> {
+  const out = new Map<string, BoardRow[]>();
+  const add = (dataset: string, row: BoardRow) => {
+    const rows = out.get(dataset) ?? [];
+    if (!rows.some((r) => r.model === row.model)) rows.push(row);
+    out.set(dataset, rows);
+  };
+  const text = readFileSync(file, 'utf8');
+  const source = basename(file);
+  if (file.endsWith('.csv')) {
+    const [header, ...lines] = text.trim().split('\n');
+    const cols = header.split(',');
+    const at = (cells: string[], name: string) => cells[cols.indexOf(name)];
+    for (const line of lines) {
+      const cells = line.split(','); // the first columns hold no commas
+      const model = at(cells, 'size') === 'default' ? at(cells, 'model') : `${at(cells, 'model')}:${at(cells, 'size')}`;
+      if (at(cells, 'model') !== 'auto' && at(cells, 'mase')) add(at(cells, 'dataset'), { model, mase: Number(at(cells, 'mase')), wql: Number(at(cells, 'wql')), source });
+    }
+    return out;
+  }
+  // the run's markdown table: | dataset | model | series | MASE | pub | diff | WQL | ...
+  let dataset = '';
+  let model = '';
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('| ') || line.startsWith('| dataset')) continue;
+    const cells = line.slice(2, -2).split(' | ').map((c) => c.trim());
+    if (cells[0]) dataset = cells[0];
+    if (cells[1]) model = cells[1];
+    if (!cells[3] || !/^[0-9.]+$/.test(cells[3]) || model === 'auto') continue;
+    add(dataset, { model, mase: Number(cells[3]), wql: Number(cells[6]), source });
+  }
+  return out;
+}
+
+export function leaderboard(results: PairResult[], specs: DatasetSpec[], baselines: string[]): { console: string; markdown: string } {
+  const lines: string[] = [];
+  const md: string[] = ['| dataset | rank by MASE | rank by WQL | auto vs best single: MASE | WQL |', '|---|---|---|---|---|'];
+  const fromFiles = baselines.map(readBaseline);
+  const pct = (a: number, b: number) => `${a <= b ? '' : '+'}${(100 * (a / b - 1)).toFixed(1)} %`;
+  for (const spec of specs) {
+    const rows: BoardRow[] = results.filter((r) => r.dataset.key === spec.key && r.scores)
+      .map((r) => ({ model: r.size === 'default' || r.size === 'auto' ? r.model : `${r.model}:${r.size}`, mase: r.scores!.mase, wql: r.scores!.wql, source: 'this run' }));
+    for (const file of fromFiles) for (const row of file.get(spec.key) ?? []) if (!rows.some((r) => r.model === row.model)) rows.push(row);
+    if (!rows.length) continue;
+    const by = (key: 'mase' | 'wql') => [...rows].sort((a, b) => a[key] - b[key]).map((r, i) => `${i + 1}. ${r.model} ${r[key].toFixed(4)}${r.source === 'this run' ? '' : ` (${r.source})`}`);
+    const auto = rows.find((r) => r.model === 'auto');
+    const singles = rows.filter((r) => r.model !== 'auto');
+    const gap = auto && singles.length
+      ? [pct(auto.mase, Math.min(...singles.map((r) => r.mase))), pct(auto.wql, Math.min(...singles.map((r) => r.wql)))]
+      : ['-', '-'];
+    lines.push(`${spec.key}`, `  by MASE: ${by('mase').join('  ')}`, `  by WQL:  ${by('wql').join('  ')}`, `  auto vs best single model: MASE ${gap[0]}, WQL ${gap[1]}`);
+    md.push(`| ${spec.key} | ${by('mase').join('<br>')} | ${by('wql').join('<br>')} | ${gap[0]} | ${gap[1]} |`);
+  }
+  return { console: ['Leaderboard (lower is better)', ...lines].join('\n'), markdown: md.join('\n') };
 }
 
 export const DEFAULT_OPTIONS = {
@@ -453,7 +546,12 @@ function stamp(): string {
 async function main(): Promise<void> {
   const { values: a } = parseArgs({
     options: {
-      models: { type: 'string', default: 'seasonal-naive' },
+      models: { type: 'string' },
+      leaderboard: { type: 'boolean', default: false },
+      'auto-candidates': { type: 'string' },
+      'auto-scope': { type: 'string' },
+      'auto-metric': { type: 'string' },
+      baseline: { type: 'string' },
       datasets: { type: 'string', default: 'all' },
       'max-series': { type: 'string' },
       url: { type: 'string' },
@@ -475,8 +573,19 @@ async function main(): Promise<void> {
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got "${v}"`);
     return n;
   };
+  const split = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const models = split(a.models ?? (a.leaderboard ? 'auto-ets,auto-theta,seasonal-naive,auto' : 'seasonal-naive'));
+  const scope = a['auto-scope'];
+  if (scope !== undefined && scope !== 'series' && scope !== 'request') throw new Error(`--auto-scope must be series or request, got "${scope}"`);
+  const metric = a['auto-metric'];
+  if (metric !== undefined && !['wql', 'mase', 'smape'].includes(metric)) throw new Error(`--auto-metric must be wql, mase or smape, got "${metric}"`);
+  // auto's candidates: as given, else the run's other models, else the service's default
+  const others = models.filter((m) => m !== 'auto');
   await runEvaluation({
-    models: a.models!.split(',').map((s) => s.trim()).filter(Boolean),
+    models,
+    leaderboard: a.leaderboard, baseline: split(a.baseline),
+    autoCandidates: a['auto-candidates'] ? split(a['auto-candidates']) : others.length ? others : undefined,
+    autoScope: scope as 'series' | 'request' | undefined, autoMetric: metric as 'wql' | 'mase' | 'smape' | undefined,
     datasets: a.datasets!.split(',').map((s) => s.trim()).filter(Boolean),
     url: a.url, key: a.key,
     maxSeries: int('max-series', a['max-series']),

@@ -34,7 +34,7 @@ const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../web/horizon-logo.svg
 import { adminHook, type AdminTokens } from './admin.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows'>>;
   database: Database;
   registry: ModelRegistry;
   inference: InferenceClient;

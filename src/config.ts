@@ -15,6 +15,10 @@ export interface Config {
   acceptedLicenses: string[];
   /** prism's members; empty = served foundation models, else the statistical ones */
   prismMembers: string[];
+  /** model "auto": HORIZON_AUTO_CANDIDATES (id or id:size); empty = served foundation models, then statistical ones */
+  autoCandidates: string[];
+  /** model "auto": cross-validation windows (HORIZON_AUTO_WINDOWS, 1-3) */
+  autoWindows?: number;
   bodyLimitBytes: number;
   /** Ray Serve HTTP address (HORIZON_INFERENCE_URL): inference on the cluster instead of local workers */
   inferenceUrl?: string;
@@ -62,6 +66,13 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+function autoWindows(env: NodeJS.ProcessEnv): number | undefined {
+  if (!env.HORIZON_AUTO_WINDOWS) return undefined;
+  const value = int(env, 'HORIZON_AUTO_WINDOWS', 0);
+  if (value < 1 || value > 3) throw new Error(`HORIZON_AUTO_WINDOWS must be 1, 2 or 3, got "${env.HORIZON_AUTO_WINDOWS}"`);
+  return value;
+}
+
 function list(env: NodeJS.ProcessEnv, name: string): string[] {
   return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
@@ -78,6 +89,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     defaultModel: env.HORIZON_DEFAULT_MODEL || undefined,
     acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
     prismMembers: list(env, 'HORIZON_PRISM_MEMBERS'),
+    autoCandidates: list(env, 'HORIZON_AUTO_CANDIDATES'),
+    autoWindows: autoWindows(env),
     bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     inferenceUrl: env.HORIZON_INFERENCE_URL || undefined,
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),

@@ -59,6 +59,10 @@ const anomalies = {
 
 const backtest = { ...monthly, model: 'auto-ets', evaluation: { holdout: 3 } };
 
+// model "auto": naive vs seasonal-naive cross-validated on the two years, one model per series
+const { models: _models, n_windows: _windows, ...cvBody } = crossValidation;
+const auto = { ...cvBody, model: 'auto', auto_candidates: ['naive', 'seasonal-naive'], auto_scope: 'series' };
+
 const forecastResponse = {
   status: 'completed',
   model: 'naive',
@@ -84,6 +88,7 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
       monthly: { summary: 'Monthly series, naive model', value: monthly },
       hourly_pandas: { summary: 'Hourly, timestamps as pandas writes them (space, UTC offset), a missing value', value: hourlyPandas },
       backtest: { summary: 'Forecast plus a backtest over the last 3 months (metrics: MASE, WQL, sMAPE)', value: backtest },
+      auto: { summary: 'model "auto": cross-validate naive and seasonal-naive, forecast each series with its winner', value: auto },
     },
     response: { 200: forecastResponse },
   },

@@ -37,6 +37,12 @@ export const ForecastRequest = Type.Object({
     holdout: Type.Optional(Type.Integer({ minimum: 1, description: 'steps held out at the end of each series; default: horizon' })),
     season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short' })),
   }, { additionalProperties: false, description: 'asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate' })),
+  auto_candidates: Type.Optional(Type.Array(Type.Union([
+    Type.String({ minLength: 1, description: 'a model id, at its default size' }),
+    Type.Object({ model: Type.String({ minLength: 1 }), model_size: Type.Optional(Type.String()) }, { additionalProperties: false }),
+  ]), { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4)' })),
+  auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s winner on it by 20 % (else the request\'s winner)' })),
+  auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default mase, ties by MASE)' })),
 }, { additionalProperties: false, $id: 'ForecastRequest' });
 export type ForecastRequestBody = Static<typeof ForecastRequest>;
 
@@ -88,13 +94,30 @@ export const BacktestMetrics = Type.Object({
   series: Type.Array(Type.Object(Scores), { description: 'series[i] scores input series i' }),
 });
 
+export const AutoInfo = Type.Object({
+  scope: Type.Union([Type.Literal('series'), Type.Literal('request')]),
+  metric: Type.String({ description: 'the cross-validation score that picked (wql, mase or smape; ties by MASE)' }),
+  n_windows: Type.Integer({ description: 'rolling origins cross-validated per series (fewer for a series too short for them)' }),
+  step: Type.Integer({ description: 'steps between origins (= horizon)' }),
+  candidates: Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models cross-validated' }),
+  leaderboard: Type.Array(Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Type.Union([Type.Number(), Type.Null()]) }), { description: 'the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series' }),
+  series: Type.Array(Type.Object({
+    model: Type.String({ description: 'the model that forecast this series' }),
+    model_size: Type.String(),
+    score: Type.Union([Type.Number(), Type.Null()], { description: "that model's cross-validation score on this series (the metric); null for a fallback" }),
+    windows: Type.Integer({ description: 'windows of this series scored' }),
+    picked_by: Type.Union([Type.Literal('series'), Type.Literal('request'), Type.Literal('fallback')], { description: '`series`: its own cross-validation winner (scope series: when its score beats the request winner\'s on this series by the switch margin, or is that winner); `request`: the request\'s winner (the leaderboard\'s first); `fallback`: no window fits this series, it got the request\'s winner (or the first candidate when no series has a window), with a warning' }),
+  }), { description: 'series[i]: what forecast input series i' }),
+}, { description: 'model "auto" only: which candidate forecast each series, and why' });
+
 export const ForecastResponse = Type.Object({
   status: Type.Literal('completed'),
-  model: Type.String(),
+  model: Type.String({ description: 'the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i)' }),
   model_size: Type.String(),
   series: Type.Array(Type.Array(SeriesPrediction), { description: 'series[i] holds the prediction of input series i' }),
   metrics: Type.Union([BacktestMetrics, Type.Null()], { description: 'null unless the request has `evaluation`' }),
   warnings: Type.Array(Warning),
+  auto: Type.Optional(AutoInfo),
 }, { $id: 'ForecastResponse' });
 
 const Nullable = Type.Union([Type.Number(), Type.Null()]);
@@ -205,6 +228,7 @@ export const Job = Type.Object({
   series: Type.Optional(Type.Array(Type.Array(SeriesPrediction))),
   metrics: Type.Optional(Type.Union([BacktestMetrics, Type.Null()])),
   warnings: Type.Optional(Type.Array(Warning)),
+  auto: Type.Optional(AutoInfo),
 }, { additionalProperties: false });
 
 export const JobList = Type.Object({

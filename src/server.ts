@@ -15,6 +15,7 @@ import { JobQueue } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecast.ts';
 import type { CrossValidationBody } from './cross-validation.ts';
 import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
+import { isStoredAutoJob, planAuto, runAuto } from './auto.ts';
 import { buildApp, type App } from './app.ts';
 import { acquireStoreLock } from './store/lock.ts';
 import { PullManager } from './model-pull.ts';
@@ -121,6 +122,8 @@ export async function startServer(config: Config, options: {
       try {
         const result = cv
           ? await runCrossValidationJob(cv, inference, registry, pulls)
+          : isStoredAutoJob(request)
+          ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows }, { pulls, mode: 'job' }), inference, registry, pulls)
           : await runForecast(inference, registry, plan, undefined, pulls);
         app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt completed');
         return result;

@@ -113,8 +113,14 @@ describe('OpenAPI document', () => {
         assert.ok(res.status >= 200 && res.status < 300, `${method.toUpperCase()} ${path} example ${name}: ${res.status} ${res.text}`);
         const documented = op.responses[String(res.status)]?.content?.['application/json']?.example;
         assert.ok(documented, `${method.toUpperCase()} ${path}: no response example for ${res.status}`);
-        if (name !== 'backtest') assert.deepEqual(shape(res.body), shape(documented), `${method.toUpperCase()} ${path} example ${name}: the response example's shape`);
-        else assert.ok(res.body.metrics?.aggregate, 'the backtest example returns metrics');
+        // the backtest and model "auto" examples answer the same shape plus their own fields (metrics, auto)
+        if (name !== 'backtest' && name !== 'auto') assert.deepEqual(shape(res.body), shape(documented), `${method.toUpperCase()} ${path} example ${name}: the response example's shape`);
+        else if (name === 'backtest') assert.ok(res.body.metrics?.aggregate, 'the backtest example returns metrics');
+        else {
+          const { auto, ...rest } = res.body;
+          assert.deepEqual(shape(rest), shape(documented), `${method.toUpperCase()} ${path} example auto: the response example's shape plus auto`);
+          assert.equal(auto.series.length, rest.series.length, 'the auto example says which model forecast each series');
+        }
         sent++;
       }
     }

@@ -26,6 +26,7 @@ import schemathesis
 SERVED_MODELS = ["naive", "seasonal-naive", "auto-ets", "auto-theta"]
 FORECAST_PATHS = {"/v1/forecast", "/v1/forecast-jobs"}
 CROSS_VALIDATION_PATHS = {"/v1/cross-validation", "/v1/cross-validation-jobs"}
+AUTO_FIELDS = ("auto_candidates", "auto_scope", "auto_metric")
 
 
 def _is_positive(case: Any) -> bool:
@@ -59,6 +60,13 @@ def _fix_forecast(body: dict) -> None:
     freq = body["freq"]
     body["model"] = SERVED_MODELS[len(str(body.get("model", ""))) % len(SERVED_MODELS)]
     body.pop("model_size", None)
+    if any(k in body for k in AUTO_FIELDS):
+        # auto_* fields go with model "auto" only, whose candidates are distinct served models and
+        # which takes no evaluation (both 422s are tested in node)
+        body["model"] = "auto"
+        if "auto_candidates" in body:
+            body["auto_candidates"] = SERVED_MODELS[: max(1, min(len(body["auto_candidates"]), len(SERVED_MODELS)))]
+        body.pop("evaluation", None)
     body["horizon"] = int(min(body["horizon"], 24))  # JSON 3.0 is an integer too  # keeps runs short; the cap itself is tested in node
     evaluation = body.get("evaluation")
     holdout = None

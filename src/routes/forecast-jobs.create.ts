@@ -5,6 +5,7 @@ import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
 import { insertJob } from '../store/jobs.ts';
 import { planForecast } from '../forecast.ts';
+import { isAuto, planAuto, rejectAutoFields, storedAutoJob, type AutoBody } from '../auto.ts';
 
 /** POST /v1/forecast-jobs — validates like the sync call, stores the job, then answers 202. */
 export const forecastJobsCreate: Route = (app, deps) => {
@@ -16,7 +17,12 @@ export const forecastJobsCreate: Route = (app, deps) => {
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);
-    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job' });
+    const body = request.body as AutoBody;
+    // model "auto": validated now (every 4xx before the 202), planned again when the job runs
+    if (!isAuto(body.model, deps.registry)) rejectAutoFields(body);
+    const plan = isAuto(body.model, deps.registry)
+      ? storedAutoJob(planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows }, { pulls: deps.pulls, mode: 'job' }))
+      : planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job' });
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     const job = await withRefundOn5xx(charge, async () => {
       await charge.persisted(); // a stored job's unit is stored first

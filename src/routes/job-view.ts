@@ -15,6 +15,7 @@ export function jobView(row: JobSummary | JobViewRow): JobView {
   if ('result' in row && row.status === 'completed' && row.result) {
     const result = row.result as ForecastResult;
     Object.assign(view, { model_size: result.model_size, series: result.series, metrics: result.metrics, warnings: result.warnings });
+    if ('auto' in result && result.auto) view.auto = result.auto as JobView['auto'];
   }
   return view;
 }

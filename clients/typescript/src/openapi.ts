@@ -2049,6 +2049,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+                        auto_candidates?: (string | {
+                            model: string;
+                            model_size?: string;
+                        })[];
+                        /** @description model "auto" only: the cross-validation score that picks (default mase, ties by MASE) */
+                        auto_metric?: "wql" | "mase" | "smape";
+                        /** @description model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request's winner on it by 20 % (else the request's winner) */
+                        auto_scope?: "series" | "request";
                         /** @description use at most the last `context` observations (capped at max_context) */
                         context?: number;
                         /** @description asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate */
@@ -2121,6 +2130,40 @@ export interface paths {
                          *     }
                          */
                         "application/json": {
+                            /** @description model "auto" only: which candidate forecast each series, and why */
+                            auto?: {
+                                /** @description the models cross-validated */
+                                candidates: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                metric: string;
+                                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                n_windows: number;
+                                scope: "series" | "request";
+                                /** @description series[i]: what forecast input series i */
+                                series: {
+                                    /** @description the model that forecast this series */
+                                    model: string;
+                                    model_size: string;
+                                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                    picked_by: "series" | "request" | "fallback";
+                                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                    score: number | null;
+                                    /** @description windows of this series scored */
+                                    windows: number;
+                                }[];
+                                /** @description steps between origins (= horizon) */
+                                step: number;
+                            };
                             /** @description null unless the request has `evaluation` */
                             metrics: {
                                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -2139,6 +2182,7 @@ export interface paths {
                                     wql: number | null;
                                 }[];
                             } | null;
+                            /** @description the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i) */
                             model: string;
                             model_size: string;
                             /** @description series[i] holds the prediction of input series i */
@@ -2314,6 +2358,40 @@ export interface paths {
                         "application/json": {
                             jobs: {
                                 attempts: number;
+                                /** @description model "auto" only: which candidate forecast each series, and why */
+                                auto?: {
+                                    /** @description the models cross-validated */
+                                    candidates: {
+                                        model: string;
+                                        model_size: string;
+                                    }[];
+                                    /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                    leaderboard: {
+                                        model: string;
+                                        model_size: string;
+                                        rank: number;
+                                        score: number | null;
+                                    }[];
+                                    /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                    metric: string;
+                                    /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                    n_windows: number;
+                                    scope: "series" | "request";
+                                    /** @description series[i]: what forecast input series i */
+                                    series: {
+                                        /** @description the model that forecast this series */
+                                        model: string;
+                                        model_size: string;
+                                        /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                        picked_by: "series" | "request" | "fallback";
+                                        /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                        score: number | null;
+                                        /** @description windows of this series scored */
+                                        windows: number;
+                                    }[];
+                                    /** @description steps between origins (= horizon) */
+                                    step: number;
+                                };
                                 /** Format: date-time */
                                 created_at: string;
                                 error?: {
@@ -2396,6 +2474,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+                        auto_candidates?: (string | {
+                            model: string;
+                            model_size?: string;
+                        })[];
+                        /** @description model "auto" only: the cross-validation score that picks (default mase, ties by MASE) */
+                        auto_metric?: "wql" | "mase" | "smape";
+                        /** @description model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request's winner on it by 20 % (else the request's winner) */
+                        auto_scope?: "series" | "request";
                         /** @description use at most the last `context` observations (capped at max_context) */
                         context?: number;
                         /** @description asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate */
@@ -2608,6 +2695,40 @@ export interface paths {
                          */
                         "application/json": {
                             attempts: number;
+                            /** @description model "auto" only: which candidate forecast each series, and why */
+                            auto?: {
+                                /** @description the models cross-validated */
+                                candidates: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                metric: string;
+                                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                n_windows: number;
+                                scope: "series" | "request";
+                                /** @description series[i]: what forecast input series i */
+                                series: {
+                                    /** @description the model that forecast this series */
+                                    model: string;
+                                    model_size: string;
+                                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                    picked_by: "series" | "request" | "fallback";
+                                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                    score: number | null;
+                                    /** @description windows of this series scored */
+                                    windows: number;
+                                }[];
+                                /** @description steps between origins (= horizon) */
+                                step: number;
+                            };
                             /** Format: date-time */
                             created_at: string;
                             error?: {
@@ -2707,6 +2828,40 @@ export interface paths {
                          */
                         "application/json": {
                             attempts: number;
+                            /** @description model "auto" only: which candidate forecast each series, and why */
+                            auto?: {
+                                /** @description the models cross-validated */
+                                candidates: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                                leaderboard: {
+                                    model: string;
+                                    model_size: string;
+                                    rank: number;
+                                    score: number | null;
+                                }[];
+                                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                                metric: string;
+                                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                                n_windows: number;
+                                scope: "series" | "request";
+                                /** @description series[i]: what forecast input series i */
+                                series: {
+                                    /** @description the model that forecast this series */
+                                    model: string;
+                                    model_size: string;
+                                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                                    picked_by: "series" | "request" | "fallback";
+                                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                                    score: number | null;
+                                    /** @description windows of this series scored */
+                                    windows: number;
+                                }[];
+                                /** @description steps between origins (= horizon) */
+                                step: number;
+                            };
                             /** Format: date-time */
                             created_at: string;
                             error?: {
@@ -3084,6 +3239,15 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ForecastRequest: {
+            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+            auto_candidates?: (string | {
+                model: string;
+                model_size?: string;
+            })[];
+            /** @description model "auto" only: the cross-validation score that picks (default mase, ties by MASE) */
+            auto_metric?: "wql" | "mase" | "smape";
+            /** @description model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request's winner on it by 20 % (else the request's winner) */
+            auto_scope?: "series" | "request";
             /** @description use at most the last `context` observations (capped at max_context) */
             context?: number;
             /** @description asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate */
@@ -3105,6 +3269,40 @@ export interface components {
             series: components["schemas"]["InputSeries"][];
         };
         ForecastResponse: {
+            /** @description model "auto" only: which candidate forecast each series, and why */
+            auto?: {
+                /** @description the models cross-validated */
+                candidates: {
+                    model: string;
+                    model_size: string;
+                }[];
+                /** @description the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series */
+                leaderboard: {
+                    model: string;
+                    model_size: string;
+                    rank: number;
+                    score: number | null;
+                }[];
+                /** @description the cross-validation score that picked (wql, mase or smape; ties by MASE) */
+                metric: string;
+                /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
+                n_windows: number;
+                scope: "series" | "request";
+                /** @description series[i]: what forecast input series i */
+                series: {
+                    /** @description the model that forecast this series */
+                    model: string;
+                    model_size: string;
+                    /** @description `series`: its own cross-validation winner (scope series: when its score beats the request winner's on this series by the switch margin, or is that winner); `request`: the request's winner (the leaderboard's first); `fallback`: no window fits this series, it got the request's winner (or the first candidate when no series has a window), with a warning */
+                    picked_by: "series" | "request" | "fallback";
+                    /** @description that model's cross-validation score on this series (the metric); null for a fallback */
+                    score: number | null;
+                    /** @description windows of this series scored */
+                    windows: number;
+                }[];
+                /** @description steps between origins (= horizon) */
+                step: number;
+            };
             /** @description null unless the request has `evaluation` */
             metrics: {
                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -3123,6 +3321,7 @@ export interface components {
                     wql: number | null;
                 }[];
             } | null;
+            /** @description the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i) */
             model: string;
             model_size: string;
             /** @description series[i] holds the prediction of input series i */
