@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { HubStandIn } from '../test/hub-standin.ts';
-import { findModel, loadCatalog } from '../src/catalog.ts';
+import { findModel, loadCatalog } from '../src/runtime/catalog.ts';
 import { groupPython } from '../src/runtime/supervisor.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '512' }, rounds: { type: 'string', default: '3' } } });

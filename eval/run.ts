@@ -1,5 +1,5 @@
 // The evaluation harness: every model over every dataset through the public API (POST /v1/forecast),
-// with the official split and horizon, scored with the one metrics implementation (src/metrics.ts)
+// with the official split and horizon, scored with the one metrics implementation (src/forecasting/metrics.ts)
 // and printed beside the published numbers (eval/published.ts).
 //
 //   node eval/run.ts [--models seasonal-naive,auto-ets,chronos-bolt:small] [--datasets m4-hourly,m3-monthly|all]
@@ -8,7 +8,7 @@
 //   node eval/run.ts --leaderboard [--models auto-ets,auto-theta,seasonal-naive,auto] [--auto-scope request|series]
 //                    [--auto-metric mase|wql|smape] [--baseline eval/results/x.md,...]
 //
-// `auto` is model "auto" (src/auto.ts); its candidates are the run's other models (or --auto-candidates).
+// `auto` is model "auto" (src/forecasting/auto.ts); its candidates are the run's other models (or --auto-candidates).
 // --leaderboard ranks, per dataset, every model and auto by MASE and by WQL; --baseline adds the single
 // models' rows of earlier runs (their .md or -aggregate.csv) to it instead of running them again.
 //
@@ -20,8 +20,8 @@ import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { loadCatalog } from '../src/catalog.ts';
-import { mase, mean, smape, wql, type QuantileForecast } from '../src/metrics.ts';
+import { loadCatalog } from '../src/runtime/catalog.ts';
+import { mase, mean, smape, wql, type QuantileForecast } from '../src/forecasting/metrics.ts';
 import { DATASETS, DEFAULT_DATA_DIR, datasetAvailable, indexDates, type DatasetSpec, type EvalSeries } from './datasets.ts';
 import { PUBLISHED, type PublishedScore } from './published.ts';
 import { serviceFromArgs, type Service } from './service.ts';

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, createPostgresDatabase, simpleRequest, type TestServer } from './helpers.ts';
 import { configFromEnv } from '../src/config.ts';
-import { readServerInfo, SERVER_INFO } from '../src/server-info.ts';
+import { readServerInfo, SERVER_INFO } from '../src/http/server-info.ts';
 import { listAccounts } from '../src/store/accounts.ts';
 
 const ADMIN_TOKEN = 'adm_0123456789abcdefghijklmnopqrstuvwxyz';

@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, waitForJob, type TestServer } from './helpers.ts';
-import { mase, smape, wql, mean } from '../src/metrics.ts';
+import { mase, smape, wql, mean } from '../src/forecasting/metrics.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer(); });
@@ -28,7 +28,7 @@ describe('backtest metrics', () => {
     assert.deepEqual(metrics.quantiles, [0.1, 0.5, 0.9]);
     assert.equal(metrics.series.length, 2);
 
-    // the harness: forecast the truncated series, score with src/metrics.ts
+    // the harness: forecast the truncated series, score with src/forecasting/metrics.ts
     const trains = [seriesA.slice(0, -holdout), seriesB.slice(0, -holdout)];
     const actuals = [seriesA.slice(-holdout), seriesB.slice(-holdout)];
     const reference = await server.request('POST', '/v1/forecast', {

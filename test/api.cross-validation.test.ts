@@ -1,9 +1,9 @@
-// Rolling-origin cross-validation (issue 13 item 1): window origins, scores against src/metrics.ts and
+// Rolling-origin cross-validation (issue 13 item 1): window origins, scores against src/forecasting/metrics.ts and
 // against separate /v1/forecast calls on the truncated histories, warnings, charging, 422s, 401.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, dailyDates, type TestServer } from './helpers.ts';
-import { mase, smape, wql, mean, coverage } from '../src/metrics.ts';
+import { mase, smape, wql, mean, coverage } from '../src/forecasting/metrics.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer(); });
@@ -25,7 +25,7 @@ const levels = [0.1, 0.5, 0.9];
 
 describe('POST /v1/cross-validation', () => {
   for (const freq of Object.keys(DATES)) {
-    it(`${freq}: windows at len - horizon - w*step, scores equal src/metrics.ts and separate /v1/forecast calls`, async () => {
+    it(`${freq}: windows at len - horizon - w*step, scores equal src/forecasting/metrics.ts and separate /v1/forecast calls`, async () => {
       const n = 30, horizon = 3, step = 2, nWindows = 3;
       const target = Array.from({ length: n }, (_, i) => 10 + i + ((i * 7) % 5));
       const index = DATES[freq](n);

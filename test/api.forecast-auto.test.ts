@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, waitForJob, type TestServer } from './helpers.ts';
-import { AUTO_SWITCH_RATIO, AUTO_DEFAULT_METRIC } from '../src/auto.ts';
+import { AUTO_SWITCH_RATIO, AUTO_DEFAULT_METRIC } from '../src/forecasting/auto.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer(); });

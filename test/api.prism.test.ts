@@ -4,8 +4,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { blendWeights, combine, prismMembers, MEDIAN_SHARE, STATISTICAL_MEMBERS } from '../src/prism.ts';
-import { loadCatalog } from '../src/catalog.ts';
+import { blendWeights, combine, prismMembers, MEDIAN_SHARE, STATISTICAL_MEMBERS } from '../src/forecasting/prism.ts';
+import { loadCatalog } from '../src/runtime/catalog.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer({ HORIZON_PRISM_MEMBERS: 'auto-ets,auto-theta,seasonal-naive,naive' }); });

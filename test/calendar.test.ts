@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Freq } from '../src/catalog.ts';
-import type { ParsedIndex } from '../src/calendar.ts';
+import type { Freq } from '../src/runtime/catalog.ts';
+import type { ParsedIndex } from '../src/forecasting/calendar.ts';
 import {
   civilDate, daysInMonth, epochDay, fillGaps, findContinuationError, forecastDates, gapSummary,
   isLeapYear, parseDate, parseIndex,
-} from '../src/calendar.ts';
+} from '../src/forecasting/calendar.ts';
 
 function parsed(freq: Freq, dates: string[]): ParsedIndex {
   const result = parseIndex(freq, dates);

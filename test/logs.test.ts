@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, simpleRequest, waitForJob, capturedLogLines, createdKeys, secretsInLogs, type TestServer } from './helpers.ts';
-import { loadCatalog } from '../src/catalog.ts';
+import { loadCatalog } from '../src/runtime/catalog.ts';
 
 type Line = Record<string, any>;
 const lines = (): Line[] => capturedLogLines.map((l) => JSON.parse(l) as Line);

@@ -1,7 +1,7 @@
-// The forecast metrics (src/metrics.ts, shared by the service's backtests and eval/) on hand-computed cases.
+// The forecast metrics (src/forecasting/metrics.ts, shared by the service's backtests and eval/) on hand-computed cases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mase, seasonalScale, smape, quantileLoss, wql, mean } from '../src/metrics.ts';
+import { mase, seasonalScale, smape, quantileLoss, wql, mean } from '../src/forecasting/metrics.ts';
 
 test('seasonal scale and MASE follow the M4 definition', () => {
   const train = [1, 2, 3, 5, 4, 6]; // m = 2: |3-1|,|5-2|,|4-3|,|6-5| → mean 7/4

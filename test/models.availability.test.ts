@@ -4,8 +4,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
-import { loadCatalog, findModel } from '../src/catalog.ts';
-import { ModelRegistry } from '../src/models.ts';
+import { loadCatalog, findModel } from '../src/runtime/catalog.ts';
+import { ModelRegistry } from '../src/runtime/models.ts';
 
 const catalog = loadCatalog();
 

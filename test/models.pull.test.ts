@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { HubStandIn } from './hub-standin.ts';
 import { startTestServer, waitForJob, type TestServer } from './helpers.ts';
 import { assertForecast, forecastOk, reference, REPO, writeFixtures, type Prediction, type Tolerance, HORIZON, QUANTILES, forecastIndex, index, target } from './parity.ts';
-import { loadCatalog, findModel } from '../src/catalog.ts';
+import { loadCatalog, findModel } from '../src/runtime/catalog.ts';
 
 const catalog = loadCatalog();
 const TOKEN = 'hf_standin_token';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { mase, smape } from '../src/metrics.ts';
+import { mase, smape } from '../src/forecasting/metrics.ts';
 import {
   assertForecast as assertParity, forecastOk, reference, writeFixtures, type Prediction,
   HORIZON, N, QUANTILES, forecastIndex, index, price as allPrices, promo, target,

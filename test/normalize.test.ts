@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Catalog, CatalogModel, Covariates } from '../src/catalog.ts';
-import { loadCatalog } from '../src/catalog.ts';
-import type { FieldError, ForecastRequestBody, InputSeries } from '../src/normalize.ts';
-import { normalizeForecastRequest, RequestValidationError } from '../src/normalize.ts';
+import type { Catalog, CatalogModel, Covariates } from '../src/runtime/catalog.ts';
+import { loadCatalog } from '../src/runtime/catalog.ts';
+import type { FieldError, ForecastRequestBody, InputSeries } from '../src/forecasting/normalize.ts';
+import { normalizeForecastRequest, RequestValidationError } from '../src/forecasting/normalize.ts';
 
 const NONE: Covariates = { past: false, future: false, static: false };
 

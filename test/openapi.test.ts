@@ -3,9 +3,9 @@
 //   1. a summary, and a description on every response (no generated "Default Response");
 //   2. keyed operations (all but `security: []`) document 401;
 //   3. every 4xx/5xx response is `application/problem+json` with the shared Problem schema
-//      (src/schemas.ts problemResponses()); every 2xx but 204 documents its content type
+//      (src/http/schemas.ts problemResponses()); every 2xx but 204 documents its content type
 //      (jsonResponse() for JSON; a text/plain route such as /metrics documents text/plain or is hidden);
-//   4. an operation with a JSON request body has named request `examples` (src/openapi-examples.ts),
+//   4. an operation with a JSON request body has named request `examples` (src/http/openapi-examples.ts),
 //      and each one, sent to a real server, answers 2xx with the shape of the documented response
 //      example.
 // Plus: an unsupported method on a known path is 405 with Allow and a problem+json body; /v1/docs is

@@ -5,7 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { InferenceClient, type InferRequest } from '../src/runtime/inference.ts';
 import { startTestServer, capturedLogLines, type TestServer } from './helpers.ts';
-import { runInContext } from '../src/request-context.ts';
+import { runInContext } from '../src/http/request-context.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer(); });

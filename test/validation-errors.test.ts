@@ -2,7 +2,7 @@
 // validation-errors.ts) and through the real server.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closest, editDistance, suggestFreq } from '../src/did-you-mean.ts';
+import { closest, editDistance, suggestFreq } from '../src/forecasting/did-you-mean.ts';
 import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
 
 describe('did-you-mean', () => {

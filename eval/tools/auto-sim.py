@@ -1,4 +1,4 @@
-"""Offline design study for model "auto" (src/auto.ts; not the service, used to choose its defaults).
+"""Offline design study for model "auto" (src/forecasting/auto.ts; not the service, used to choose its defaults).
 
 Fits each candidate with statsforecast as the runtime adapters do (eval/tools/prism-sim.py's `forecast`,
 `load` and `score`: same seasons, fallbacks and metrics), once for the official test horizon and once per

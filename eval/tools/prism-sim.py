@@ -5,7 +5,7 @@ catalog, the same fallbacks), once for the official test horizon and once per va
 (the last `w` observations of the training part held out, w = min(h, n // 3); origin k holds out
 k*w), caches the forecasts under /tmp/prism-sim/, and scores candidate combiners (equal mean,
 median, inverse-loss weights with shrinkage, selection; `medinv` with shrink 0.5 and 1 origin is what
-src/prism.ts does) with the harness' MASE and WQL definitions. The forecasts are the adapters' to the
+src/forecasting/prism.ts does) with the harness' MASE and WQL definitions. The forecasts are the adapters' to the
 printed digits (the member and prism scores equal the API runs' to 4 decimals).
 
   runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly [--members auto-ets,auto-theta,seasonal-naive] [--origins 2] [--methods medinv,median]

@@ -20,7 +20,7 @@ What a pull does, and why:
 Two pulls of the same size (CLI and server, two replicas) serialise on a lock file; the second finds the
 commit installed and does nothing.
 
-stdout is one JSON object per line (events), read by the control plane (src/model-pull.ts); the exit
+stdout is one JSON object per line (events), read by the control plane (src/runtime/model-pull.ts); the exit
 code names the failure class (PULL_EXIT below, documented in the README).
 """
 

@@ -7,8 +7,8 @@ import type { Config } from '../config.ts';
 import type { Database } from '../store/database.ts';
 import { listAccounts, accountOverview, updateAccount, type AccountChanges, type AccountOverview } from '../store/accounts.ts';
 import { lockHolder, StoreLockedError } from '../store/lock.ts';
-import { readServerInfo, type ServerInfo } from '../server-info.ts';
-import { adminView } from '../routes/admin-account-view.ts';
+import { readServerInfo, type ServerInfo } from '../http/server-info.ts';
+import { adminView } from '../http/routes/admin-account-view.ts';
 
 export type AccountView = ReturnType<typeof adminView>;
 

@@ -1,13 +1,13 @@
 // `horizon models pull | list | rm`: get foundation-model weights from the Hugging Face Hub into
 // HORIZON_MODEL_DIR (README "Getting a model"). The download itself runs in the model runtime
-// (src/model-pull.ts → runtime/horizon_runtime/pull.py, the official huggingface_hub client).
+// (src/runtime/model-pull.ts → runtime/horizon_runtime/pull.py, the official huggingface_hub client).
 import { installedGroups } from '../runtime/supervisor.ts';
-import { findModel, loadCatalog, type CatalogModel } from '../catalog.ts';
+import { findModel, loadCatalog, type CatalogModel } from '../runtime/catalog.ts';
 import { configFromEnv } from '../config.ts';
-import { PULL_EXIT, runPull, type PullEvent } from '../model-pull.ts';
+import { PULL_EXIT, runPull, type PullEvent } from '../runtime/model-pull.ts';
 import {
   type InstalledSize, installedSizes, pullable, pullCommand, readLicenseAcceptances, recordLicenseAcceptance, removeWeights,
-} from '../model-weights.ts';
+} from '../runtime/model-weights.ts';
 
 export class CliError extends Error {
   readonly exitCode: number;

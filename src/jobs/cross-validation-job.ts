@@ -3,10 +3,10 @@
 // body is a fraction of the plan, which copies every window of every series per model), then run
 // exactly as the synchronous route runs it, so the result equals POST /v1/cross-validation's answer.
 import { HorizonError } from '../errors.ts';
-import { planCrossValidation, runCrossValidation, type CrossValidationBody, type CrossValidationResult } from '../cross-validation.ts';
+import { planCrossValidation, runCrossValidation, type CrossValidationBody, type CrossValidationResult } from '../forecasting/cross-validation.ts';
 import type { InferenceClient } from '../runtime/inference.ts';
-import type { ModelRegistry } from '../models.ts';
-import type { PullManager } from '../model-pull.ts';
+import type { ModelRegistry } from '../runtime/models.ts';
+import type { PullManager } from '../runtime/model-pull.ts';
 
 export async function runCrossValidationJob(
   body: CrossValidationBody, inference: InferenceClient, registry: ModelRegistry, pulls?: PullManager,

@@ -2,9 +2,9 @@
 // runtime group and maps the worker's protocol errors (docs/runtime-protocol.md) to the registry.
 import { Pool } from 'undici';
 import { HorizonError } from '../errors.ts';
-import type { RuntimeSeries } from '../normalize.ts';
+import type { RuntimeSeries } from '../forecasting/normalize.ts';
 import { decodeInferResponse, encodeInferRequest } from './wire.ts';
-import { currentRequest } from '../request-context.ts';
+import { currentRequest } from '../http/request-context.ts';
 
 export interface InferRequest {
   model: string;

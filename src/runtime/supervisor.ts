@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { request } from 'undici';
-import { CATALOG_PATH } from '../catalog.ts';
+import { CATALOG_PATH } from './catalog.ts';
 
 export const RUNTIME_DIR = fileURLToPath(new URL('../../runtime/', import.meta.url));
 

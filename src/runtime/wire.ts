@@ -4,7 +4,7 @@
 // large batch's time went on a GPU (bench/README.md). The public API stays JSON.
 import { endianness } from 'node:os';
 import type { InferRequest, InferResponse, Prediction } from './inference.ts';
-import type { RuntimeSeries } from '../normalize.ts';
+import type { RuntimeSeries } from '../forecasting/normalize.ts';
 
 if (endianness() !== 'LE') throw new Error('the /infer base64 encoding assumes a little-endian machine');
 

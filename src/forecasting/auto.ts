@@ -1,0 +1,244 @@
+// `model: "auto"` on POST /v1/forecast and /v1/forecast-jobs: a bounded rolling-origin cross-validation
+// (src/forecasting/cross-validation.ts, the same windows and scores as POST /v1/cross-validation) over a set of
+// candidate models, then each series forecast by its winner — per series (`auto_scope: "series"`) or
+// one model for the whole request (`auto_scope: "request"`, the CV leaderboard's first). The response is
+// the ForecastAPIResponse with `model: "auto"` and an `auto` object: per series the model picked, its CV
+// score and the metric.
+//
+// Bounded cost: at most AUTO_MAX_WINDOWS windows (default HORIZON_AUTO_WINDOWS, step = horizon), one
+// model call per candidate with every window of every series, then one call per picked model with the
+// series it won. Candidates: the request's `auto_candidates`, else HORIZON_AUTO_CANDIDATES, else what
+// this deployment serves — foundation models first, then auto-ets, auto-theta, seasonal-naive — at most
+// AUTO_MAX_DEFAULT_CANDIDATES of them. Charged one request, like prism (which also calls its members
+// several times): the extra calls are bounded by the server, not chosen freely by the client.
+import type { Static } from '@fastify/type-provider-typebox';
+import { HorizonError } from '../errors.ts';
+import { findModel } from '../runtime/catalog.ts';
+import { infer, planForecast, toContract, type ForecastPlan, type ForecastResult } from './forecast.ts';
+import { planCrossValidation, runCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
+import { RequestValidationError, type ForecastRequestBody, type RequestWarning } from './normalize.ts';
+import type { AutoInfo } from '../http/schemas.ts';
+import type { InferenceClient } from '../runtime/inference.ts';
+import type { ModelRegistry } from '../runtime/models.ts';
+import type { PullManager } from '../runtime/model-pull.ts';
+
+export const AUTO_ID = 'auto';
+/** the most CV windows `auto` runs (the operator's HORIZON_AUTO_WINDOWS is capped here) */
+export const AUTO_MAX_WINDOWS = 3;
+/** default windows; chosen with the offline study in eval/README.md ("model auto") */
+export const AUTO_DEFAULT_WINDOWS = 2;
+/** default candidates when neither the request nor the operator names any: at most this many */
+export const AUTO_MAX_DEFAULT_CANDIDATES = 4;
+/** the statistical candidates after the served foundation models (auto-arima and auto-ces are left out for cost, as in prism; naive equals seasonal-naive on yearly data and is the worst single model on the seasonal sets of eval/) */
+export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
+/** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
+export const AUTO_SWITCH_RATIO = 0.8;
+export const AUTO_DEFAULT_METRIC: AutoMetric = 'mase';
+/** request scope by default: on the offline study it was at least as good as per-series picks (eval/README.md, "model auto") */
+export const AUTO_DEFAULT_SCOPE: AutoScope = 'request';
+export const AUTO_FIELDS = ['auto_candidates', 'auto_scope', 'auto_metric'] as const;
+
+export type AutoScope = 'series' | 'request';
+export type AutoMetric = 'wql' | 'mase' | 'smape';
+export type AutoResult = ForecastResult & { auto: Static<typeof AutoInfo> };
+export type AutoBody = ForecastRequestBody & {
+  auto_candidates?: (string | { model: string; model_size?: string })[]; auto_scope?: AutoScope; auto_metric?: AutoMetric; evaluation?: unknown;
+};
+export interface AutoSettings { candidates?: string[]; windows?: number }
+
+/** why a series got its model: its own CV winner, the request's (pooled) winner, or no window fit it */
+type PickedBy = 'series' | 'request' | 'fallback';
+interface Candidate { model: string; size: string; plan: ForecastPlan }
+
+/** A validated `auto` request: the candidates (each planned on the whole request) and the CV, ready to charge and run. */
+export interface AutoPlan {
+  model: typeof AUTO_ID; size: typeof AUTO_ID;
+  body: AutoBody; scope: AutoScope; metric: AutoMetric; nWindows: number; step: number;
+  candidates: Candidate[];
+  /** null when no window of any series fits its history: every series gets the fallback */
+  cv: CrossValidationPlan | null;
+  warnings: RequestWarning[];
+}
+
+/** What a job stores: the request as sent (planned again when the job runs, so the row stays small). */
+export interface StoredAutoJob { model: typeof AUTO_ID; size: typeof AUTO_ID; series: unknown[]; auto_request: AutoBody }
+
+export function isStoredAutoJob(request: unknown): request is StoredAutoJob {
+  return typeof request === 'object' && request !== null && 'auto_request' in request;
+}
+
+export function storedAutoJob(plan: AutoPlan): StoredAutoJob {
+  return { model: AUTO_ID, size: AUTO_ID, series: plan.body.series, auto_request: plan.body };
+}
+
+/** 422 for `auto_*` fields on a request whose model is not "auto". */
+export function rejectAutoFields(body: AutoBody): void {
+  const sent = AUTO_FIELDS.filter((f) => body[f] !== undefined);
+  if (sent.length) throw new RequestValidationError(sent.map((field) => ({ field, reason: `${field} applies only to model "auto" (this request's model is ${JSON.stringify(body.model ?? 'the default')})` })));
+}
+
+function parseRef(ref: string | { model: string; model_size?: string }): { model: string; model_size?: string } {
+  if (typeof ref !== 'string') return ref;
+  const [model, model_size] = ref.split(':');
+  return model_size ? { model, model_size } : { model };
+}
+
+/** The default candidates: served foundation models (catalog order), then the statistical ones, at most AUTO_MAX_DEFAULT_CANDIDATES. */
+export function defaultCandidates(registry: ModelRegistry): string[] {
+  const served = new Set(registry.availableIds());
+  const foundation = registry.catalog.models.filter((m) => m.weights && served.has(m.id)).map((m) => m.id);
+  return [...foundation, ...AUTO_STATISTICAL.filter((id) => served.has(id))].slice(0, AUTO_MAX_DEFAULT_CANDIDATES);
+}
+
+/** Every 4xx of an `auto` request, before anything is charged. */
+export function planAuto(body: AutoBody, registry: ModelRegistry, settings: AutoSettings, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {}): AutoPlan {
+  const { auto_candidates: requested, auto_scope: scope = AUTO_DEFAULT_SCOPE, auto_metric: metric = AUTO_DEFAULT_METRIC, evaluation, ...rest } = body;
+  if (evaluation !== undefined) throw new RequestValidationError([{ field: 'evaluation', reason: 'not with model "auto": its `auto` object carries the cross-validation scores of the model picked for each series (POST /v1/cross-validation gives every window)' }]);
+  if (body.model_size !== undefined) throw new RequestValidationError([{ field: 'model_size', reason: 'not with model "auto": give each candidate\'s size in auto_candidates ({"model": id, "model_size": size} or "id:size")' }]);
+  const nWindows = Math.min(AUTO_MAX_WINDOWS, Math.max(1, settings.windows ?? AUTO_DEFAULT_WINDOWS));
+  const warnings: RequestWarning[] = [];
+  const base = { ...rest, model: undefined, model_size: undefined };
+
+  // the candidates, each planned on the whole request: a bad one the client named is a 422 naming it;
+  // one from the operator's or the default list that cannot take this request is left out, with a warning
+  const fromClient = requested !== undefined;
+  const refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaultCandidates(registry));
+  const candidates: Candidate[] = [];
+  const seen = new Set<string>();
+  const skipped: string[] = [];
+  refs.forEach((raw, k) => {
+    const ref = parseRef(raw);
+    const field = `auto_candidates[${k}]`;
+    if (ref.model === AUTO_ID) throw new RequestValidationError([{ field: `${field}.model`, reason: 'model "auto" cannot be its own candidate' }]);
+    try {
+      const plan = planForecast({ ...base, model: ref.model, model_size: ref.model_size }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
+      const key = `${plan.model}:${plan.size}`;
+      if (seen.has(key)) throw new RequestValidationError([{ field, reason: `${plan.model} (size ${plan.size}) is already a candidate` }]);
+      seen.add(key);
+      candidates.push({ model: plan.model, size: plan.size, plan });
+    } catch (error) {
+      // (an error on a series is the request's, whichever candidate found it: a 422 naming the series)
+      const onSeries = error instanceof RequestValidationError && error.errors.some((e) => e.series !== undefined);
+      if (!fromClient && !onSeries && (error instanceof RequestValidationError || error instanceof HorizonError)) {
+        skipped.push(`${ref.model}${ref.model_size ? `:${ref.model_size}` : ''} (${error instanceof RequestValidationError ? error.errors[0].reason : error.message})`);
+        return;
+      }
+      const onCandidate = (e: { series?: number; field: string; reason: string }) => (e.field === 'model' || e.field === 'model_size' ? { ...e, field: `${field}.${e.field}` } : e);
+      if (error instanceof RequestValidationError) throw new RequestValidationError(error.errors.map(onCandidate));
+      // not served (weights missing, runtime not installed): the same 422, naming the candidate
+      if (error instanceof HorizonError && error.errors) throw new HorizonError(error.code, error.message, { errors: error.errors.map(onCandidate), unavailable: error.unavailable, headers: error.headers });
+      throw error;
+    }
+  });
+  if (skipped.length) warnings.push({ field: 'model', message: `auto: candidate(s) left out, they cannot take this request: ${skipped.join('; ')}` });
+  if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: `no auto candidate can forecast this request${skipped.length ? `: ${skipped.join('; ')}` : ''}; name candidates in auto_candidates` }]);
+
+  // the cross-validation; a candidate that refuses every window is a 422 (client's) or left out (others)
+  let cv: CrossValidationPlan | null = null;
+  for (;;) {
+    try {
+      cv = planCrossValidation({
+        series: body.series, horizon: body.horizon, freq: body.freq, models: candidates.map((c) => ({ model: c.model, model_size: c.size })),
+        n_windows: nWindows, step: body.horizon, metric, context: body.context, quantiles: body.quantiles,
+      }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
+      break;
+    } catch (error) {
+      if (!(error instanceof RequestValidationError)) throw error;
+      if (error.errors.some((e) => e.field === 'n_windows')) { cv = null; break; }
+      const onModel = error.errors.map((e) => /^models\[(\d+)\]\.(.+)$/.exec(e.field)).find(Boolean);
+      if (!onModel) throw error;
+      const m = Number(onModel[1]);
+      if (fromClient) {
+        const k = refs.findIndex((r) => parseRef(r).model === candidates[m].model);
+        throw new RequestValidationError(error.errors.map((e) => ({ ...e, field: e.field.replace(/^models\[\d+\]/, `auto_candidates[${k}]`) })));
+      }
+      warnings.push({ field: 'model', message: `auto: candidate ${candidates[m].model} left out: ${error.errors[0].reason}` });
+      candidates.splice(m, 1);
+      if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: 'no auto candidate can forecast the cross-validation windows of this request' }]);
+    }
+  }
+  return { model: AUTO_ID, size: AUTO_ID, body, scope, metric, nWindows, step: body.horizon, candidates, cv, warnings };
+}
+
+type CvSeriesScores = CrossValidationResult['models'][number]['series'][number]['scores'];
+
+/** The CV's own order (src/forecasting/cross-validation.ts): the metric, ties by MASE, null last. */
+function compare(metric: AutoMetric) {
+  const cmp = (x: number | null, y: number | null) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : x - y);
+  return (a: CvSeriesScores, b: CvSeriesScores) => cmp(a?.[metric] ?? null, b?.[metric] ?? null) || cmp(a?.mase ?? null, b?.mase ?? null);
+}
+
+/** Runs the CV, picks a model per series, forecasts each series with its pick: one call per picked model. */
+export async function runAuto(plan: AutoPlan, inference: InferenceClient, registry: ModelRegistry, pulls?: PullManager): Promise<AutoResult> {
+  const { body, scope, metric, candidates } = plan;
+  // a job accepted while a candidate's weights were missing waits for their pull (auto-pull), as runForecast does
+  for (const c of candidates) {
+    if (pulls && registry.weightsMissing(c.model, c.size)) {
+      await pulls.ensure(c.model, c.size).catch((error: Error) => {
+        throw new HorizonError('pull_failed', `pulling the weights of ${c.model} ${c.size} failed: ${error.message}`);
+      });
+    }
+  }
+  const n = body.series.length;
+  const warnings: RequestWarning[] = [...plan.warnings];
+  const cv = plan.cv ? await runCrossValidation(plan.cv, inference, registry) : null;
+  for (const w of cv?.warnings ?? []) warnings.push({ ...w, message: `auto cross-validation: ${w.message}` });
+
+  // the CV answer lists models in the candidates' order (one plan per candidate)
+  const indexOf = (model: string, size: string) => candidates.findIndex((c) => c.model === model && c.size === size);
+  const pooled = cv && cv.leaderboard[0].score !== null ? indexOf(cv.leaderboard[0].model, cv.leaderboard[0].model_size) : -1;
+  const fallback = pooled >= 0 ? pooled : 0;
+  const order = compare(metric);
+  const picks = Array.from({ length: n }, (_, i) => {
+    const scores = cv ? cv.models.map((m) => m.series[i].scores) : candidates.map(() => null);
+    if (scores.every((s) => s === null)) {
+      warnings.push({ series: i, field: `series[${i}].target`, message: `auto: no cross-validation window fits this series (it needs more than horizon ${body.horizon} values); forecast with ${candidates[fallback].model}, ${pooled >= 0 ? `the request's cross-validation winner` : 'the first candidate'}` });
+      return { c: fallback, windows: 0, by: 'fallback' as PickedBy, score: null as number | null };
+    }
+    const own = scores.map((_, k) => k).sort((a, b) => order(scores[a], scores[b]) || a - b)[0];
+    // series scope: the series' own winner when it is clearly better here than the request's winner
+    const value = (k: number) => scores[k]?.[metric] ?? null;
+    const clearly = pooled < 0 || (value(own) !== null && (value(pooled) === null || value(own)! < AUTO_SWITCH_RATIO * value(pooled)!));
+    const c = scope === 'series' && (own === pooled || clearly) ? own : pooled >= 0 ? pooled : own;
+    const by: PickedBy = c === own && (scope === 'series' || pooled < 0) ? 'series' : 'request';
+    return { c, windows: cv!.models[c].series[i].windows.length, by, score: value(c) };
+  });
+
+  // the forecasts: one call per picked candidate with the series it won, on the plan made for the whole request
+  const series: ForecastResult['series'] = new Array(n);
+  const used = [...new Set(picks.map((p) => p.c))].sort((a, b) => a - b);
+  const general = new Set<string>();
+  for (const c of used) {
+    for (const w of candidates[c].plan.warnings) {
+      if (w.series === undefined) {
+        const key = `${w.field}\u0000${w.message}`;
+        if (!general.has(key)) { general.add(key); warnings.push(w); }
+      } else if (picks[w.series].c === c) warnings.push(w);
+    }
+  }
+  const answers = await Promise.all(used.map(async (c) => {
+    const full = candidates[c].plan;
+    const idx = picks.map((p, i) => (p.c === c ? i : -1)).filter((i) => i >= 0);
+    const sub: ForecastPlan = { ...full, series: idx.map((i) => full.series[i]), forecastIndex: idx.map((i) => full.forecastIndex[i]), warnings: [] };
+    const answer = await infer(inference, registry, { model: sub.model, size: sub.size, freq: sub.freq, horizon: sub.horizon, quantiles: sub.quantiles, series: sub.series });
+    return { c, idx, result: toContract(sub, answer) };
+  }));
+  for (const { c, idx, result } of answers) {
+    idx.forEach((i, j) => { series[i] = result.series[j]; });
+    for (const w of result.warnings) warnings.push({ ...w, message: `model ${candidates[c].model}: ${w.message}` });
+  }
+  return {
+    status: 'completed', model: AUTO_ID, model_size: AUTO_ID, series, metrics: null, warnings,
+    auto: {
+      scope, metric, n_windows: plan.nWindows, step: plan.step,
+      candidates: candidates.map((c) => ({ model: c.model, model_size: c.size })),
+      leaderboard: cv ? cv.leaderboard : [],
+      series: picks.map((p) => ({ model: candidates[p.c].model, model_size: candidates[p.c].size, score: p.score, windows: p.windows, picked_by: p.by })),
+    },
+  };
+}
+
+/** Whether a model id names `auto` (and the catalog does not define a model of that id). */
+export function isAuto(model: string | undefined, registry: ModelRegistry): boolean {
+  return model === AUTO_ID && !findModel(registry.catalog, AUTO_ID);
+}

@@ -1,0 +1,131 @@
+// One forecast code path for sync requests and jobs: normalised request → worker → contract shape.
+import type { Static } from '@fastify/type-provider-typebox';
+import { HorizonError } from '../errors.ts';
+import { normalizeForecastRequest, type ForecastRequestBody, type NormalizedRequest } from './normalize.ts';
+import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions } from './backtest.ts';
+import type { InferenceClient, InferRequest, InferResponse } from '../runtime/inference.ts';
+import { PRISM_ID, runPrism } from './prism.ts';
+import { findModel } from '../runtime/catalog.ts';
+import type { ModelRegistry } from '../runtime/models.ts';
+import type { PullManager, PullProgress } from '../runtime/model-pull.ts';
+import type { ForecastResponse } from '../http/schemas.ts';
+import { noteLogFields } from '../http/request-context.ts';
+
+export type ForecastResult = Static<typeof ForecastResponse>;
+
+/** A validated forecast, ready to run now or to store as a job. */
+export interface ForecastPlan extends NormalizedRequest {
+  backtest?: BacktestPlan;
+}
+
+/** Seconds a client should wait before asking again about a pull under way. */
+const PULL_RETRY_AFTER_S = 5;
+
+function describePull(p: PullProgress): string {
+  const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+  return p.bytes_total === null ? 'resolving the repository' : `${mb(p.bytes_done)} of ${mb(p.bytes_total)}, ${p.files_done} of ${p.files_total} files`;
+}
+
+/** With auto-pull (HORIZON_AUTO_PULL=1), what a request for a size without weights does: 'job' starts the
+ * pull and lets the job wait for it; 'sync' starts it and answers 503 + Retry-After; 'warmup' returns the
+ * pull's progress (the route answers 202). A pull that failed is reported once (502), the next request
+ * starts another. Without auto-pull, or when the weights are there, this is the registry's size check. */
+export function checkWeights(registry: ModelRegistry, pulls: PullManager | undefined, model: string, size: string, mode: 'sync' | 'job' | 'warmup'): PullProgress | undefined {
+  if (!pulls || !registry.weightsMissing(model, size)) { registry.checkSize(model, size); return undefined; }
+  const finished = pulls.take(model, size);
+  if (finished?.state === 'failed') throw new HorizonError('pull_failed', `pulling the weights of ${model} ${size} failed: ${finished.error?.message}`);
+  const progress = pulls.start(model, size);
+  if (mode === 'sync') {
+    throw new HorizonError('model_pulling', `the weights of ${model} ${size} are being pulled from the Hub (${describePull(progress)}); retry after ${PULL_RETRY_AFTER_S} s, or GET /v1/warmup?model=${model}&model_size=${size} to follow the pull`, {
+      headers: { 'retry-after': String(PULL_RETRY_AFTER_S) },
+    });
+  }
+  return progress;
+}
+
+/** Everything that can make a request a 4xx, checked before anything is charged or stored. */
+export function planForecast(
+  body: ForecastRequestBody & { evaluation?: EvaluationOptions }, registry: ModelRegistry,
+  options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {},
+): ForecastPlan {
+  // an omitted size means the default this deployment serves (the catalog's, if its weights are here)
+  const model = findModel(registry.catalog, body.model ?? registry.defaultModel);
+  const sized = body.model_size === undefined && model ? { ...body, model_size: registry.defaultSize(model) } : body;
+  noteLogFields({ model: sized.model ?? registry.defaultModel, size: sized.model_size, series: Array.isArray(body.series) ? body.series.length : undefined });
+  const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel);
+  noteLogFields({ model: normalized.model, size: normalized.size });
+  registry.groupFor(normalized.model);
+  checkWeights(registry, options.pulls, normalized.model, normalized.size, options.mode ?? 'sync');
+  return body.evaluation ? { ...normalized, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : normalized;
+}
+
+/** One model call: a worker's, or the ensemble's (which calls the workers of its members). */
+export function infer(inference: InferenceClient, registry: ModelRegistry, request: InferRequest): Promise<InferResponse> {
+  const group = registry.groupFor(request.model);
+  return request.model === PRISM_ID ? runPrism(inference, registry.catalog, registry.prismMembers(), request) : inference.infer(group, request);
+}
+
+/** The worker's timing of a forecast (ms) as a Server-Timing header value: shows, e.g., that a warm model did not load. */
+export function serverTiming(timing: Record<string, number>): string {
+  const names: Record<string, string> = { loaded_ms: 'load', queue_ms: 'queue', infer_ms: 'infer' };
+  return Object.entries(names).filter(([key]) => Number.isFinite(timing[key])).map(([key, name]) => `${name};dur=${timing[key]}`).join(', ');
+}
+
+export async function runForecast(
+  inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, onTiming?: (timing: Record<string, number>) => void,
+  pulls?: PullManager,
+): Promise<ForecastResult> {
+  // a job accepted while its weights were missing waits for their pull (auto-pull)
+  if (pulls && registry.weightsMissing(plan.model, plan.size)) {
+    await pulls.ensure(plan.model, plan.size).catch((error: Error) => {
+      throw new HorizonError('pull_failed', `pulling the weights of ${plan.model} ${plan.size} failed: ${error.message}`);
+    });
+  }
+  // the backtest goes to the worker at the same time, so both can share its batches
+  const [answer, backtest] = await Promise.all([
+    infer(inference, registry, {
+      model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon,
+      quantiles: plan.quantiles, series: plan.series,
+    }),
+    plan.backtest ? infer(inference, registry, plan.backtest.request) : undefined,
+  ]);
+  if (onTiming && answer.timing) onTiming(answer.timing);
+  const result = toContract(plan, answer);
+  if (plan.backtest && backtest) result.metrics = { ...scoreBacktest(plan.backtest, backtest, [...plan.quantiles].sort((a, b) => a - b)) };
+  return result;
+}
+
+/** Shapes the worker's answer as ForecastAPIResponse, checking what the contract promises. */
+export function toContract(request: NormalizedRequest, answer: InferResponse): ForecastResult {
+  const { horizon, quantiles } = request;
+  if (answer.predictions.length !== request.series.length) {
+    throw new HorizonError('inference_failed', `the model returned ${answer.predictions.length} predictions for ${request.series.length} series`);
+  }
+  const ascending = [...quantiles].sort((a, b) => a - b);
+  const series = answer.predictions.map((p, i) => {
+    // levels are matched numerically, so "0.1" from Python and 0.1 here always meet
+    const byLevel = new Map(Object.entries(p.quantiles).map(([k, v]) => [Number(k), v]));
+    const check = (name: string, values: number[] | undefined): number[] => {
+      if (!values || values.length !== horizon || !values.every(Number.isFinite)) {
+        throw new HorizonError('inference_failed', `the model returned an invalid "${name}" forecast for series ${i} (expected ${horizon} finite values)`);
+      }
+      return values;
+    };
+    const prediction: Record<string, number[]> = { mean: check('mean', p.mean) };
+    const sorted = ascending.map((q) => [...check(String(q), byLevel.get(q))]);
+    // quantiles never cross (contract B.2): a running maximum over ascending levels at each step
+    for (let l = 1; l < sorted.length; l++) {
+      for (let t = 0; t < horizon; t++) if (sorted[l][t] < sorted[l - 1][t]) sorted[l][t] = sorted[l - 1][t];
+    }
+    ascending.forEach((q, l) => { prediction[String(q)] = sorted[l]; });
+    return [{ prediction, index: request.forecastIndex[i] }];
+  });
+  return {
+    status: 'completed',
+    model: request.model,
+    model_size: request.size,
+    series,
+    metrics: null,
+    warnings: [...request.warnings, ...answer.warnings.map((message) => ({ field: 'model', message }))],
+  };
+}

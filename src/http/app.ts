@@ -1,0 +1,178 @@
+// buildApp(deps) returns an un-listened Fastify instance; the server entry and the tests give it
+// real dependencies (store, inference client, registry, queue).
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.ts';
+import type { Database } from '../store/database.ts';
+import type { InferenceClient } from '../runtime/inference.ts';
+import type { PullManager } from '../runtime/model-pull.ts';
+import type { ModelRegistry } from '../runtime/models.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { WorkerStatus } from '../runtime/supervisor.ts';
+import { HorizonError, toProblem, validationError } from '../errors.ts';
+import { RequestValidationError } from '../forecasting/normalize.ts';
+import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
+import { authHook } from './auth.ts';
+import { SHARED_SCHEMAS } from './schemas.ts';
+import { routes } from './routes/index.ts';
+import { KeyCache } from './key-cache.ts';
+import { Telemetry } from './telemetry.ts';
+import { runInContext, type LogFields } from './request-context.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest { logFields: LogFields }
+}
+import { MethodsByPath } from './allowed-methods.ts';
+import { addExamples } from './openapi-examples.ts';
+
+const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../../web/horizon-logo.svg', import.meta.url)));
+import { adminHook, type AdminTokens } from './admin.ts';
+
+export interface AppDeps {
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows'>>;
+  database: Database;
+  registry: ModelRegistry;
+  inference: InferenceClient;
+  queue: JobQueue;
+  /** auto-pull of missing weights (HORIZON_AUTO_PULL=1); absent: nothing is downloaded at request time */
+  pulls?: PullManager;
+  workers: () => WorkerStatus[];
+  /** tokens of the /v1/admin operations; none: they answer 404 */
+  admin?: AdminTokens;
+  version: string;
+  logger?: boolean | object;
+  /** the /metrics registry (server.ts gives it the workers' endpoints); absent: one without worker scrapes */
+  telemetry?: Telemetry;
+}
+
+/** What routes get: the deps plus what buildApp derives from them. */
+export interface AppContext extends AppDeps {
+  keyCache?: KeyCache;
+  telemetry: Telemetry;
+  /** onRequest hook of the admin routes (admin.ts) */
+  adminAuth: ReturnType<typeof adminHook>;
+}
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // one JSON line per request, written by the onResponse hook below with the fields operators filter on
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
+    // strict JSON-schema validation: unknown fields are errors, nothing is coerced or defaulted
+    // verbose: errors carry the offending value and schema, for one clear reason per field (validation-errors.ts)
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: false, verbose: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  // every route's path and methods, for the 405 answer on a known path (registered before any route)
+  const allowed = new MethodsByPath();
+  app.addHook('onRoute', (route) => { allowed.add(route.url, route.method); });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Horizon forecasting API', version: deps.version, description: 'Self-hosted time-series foundation models behind one HTTP/JSON contract.' },
+      components: { securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' },
+        metrics_token: { type: 'http', scheme: 'bearer', description: 'HORIZON_METRICS_TOKEN (GET /metrics only, when set)' },
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'operator token: HORIZON_ADMIN_TOKEN (the /v1/admin operations only)' },
+      } },
+      security: [{ bearer: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => addExamples((documentObject as { openapiObject: Parameters<typeof addExamples>[0] }).openapiObject) as never,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/v1/docs',
+    uiConfig: { persistAuthorization: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+    // branded Horizon: our logo and title instead of the Fastify/Swagger defaults
+    logo: { type: 'image/svg+xml', content: HORIZON_LOGO, href: '/v1/docs', target: '_self' },
+    theme: { title: 'Horizon API docs', favicon: [{ filename: 'horizon-logo.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: HORIZON_LOGO }] },
+  });
+
+  const telemetry = deps.telemetry ?? new Telemetry({ db: deps.database.db, workers: deps.workers });
+  app.decorate('telemetry', telemetry);
+  app.decorateRequest('logFields', null as unknown as LogFields);
+  app.addHook('onRequest', async (request, reply) => {
+    request.logFields = {};
+    reply.header('x-request-id', request.id);
+  });
+  // the handler and everything it awaits see the request (the inference client sends its id to the worker)
+  app.addHook('preHandler', (request, _reply, done) => runInContext({ requestId: request.id, fields: request.logFields }, done));
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    telemetry.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1e3);
+    // never headers or bodies: they carry API keys and tenant data
+    request.log.info({
+      account_id: request.owner?.accountId, method: request.method, route, url: request.url.split('?')[0], status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime * 1e3) / 1e3, ...request.logFields,
+    }, 'request completed');
+  });
+  const context: AppContext = { ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}) };
+  app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
+
+  app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
+    // a method no route has (QUERY, …) can fail in body parsing before the not-found handler runs
+    const methods = request.is404 ? allowed.methodsFor(request.url.split('?')[0]) : [];
+    const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error);
+    if (request.logFields) request.logFields.code = horizonError.code;
+    // a 503 is an expected, retryable state (worker restarting): one line, no stack
+    if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
+    else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
+    void reply.code(horizonError.status)
+      .headers(horizonError.headers ?? {})
+      .type('application/problem+json')
+      .send(toProblem(horizonError, request.id));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const methods = allowed.methodsFor(path);
+    if (methods.length > 0) {
+      const error = methodNotAllowed(request.method, path, methods);
+      if (request.logFields) request.logFields.code = error.code;
+      void reply.code(405).headers(error.headers ?? {}).type('application/problem+json').send(toProblem(error, request.id));
+      return;
+    }
+    const error = path.startsWith('/v1/') || path === '/v1'
+      ? new HorizonError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json`)
+      : new HorizonError('unversioned_path', `Horizon serves its API under /v1; did you mean /v1${path === '/' ? '/status' : path}?`);
+    request.logFields.code = error.code;
+    void reply.code(404).type('application/problem+json').send(toProblem(error, request.id));
+  });
+
+  for (const route of routes) route(app, context);
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+function methodNotAllowed(method: string, url: string, methods: string[]): HorizonError {
+  const path = url.split('?')[0];
+  return new HorizonError('method_not_allowed', `${path} does not take ${method}; it takes ${methods.join(', ')}`, { headers: { allow: methods.join(', ') } });
+}
+
+function toHorizonError(error: FastifyError | HorizonError): HorizonError {
+  if (error instanceof HorizonError) return error;
+  if (error instanceof RequestValidationError) return validationError(error.errors);
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return validationError(fieldErrorsFromAjv(fastifyError.validation as AjvError[], fastifyError.validationContext));
+  }
+  switch (fastifyError.statusCode) {
+    case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON, and no member may be named "__proto__"`);
+    case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${fastifyError.message.match(/\d+/)?.[0] ?? 'the configured'} bytes`);
+    case 415: return new HorizonError('unsupported_media_type', 'send the body as Content-Type: application/json');
+    case 404: return new HorizonError('not_found', fastifyError.message);
+  }
+  return new HorizonError('internal_error', `unexpected error: ${fastifyError.message}`, { cause: error });
+}

@@ -1,0 +1,24 @@
+import { plainJsonSerializer, type Route } from './index.ts';
+import { CrossValidationRequest, CrossValidationResponse, problemResponses, jsonResponse } from '../schemas.ts';
+import { ownerOf } from '../auth.ts';
+import { chargeUnits, withRefundOn5xx } from '../charge.ts';
+import { planCrossValidation, runCrossValidation, type CrossValidationBody } from '../../forecasting/cross-validation.ts';
+
+/** POST /v1/cross-validation — rolling-origin cross-validation of one or more models (src/forecasting/cross-validation.ts).
+ * Charged one unit per model, all or nothing: a refused unit gives back the ones already taken (429); a 5xx gives all back. */
+export const crossValidationCreate: Route = (app, deps) => {
+  app.post('/v1/cross-validation', {
+    schema: {
+      summary: 'Cross-validate models on rolling origins', tags: ['forecast'],
+      body: CrossValidationRequest,
+      response: { 200: jsonResponse(CrossValidationResponse, 'Per model, series and window: the forecast, the actuals and the scores; and the leaderboard'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+    },
+    serializerCompiler: plainJsonSerializer,
+  }, async (request, reply) => {
+    const owner = ownerOf(request);
+    const plan = planCrossValidation(request.body as CrossValidationBody, deps.registry, { pulls: deps.pulls, mode: 'sync' });
+    // one unit per model, all or nothing; a 5xx gives every unit back
+    const charge = await chargeUnits(deps.database.db, owner.accountId, reply, plan.plans.length);
+    return withRefundOn5xx(charge, () => runCrossValidation(plan, deps.inference, deps.registry));
+  });
+};

@@ -1,0 +1,35 @@
+import { plainJsonSerializer, type Route } from './index.ts';
+import { ForecastRequest, ForecastResponse, problemResponses, jsonResponse } from '../schemas.ts';
+import { ownerOf } from '../auth.ts';
+import { chargeRequest, withRefundOn5xx } from '../charge.ts';
+import { planForecast, runForecast, serverTiming } from '../../forecasting/forecast.ts';
+import { isAuto, planAuto, rejectAutoFields, runAuto, type AutoBody } from '../../forecasting/auto.ts';
+
+/** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
+ * header carries the worker's load, queue and infer milliseconds (load 0: the model was warm).
+ * `model: "auto"` cross-validates candidates and forecasts each series with its winner (src/forecasting/auto.ts), also one unit. */
+export const forecastCreate: Route = (app, deps) => {
+  app.post('/v1/forecast', {
+    schema: {
+      summary: 'Forecast now', tags: ['forecast'],
+      body: ForecastRequest,
+      response: { 200: jsonResponse(ForecastResponse, 'The forecast: `series[i][0]` is the prediction of input series i'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+    },
+    serializerCompiler: plainJsonSerializer,
+  }, async (request, reply) => {
+    const owner = ownerOf(request);
+    const body = request.body as AutoBody;
+    if (isAuto(body.model, deps.registry)) {
+      const auto = planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows }, { pulls: deps.pulls, mode: 'sync' });
+      const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
+      return withRefundOn5xx(charge, () => runAuto(auto, deps.inference, deps.registry));
+    }
+    rejectAutoFields(body);
+    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
+    const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
+    return withRefundOn5xx(charge, () => runForecast(deps.inference, deps.registry, plan, (timing) => {
+      const value = serverTiming(timing);
+      if (value) reply.header('server-timing', value);
+    }));
+  });
+};
