@@ -3,12 +3,20 @@
 Fits each statistical member with statsforecast exactly as the runtime adapters do (season from the
 catalog, the same fallbacks), once for the official test horizon and once per validation origin
 (the last `w` observations of the training part held out, w = min(h, n // 3); origin k holds out
-k*w), caches the forecasts under /tmp/prism-sim/, and scores candidate combiners (equal mean,
-median, inverse-loss weights with shrinkage, selection; `medinv` with shrink 0.5 and 1 origin is what
-src/prism.ts does) with the harness' MASE and WQL definitions. The forecasts are the adapters' to the
-printed digits (the member and prism scores equal the API runs' to 4 decimals).
+k*w), caches the forecasts under /tmp/prism-sim/<dataset>.<member>.<origins>.pkl, and scores
+candidate combiners with the harness' MASE and WQL definitions. The forecasts are the adapters' to
+the printed digits (the member and prism scores equal the API runs' to 4 decimals).
 
-  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly [--members auto-ets,auto-theta,seasonal-naive] [--origins 2] [--methods medinv,median]
+v2 combiners (`--methods`; `medinv` with shrink 0.5 and 1 origin is prism v2). v3 (`--v3`, `--grid`,
+class Study): the member losses over up to `origins` rolling origins, scale-free (÷ Σ|actual| of the
+windows), mixed with the mean over the series of the same request (batches of 64 consecutive series,
+as eval/run.ts sends them), weights ∝ (min loss / loss)^power, alpha · median + the rest weighted,
+levels made monotone around 0.5. src/prism.ts is `--v3 2:0.5:8:0.5` (origins 2, pool 0.5, power 8,
+median share 0.5).
+
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly --origins 3        # builds the cache (v2 table)
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly --origins 3 --v3 2:0.5:8:0.5,1:0:1:0.5:series:sort
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly --origins 3 --grid --grid-only "origins=1,2;power=1,8,inf"
 """
 
 from __future__ import annotations
