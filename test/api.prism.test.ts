@@ -1,10 +1,11 @@
 // prism, the ensemble, served over statistical members (no weights needed): shape, determinism,
-// blend within the members' envelope, weights learned from the held-out tail, warm-up, backtests;
-// the combiner (median prior + inverse-loss weights) and the default statistical members.
+// blend within the members' envelope, weights learned from rolling origins and pooled across the
+// request, warm-up, backtests; the combiner (median prior + inverse-loss weights), the validation
+// windows, the pooling, the monotone levels and the default statistical members.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
-import { blendWeights, combine, prismMembers, MEDIAN_SHARE, STATISTICAL_MEMBERS } from '../src/forecasting/prism.ts';
+import { blendWeights, combine, monotoneFromCentre, pooledLosses, prismMembers, validationWindows, MEDIAN_SHARE, ORIGINS, POOL_SHARE, STATISTICAL_MEMBERS, WEIGHT_POWER } from '../src/forecasting/prism.ts';
 import { loadCatalog } from '../src/runtime/catalog.ts';
 
 let server: TestServer;
@@ -57,10 +58,13 @@ describe('prism', () => {
     assert.ok(res.body.metrics.aggregate.mase > 0);
   });
 
-  it('weights: inverse loss, summing to 1; equal when nothing was learned', () => {
-    const w = blendWeights([1, 2, 4]);
+  it('weights: inverse loss to a power, summing to 1; equal when nothing was learned', () => {
+    const v2 = blendWeights([1, 2, 4], 1);
+    assert.ok(Math.abs(v2[0] / v2[1] - 2) < 1e-12 && Math.abs(v2[1] / v2[2] - 2) < 1e-12, 'power 1: ∝ 1/loss');
+    const w = blendWeights([1, 1.1, 2]);
     assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) < 1e-12);
-    assert.ok(Math.abs(w[0] / w[1] - 2) < 1e-12 && Math.abs(w[1] / w[2] - 2) < 1e-12, '∝ 1/loss');
+    assert.equal(WEIGHT_POWER, 8);
+    assert.ok(Math.abs(w[0] / w[1] - 1.1 ** 8) < 1e-9 && Math.abs(w[0] / w[2] - 2 ** 8) < 1e-9, '∝ (min loss / loss)^8');
     assert.deepEqual(blendWeights([1, Number.NaN]), [0.5, 0.5]);
     const perfect = blendWeights([0, 1]);
     assert.ok(perfect[0] > 0.99 && perfect[1] > 0, 'a zero loss is floored, not infinite');
@@ -81,6 +85,40 @@ describe('prism', () => {
     assert.deepEqual(combine([[2], [4]], [0.5, 0.5]), [3]);
   });
 
+  it('validation windows: w = min(horizon, ⌊n/3⌋), up to ORIGINS origins that leave max(3, w) points and are fully observed', () => {
+    assert.equal(ORIGINS, 2);
+    const ones = (n: number) => Array.from({ length: n }, () => 1);
+    assert.deepEqual(validationWindows(ones(72), 12), { window: 12, origins: 2 });
+    assert.deepEqual(validationWindows(ones(30), 12), { window: 10, origins: 2 }); // 30 − 2·10 = 10 ≥ 10
+    assert.deepEqual(validationWindows(ones(14), 6), { window: 4, origins: 2 }); // 14 − 8 = 6 ≥ 4
+    assert.deepEqual(validationWindows(ones(11), 4), { window: 3, origins: 2 }); // 11 − 6 = 5 ≥ 3
+    assert.deepEqual(validationWindows(ones(5), 4), { window: 1, origins: 2 }); // 5 − 2 = 3 ≥ 3
+    assert.deepEqual(validationWindows(ones(4), 4), { window: 1, origins: 1 }); // 4 − 2 = 2 < 3: one origin
+    assert.deepEqual(validationWindows(ones(3), 4), { window: 0, origins: 0 });
+    assert.deepEqual(validationWindows(ones(72), 12, 5), { window: 12, origins: 5 });
+    // a gap in the second window stops at one origin; one in the last window leaves none
+    const gap = ones(72) as (number | null)[];
+    gap[72 - 15] = null;
+    assert.deepEqual(validationWindows(gap, 12), { window: 12, origins: 1 });
+    gap[71] = null;
+    assert.deepEqual(validationWindows(gap, 12), { window: 0, origins: 0 });
+  });
+
+  it('pooling: each series\' losses mixed half and half with the request\'s mean; a series without a window takes the pooled ones', () => {
+    assert.equal(POOL_SHARE, 0.5);
+    const mixed = pooledLosses([[1, 3], [3, 1], undefined]);
+    assert.deepEqual(mixed, [[1.5, 2.5], [2.5, 1.5], [2, 2]]);
+    assert.deepEqual(pooledLosses([undefined, undefined]), [undefined, undefined]);
+    assert.deepEqual(pooledLosses([[1, 2]], 1), [[1, 2]]);
+  });
+
+  it('monotone levels: the level nearest 0.5 stays, the others are pushed outwards from it', () => {
+    const levels = [0.1, 0.5, 0.9];
+    assert.deepEqual(monotoneFromCentre(levels, [[5, 1], [4, 2], [3, 6]]), [[4, 1], [4, 2], [4, 6]]);
+    // a sort would have moved the median (4 → 3 at step 0); here it is kept
+    assert.deepEqual(monotoneFromCentre([0.2, 0.4, 0.8], [[1], [0], [2]]), [[0], [0], [2]]);
+  });
+
   it('default members: served foundation models, else auto-ets, auto-theta and seasonal-naive (naive, auto-arima left out)', () => {
     const catalog = loadCatalog();
     const statistical = new Set(['naive', 'seasonal-naive', 'auto-ets', 'auto-arima', 'auto-theta']);
@@ -94,6 +132,24 @@ describe('prism', () => {
     const foundation = catalog.models.filter((m) => !statistical.has(m.id) && m.id !== 'prism').slice(0, 2).map((m) => m.id);
     const served = new Set([...statistical, ...foundation]);
     assert.deepEqual(prismMembers(catalog, [], (m) => served.has(m.id)).map((m) => m.model), foundation);
+  });
+
+  it('pools the evidence of the request: a series too short to validate alone gets its batch-mates\' weights', async () => {
+    const short = { target: [120, 80, 130], index: monthlyDates('2020-01', 3) };
+    const body = (model: string, series: unknown[]) => ({ model, freq: 'MS', horizon: 6, quantiles: [0.1, 0.5, 0.9], series });
+    const alone = await server.request('POST', '/v1/forecast', { body: body('prism', [short]) });
+    assert.equal(alone.status, 200, alone.text);
+    // alone: no window, equal weights, so exactly ½ median + ½ mean of the members (then monotone levels)
+    const members = await Promise.all(['auto-ets', 'auto-theta', 'seasonal-naive', 'naive'].map((m) => server.request('POST', '/v1/forecast', { body: body(m, [short]) })));
+    const equal = members.map(() => 1 / members.length);
+    const expected = monotoneFromCentre([0.1, 0.5, 0.9], ['0.1', '0.5', '0.9'].map((q) => combine(members.map((m) => m.body.series[0][0].prediction[q]), equal)));
+    const got = alone.body.series[0][0].prediction;
+    ['0.1', '0.5', '0.9'].forEach((q, j) => got[q].forEach((v: number, t: number) => assert.ok(Math.abs(v - expected[j][t]) < 1e-6, `${q}[${t}] ${v} vs ${expected[j][t]}`)));
+    // beside a long series with windows, its blend uses the pooled losses: a different forecast
+    const pooled = await server.request('POST', '/v1/forecast', { body: body('prism', [{ target, index: monthlyDates('2015-01', 72) }, short]) });
+    assert.equal(pooled.status, 200, pooled.text);
+    // (on 3 points every member's median is the last value, so the intervals are where they differ)
+    assert.notDeepEqual(pooled.body.series[1][0].prediction, got);
   });
 
   it('on a purely seasonal series the blend follows the seasonal members, not naive (end to end)', async () => {

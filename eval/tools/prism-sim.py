@@ -3,17 +3,26 @@
 Fits each statistical member with statsforecast exactly as the runtime adapters do (season from the
 catalog, the same fallbacks), once for the official test horizon and once per validation origin
 (the last `w` observations of the training part held out, w = min(h, n // 3); origin k holds out
-k*w), caches the forecasts under /tmp/prism-sim/, and scores candidate combiners (equal mean,
-median, inverse-loss weights with shrinkage, selection; `medinv` with shrink 0.5 and 1 origin is what
-src/forecasting/prism.ts does) with the harness' MASE and WQL definitions. The forecasts are the adapters' to the
-printed digits (the member and prism scores equal the API runs' to 4 decimals).
+k*w), caches the forecasts under /tmp/prism-sim/<dataset>.<member>.<origins>.pkl, and scores
+candidate combiners with the harness' MASE and WQL definitions. The forecasts are the adapters' to
+the printed digits (the member and prism scores equal the API runs' to 4 decimals).
 
-  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly [--members auto-ets,auto-theta,seasonal-naive] [--origins 2] [--methods medinv,median]
+v2 combiners (`--methods`; `medinv` with shrink 0.5 and 1 origin is prism v2). v3 (`--v3`, `--grid`,
+class Study): the member losses over up to `origins` rolling origins, scale-free (÷ Σ|actual| of the
+windows), mixed with the mean over the series of the same request (batches of 64 consecutive series,
+as eval/run.ts sends them), weights ∝ (min loss / loss)^power, alpha · median + the rest weighted,
+levels made monotone around 0.5. src/forecasting/prism.ts is `--v3 2:0.5:8:0.5` (origins 2, pool 0.5, power 8,
+median share 0.5).
+
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly --origins 3        # builds the cache (v2 table)
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly,tourism-yearly --origins 3 --v3 2:0.5:8:0.5,1:0:1:0.5:series:sort
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py m3-yearly --origins 3 --grid --grid-only "origins=1,2;power=1,8,inf"
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import pickle
 import sys
@@ -44,6 +53,7 @@ DATASETS = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def load(key: str) -> list[tuple[np.ndarray, np.ndarray]]:
     path, h, _, _ = DATASETS[key]
     if path.startswith("m4/"):
@@ -193,22 +203,187 @@ def combine(method: str, finals: list[np.ndarray], vals: list[list], shrink: flo
     raise KeyError(method)
 
 
+# ---- prism v3: evidence from several rolling origins, pooled across the series of a request ----
+
+def batches_of(key: str, batch: int, max_points: int = 200_000, context: int = 2500) -> list[list[int]]:
+    """The harness' requests (eval/run.ts `batches`): consecutive series, ≤ batch series, ≤ max_points observations."""
+    out, cur, pts = [], [], 0
+    for i, (y, _) in enumerate(load(key)):
+        n = min(y.size, context)
+        if cur and (len(cur) >= batch or pts + n > max_points):
+            out.append(cur)
+            cur, pts = [], 0
+        cur.append(i)
+        pts += n
+    if cur:
+        out.append(cur)
+    return out
+
+
+Q = np.array(LEVELS)[:, None]  # L, 1
+
+
+def window_pinball(actual: np.ndarray, fc: np.ndarray) -> np.ndarray:
+    """(L,) pinball loss summed over the window at each level."""
+    d = actual[None, :] - fc
+    return np.maximum(Q * d, (Q - 1) * d).sum(1)
+
+
+class Study:
+    """A dataset's cached member forecasts as arrays, for fast scoring of many designs."""
+
+    def __init__(self, key: str, members: list[str], cached: dict, max_origins: int, combos: tuple = ()):
+        """combos: candidate combinations scored beside the members ('median', 'mean' of the members)."""
+        self.key, self.members = key, members
+        _, h, m, _ = DATASETS[key]
+        data = load(key)
+        n = len(data)
+        self.K = len(members)
+
+        def candidates(fcs: list[np.ndarray]) -> list[np.ndarray]:
+            extra = {"median": lambda: np.median(fcs, 0), "mean": lambda: np.mean(fcs, 0)}
+            return list(fcs) + [extra[c]() for c in combos]
+
+        self.F = np.stack([np.stack(candidates([cached[mb][0][s][0] for mb in members])) for s in range(n)])  # n, C, L, h
+        self.test = np.stack([t for _, t in data])  # n, h
+        self.mscale = np.array([np.mean(np.abs(y[m:] - y[:-m])) for y, _ in data])
+        self.wden = np.abs(self.test).sum()
+        # the history's mean |first difference| (MASE-like scale of a series, no season needed)
+        self.dscale = np.array([max(float(np.mean(np.abs(np.diff(y)))), 1e-9) if y.size > 1 else 1.0 for y, _ in data])
+        # per number of origins o: each series' pinball loss summed over its first min(o, available)
+        # windows (n, K, L; NaN: no window) and the Σ|actual| of those windows (n,)
+        self.pin, self.absum, self.wlen = {}, {}, {}
+        for o in range(1, max_origins + 1):
+            pin = np.full((n, self.F.shape[1], len(LEVELS)), np.nan)
+            absum, wlen = np.zeros(n), np.zeros(n)
+            for s in range(n):
+                vals = [cached[mb][0][s][1][:o] for mb in members]
+                used = min(len(v) for v in vals)
+                if used:
+                    pin[s] = 0
+                    for j in range(used):
+                        actual = vals[0][j][0]
+                        for k, fc in enumerate(candidates([v[j][1] for v in vals])):
+                            pin[s, k] += window_pinball(actual, fc)
+                        absum[s] += np.abs(actual).sum()
+                        wlen[s] += actual.size
+            self.pin[o], self.absum[o], self.wlen[o] = pin, np.maximum(absum, 1e-9), np.maximum(wlen, 1)
+
+    def score(self, P: np.ndarray) -> tuple[float, float]:
+        """P: (n, L, h). MASE of the 0.5 level (mean over series, finite scales) and WQL, as eval/run.ts."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mase = np.abs(self.test - P[:, 4]).mean(1) / self.mscale
+        d = self.test[:, None, :] - P
+        pin = np.maximum(Q[None] * d, (Q[None] - 1) * d).sum((0, 2))
+        return float(np.mean(mase[np.isfinite(mase)])), float(np.mean(2 * pin / self.wden))
+
+    def v3(self, origins: int, batch: int, alpha: float, power: float, pool: float, pooling: str = "series",
+           order: str = "anchor") -> np.ndarray:
+        """prism v3, (n, L, h): per level, alpha · median + (1 − alpha) · Σ_k w_k · member_k with
+        w_k ∝ (min loss / loss_k)^power (power inf: the best member); loss = pool · the request's pooled
+        loss + (1 − pool) · the series' own, each a scale-free pinball loss (÷ Σ|actual| of the windows)
+        over up to `origins` rolling origins. Pooled: 'series' = mean over the request's series of
+        their own, 'total' = Σ pinball / Σ|actual| over the request (a WQL). Equal weights where
+        nothing was learned. Monotone afterwards: 'sort' sorts the levels at every step (v2), 'anchor'
+        keeps the 0.5 level and pushes the others outwards from it (running max above, min below)."""
+        F = self.F
+        if pooling == "scaled":  # ÷ the window length × the history's mean |difference|, then as 'series'
+            own = self.pin[origins] / (self.wlen[origins] * self.dscale)[:, None, None]
+            pooling = "series"
+        else:
+            own = self.pin[origins] / self.absum[origins][:, None, None]
+        n, K, L, _ = F.shape
+        mix = np.full((n, K, L), np.nan)
+        for b in batches_of(self.key, batch) if batch else [[i] for i in range(n)]:
+            ob = own[b]
+            ok = ~np.isnan(ob).any((1, 2))
+            if not ok.any():
+                continue
+            if pooling == "series":
+                pooled = ob[ok].mean(0)  # K, L
+            else:
+                idx = np.array(b)[ok]
+                pooled = self.pin[origins][idx].sum(0) / self.absum[origins][idx].sum()
+            for j, s in enumerate(b):
+                mix[s] = pool * pooled + (1 - pool) * ob[j] if ok[j] else pooled
+        w = np.full((n, K, L), 1 / K)
+        has = ~np.isnan(mix).any((1, 2))
+        m = np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
+        if np.isinf(power):
+            r = (m == m.min(1, keepdims=True)).astype(float)
+        else:
+            r = (m.min(1, keepdims=True) / m) ** power
+        w[has] = r / r.sum(1, keepdims=True)
+        out = alpha * np.median(F[:, : self.K], 1) + (1 - alpha) * np.einsum("nkl,nklh->nlh", w, F)
+        return anchored(out) if order == "anchor" else np.sort(out, axis=1)
+
+
+def anchored(out: np.ndarray) -> np.ndarray:
+    """(n, L, h) levels made monotone without moving the 0.5 level: above it a running max, below a running min."""
+    out = out.copy()
+    mid = LEVELS.index(0.5)
+    for i in range(mid + 1, len(LEVELS)):
+        out[:, i] = np.maximum(out[:, i], out[:, i - 1])
+    for i in range(mid - 1, -1, -1):
+        out[:, i] = np.minimum(out[:, i], out[:, i + 1])
+    return out
+
+
+GRID = dict(origins=(1, 2, 3), pool=(0.0, 0.5, 0.75, 1.0), power=(1, 4, 16, 64, float("inf")), alpha=(0.0, 0.25, 0.5),
+            pooling=("series", "total", "scaled"), order=("sort", "anchor"))
+
+
+def v3_grid(study: Study, max_origins: int, batch: int) -> list[tuple]:
+    rows = []
+    for origins in [o for o in GRID["origins"] if o <= max_origins]:
+        for pool in GRID["pool"]:
+            for power in GRID["power"]:
+                for alpha in GRID["alpha"]:
+                    for pooling in GRID["pooling"] if pool else ("series",):
+                        for order in GRID["order"]:
+                            rows.append((origins, pool, power, alpha, pooling, order,
+                                         *study.score(study.v3(origins, batch, alpha, power, pool, pooling, order))))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("datasets")
     ap.add_argument("--members", default="auto-ets,auto-theta,seasonal-naive")  # auto-ces, naive also known
     ap.add_argument("--origins", type=int, default=2)  # validation windows cached (methods try 1 and all)
     ap.add_argument("--methods", default="mean,median,medinv,inv1,inv2,trim,select")  # medinv = prism v2
+    ap.add_argument("--grid", action="store_true", help="v3: every (origins, pool, power, alpha) on the cache")
+    ap.add_argument("--v3", default="", help="v3 design(s) 'origins:pool:power:alpha[:series|total[:anchor|sort]],...', scored per dataset")
+    ap.add_argument("--grid-only", default="", help="restrict the grid, e.g. 'origins=2,3;pool=1;order=anchor'")
+    ap.add_argument("--combos", default="", help="v3: candidate combinations beside the members, e.g. 'median,mean'")
+    ap.add_argument("--batch", type=int, default=64, help="series pooled per request, as eval/run.ts sends them")
     a = ap.parse_args()
     members = a.members.split(",")
+    for part in filter(None, a.grid_only.split(";")):
+        name, values = part.split("=")
+        GRID[name] = tuple(v if name in ("pooling", "order", "combos") else float(v) for v in values.split(","))
     for key in a.datasets.split(","):
         cached = {m: member_cache(key, m, a.origins) for m in members}
-        print(f"## {key}  (member fit time s: {', '.join(f'{m} {cached[m][1]:.1f}' for m in members)})")
+        print(f"## {key}  (member fit time s: {', '.join(f'{m} {cached[m][1]:.1f}' for m in members)})", flush=True)
         for m in members:
             mase, wql = score(key, [r[0] for r in cached[m][0]])
             print(f"  {m:16s} MASE {mase:.4f} WQL {wql:.4f}")
         n = len(cached[members[0]][0])
-        for method in a.methods.split(","):
+        if a.grid or a.v3:
+            study = Study(key, members, cached, a.origins, tuple(filter(None, a.combos.split(","))))
+            for k, m in enumerate(members):  # the arrays reproduce score()
+                print(f"  {m:16s} MASE %.4f WQL %.4f (arrays)" % study.score(study.F[:, k]))
+        if a.grid:
+            for row in v3_grid(study, a.origins, a.batch):
+                print("  v3 origins=%d pool=%.2f power=%g alpha=%.2f pooling=%s order=%s: MASE %.4f WQL %.4f" % row, flush=True)
+            continue
+        if a.v3:
+            for d in a.v3.split(","):
+                o, pool, power, alpha, pooling, order = (d.split(":") + ["series", "anchor"][len(d.split(":")) - 4:])[:6]
+                mase, wql = study.score(study.v3(int(o), a.batch, float(alpha), float(power), float(pool), pooling, order))
+                print(f"  v3 {d}: MASE {mase:.4f} WQL {wql:.4f}", flush=True)
+            continue
+        for method in [m for m in a.methods.split(",") if m]:
             for shrink in ([0.3, 0.5, 0.7] if method.startswith("inv") or method == "medinv" else [0.8] if method == "select" else [None]):
                 for origins in ([1, a.origins] if method not in ("mean", "median", "medmean") else [0]):
                     preds = [combine(method, [cached[m][0][s][0] for m in members],

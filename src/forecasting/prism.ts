@@ -1,19 +1,25 @@
 // prism: Horizon's ensemble. Per quantile level (and for the mean), a combination of member
-// models' forecasts in the spirit of the M3/M4 forecast-combination results (equal-weight "Comb" and
-// the median "SCUM" beat the single models; weights learned from one short window are noisy):
+// models' forecasts in the spirit of the M3/M4 forecast-combination results (the median "SCUM" and
+// equal-weight "Comb" beat the single models; weights learned from one short window are noisy):
 //
 //   forecast = MEDIAN_SHARE · median over members  +  (1 − MEDIAN_SHARE) · Σ_k w_k · member_k
-//   w_k ∝ 1 / (member k's pinball loss at that level on the held-out tail window)
+//   w_k ∝ (min_j loss_j / loss_k)^WEIGHT_POWER
+//   loss_k = POOL_SHARE · (mean over the request's series of their loss_k) + (1 − POOL_SHARE) · this series' loss_k
 //
-// The median is the robust prior (one member that fails on a series, e.g. a 52-week seasonal naive
-// on short weekly data, cannot drag it); the learned inverse-loss part lets a member that is clearly
-// better on this series' own recent history pull the forecast towards it. The tail window is the last
-// min(horizon, ⌊n/3⌋) observations; every member forecasts it from what precedes it. Values are sorted
-// across levels at every step so the quantiles stay monotone. Deterministic; the cost is two forecasts
-// per member (the window and the horizon), sent to the workers at the same time.
+// v3 (issue 13). A series' loss of member k at a level is its pinball loss over up to ORIGINS rolling
+// origins (windows of w = min(horizon, ⌊n/3⌋) steps: the last w, the w before them, …; every member
+// forecasts each window from what precedes it), divided by Σ|actual| over those windows, so that
+// series of any size weigh alike when the request's evidence is pooled: the series of one request are
+// usually of one kind (the eval sends 64 of one dataset), and on short yearly series one window says
+// little. Pooled evidence is steadier, so the weights are sharper than v2's 1/loss. The median is the
+// robust prior (one member that fails on a series, e.g. a 52-week seasonal naive on short weekly data,
+// cannot drag it). The levels are made monotone without moving the central one (the 0.5 level where
+// asked: it is what MASE scores): above it a running max, below it a running min.
+// Deterministic; the cost is members × (1 + ORIGINS) forecasts per series (9 with the statistical
+// members), sent to the workers at the same time, one call per member and window length.
 //
 // Chosen with eval/tools/prism-sim.py on M3 yearly/quarterly and Tourism yearly/quarterly (see
-// eval/README.md, "prism"); the monthly sets and M4 Hourly/Weekly were not used to choose it.
+// eval/README.md, "prism v3"); the monthly sets and M4 Hourly/Weekly were not used to choose it.
 import { HorizonError } from '../errors.ts';
 import { findModel, type Catalog, type CatalogModel } from '../runtime/catalog.ts';
 import { holdOutTail, type RuntimeSeries } from './normalize.ts';
@@ -33,6 +39,12 @@ export const STATISTICAL_MEMBERS = ['auto-ets', 'auto-theta', 'seasonal-naive'];
 const STATISTICAL = new Set([...STATISTICAL_MEMBERS, 'naive', 'auto-arima', 'auto-ces']);
 /** share of the members' median in every blend; the rest is the inverse-loss weighted mean */
 export const MEDIAN_SHARE = 0.5;
+/** rolling validation origins per series (fewer where the history is short) */
+export const ORIGINS = 2;
+/** share of the request's pooled loss in each series' loss; the rest is the series' own */
+export const POOL_SHARE = 0.5;
+/** exponent of the inverse-loss weights (v2: 1) */
+export const WEIGHT_POWER = 8;
 
 export interface PrismMember { model: string; size: string; group: string }
 
@@ -45,12 +57,34 @@ export function prismMembers(catalog: Catalog, configured: string[], isServed: (
   return (foundation.length >= 2 ? foundation : served(STATISTICAL_MEMBERS)).map(toMember);
 }
 
-/** Length of the tail used to learn the weights: up to the horizon, at most a third of the history. */
-function windowFor(series: RuntimeSeries, horizon: number): number {
-  const observed = series.target.filter((v) => v !== null).length;
-  const window = Math.min(horizon, Math.floor(series.target.length / 3));
-  const tail = series.target.slice(series.target.length - window);
-  return window >= 1 && observed - window >= 3 && tail.every((v) => v !== null) ? window : 0;
+/** The validation windows of a series: length w = min(horizon, ⌊n/3⌋) and the origins k = 1..ORIGINS
+ * (window k is the w steps ending (k − 1)·w before the end) whose window is fully observed and that
+ * leave at least max(3, w) observations before it. */
+export function validationWindows(target: (number | null)[], horizon: number, origins = ORIGINS): { window: number; origins: number } {
+  const n = target.length;
+  const window = Math.min(horizon, Math.floor(n / 3));
+  let k = 0;
+  while (window >= 1 && k < origins) {
+    const end = n - k * window;
+    const start = end - window;
+    const before = target.slice(0, start).filter((v) => v !== null).length;
+    if (before < Math.max(3, window) || !target.slice(start, end).every((v) => v !== null)) break;
+    k++;
+  }
+  return { window: k ? window : 0, origins: k };
+}
+
+/** The series as it was (k − 1)·w steps before its end, with its last w steps held out to forecast. */
+function atOrigin(series: RuntimeSeries, window: number, k: number): RuntimeSeries {
+  const drop = (k - 1) * window;
+  const n = series.target.length - drop;
+  const earlier: RuntimeSeries = drop ? {
+    ...series,
+    target: series.target.slice(0, n),
+    past_covariates: Object.fromEntries(Object.entries(series.past_covariates).map(([name, v]) => [name, v.slice(0, n)])),
+    ...(series.index && { index: series.index.slice(0, n) }),
+  } : series;
+  return holdOutTail(earlier, window);
 }
 
 /** A member sees at most its own max_context (prism's own cap may be larger). */
@@ -64,15 +98,42 @@ function lastObservations(series: RuntimeSeries, n: number): RuntimeSeries {
   };
 }
 
-/** Inverse-loss weights (∝ 1/loss, summing to 1); equal weights when nothing was learned. */
-export function blendWeights(losses: number[]): number[] {
+/** Inverse-loss weights ∝ (min loss / loss)^power, summing to 1; equal weights when nothing was learned. */
+export function blendWeights(losses: number[], power = WEIGHT_POWER): number[] {
   const k = losses.length;
   if (!k) return [];
   if (losses.some((l) => !Number.isFinite(l))) return losses.map(() => 1 / k);
   const floor = Math.max(...losses) * 1e-6 + 1e-12;
-  const raw = losses.map((l) => 1 / Math.max(l, floor));
+  const floored = losses.map((l) => Math.max(l, floor));
+  const best = Math.min(...floored);
+  const raw = floored.map((l) => (best / l) ** power);
   const total = raw.reduce((a, b) => a + b, 0);
   return raw.map((r) => r / total);
+}
+
+/**
+ * Each series' member losses mixed with the request's: POOL_SHARE · the mean over the series that have
+ * losses + the rest · the series' own; the pooled losses alone for a series without a window;
+ * undefined when no series of the request has one.
+ */
+export function pooledLosses(own: (number[] | undefined)[], poolShare = POOL_SHARE): (number[] | undefined)[] {
+  const learned = own.filter((l): l is number[] => !!l && l.every(Number.isFinite));
+  if (!learned.length) return own.map(() => undefined);
+  const pooled = learned[0].map((_, k) => learned.reduce((sum, l) => sum + l[k], 0) / learned.length);
+  return own.map((l) => (l && l.every(Number.isFinite) ? l.map((v, k) => poolShare * pooled[k] + (1 - poolShare) * v) : pooled));
+}
+
+/** Quantile columns made monotone without moving the level nearest 0.5: a running max above it, a running min below. */
+export function monotoneFromCentre(levels: number[], columns: number[][]): number[][] {
+  if (levels.length < 2) return columns;
+  let centre = 0;
+  levels.forEach((q, j) => { if (Math.abs(q - 0.5) < Math.abs(levels[centre] - 0.5)) centre = j; });
+  const out = columns.map((c) => [...c]);
+  for (let t = 0; t < out[0].length; t++) {
+    for (let j = centre + 1; j < levels.length; j++) out[j][t] = Math.max(out[j][t], out[j - 1][t]);
+    for (let j = centre - 1; j >= 0; j--) out[j][t] = Math.min(out[j][t], out[j + 1][t]);
+  }
+  return out;
 }
 
 function median(values: number[]): number {
@@ -104,8 +165,7 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
   if (usable.length < 2) {
     throw new HorizonError('model_unavailable', `prism needs at least two member models that can forecast ${plan.horizon} steps; available: ${usable.map((m) => m.model).join(', ') || 'none'}`);
   }
-  const windows = plan.series.map((s) => windowFor(s, plan.horizon));
-  const learnable = plan.series.map((s, i) => ({ i, window: windows[i] })).filter((x) => x.window > 0);
+  const windows = plan.series.map((s) => validationWindows(s.target, plan.horizon));
   const levels = [...new Set([...plan.quantiles])].sort((a, b) => a - b);
   const fitLevels = levels.length ? levels : [0.5];
 
@@ -114,37 +174,45 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
     return inference.infer(m.group, { model: m.model, size: m.size, freq: plan.freq, horizon, quantiles: fitLevels, series: series.map((s) => lastObservations(s, maxContext)) });
   };
 
-  // forecasts of the horizon, and of each learnable series' window (grouped by window length so
-  // every call has one horizon)
-  const byWindow = new Map<number, number[]>();
-  for (const { i, window } of learnable) byWindow.set(window, [...(byWindow.get(window) ?? []), i]);
+  // the validation forecasts: every (series, origin) of one window length in one call per member
+  const tasks = new Map<number, { i: number; k: number }[]>();
+  windows.forEach(({ window, origins }, i) => {
+    for (let k = 1; k <= origins; k++) tasks.set(window, [...(tasks.get(window) ?? []), { i, k }]);
+  });
   const [forecasts, backtests] = await Promise.all([
     Promise.all(usable.map((m) => call(m, plan.series, plan.horizon))),
-    Promise.all(usable.map((m) => Promise.all([...byWindow].map(async ([window, idx]) => {
-      const answer = await call(m, idx.map((i) => holdOutTail(plan.series[i], window)), window);
-      return idx.map((i, j) => [i, answer.predictions[j]] as const);
+    Promise.all(usable.map((m) => Promise.all([...tasks].map(async ([window, list]) => {
+      const answer = await call(m, list.map(({ i, k }) => atOrigin(plan.series[i], window, k)), window);
+      return list.map(({ i, k }, j) => [`${i}:${k}`, answer.predictions[j]] as const);
     })).then((parts) => new Map(parts.flat())))),
   ]);
 
-  const predictions: Prediction[] = plan.series.map((s, i) => {
-    const window = windows[i];
-    const actual = window ? (s.target.slice(s.target.length - window) as number[]) : [];
+  // each series' scale-free loss of every member: Σ over its origins of the loss ÷ Σ|actual|
+  const actualAt = (i: number, k: number) => {
+    const { window } = windows[i];
+    const end = plan.series[i].target.length - (k - 1) * window;
+    return plan.series[i].target.slice(end - window, end) as number[];
+  };
+  const ownLosses = (loss: (actual: number[], p: Prediction) => number) => plan.series.map((_, i) => {
+    const { origins } = windows[i];
+    if (!origins) return undefined;
+    let scale = 0;
+    for (let k = 1; k <= origins; k++) scale += actualAt(i, k).reduce((sum, y) => sum + Math.abs(y), 0);
+    return backtests.map((b) => {
+      let total = 0;
+      for (let k = 1; k <= origins; k++) total += loss(actualAt(i, k), b.get(`${i}:${k}`)!);
+      return total / Math.max(scale, 1e-9);
+    });
+  });
+  const weightsFrom = (losses: (number[] | undefined)[]) => pooledLosses(losses).map((l) => (l ? blendWeights(l) : usable.map(() => 1 / usable.length)));
+  const meanWeights = weightsFrom(ownLosses((actual, p) => actual.reduce((sum, y, t) => sum + Math.abs(y - p.mean[t]), 0)));
+  const levelWeights = new Map(levels.map((q) => [q, weightsFrom(ownLosses((actual, p) => quantileLoss(actual, levelValues(p, q), q)))]));
+
+  const predictions: Prediction[] = plan.series.map((_, i) => {
     const memberForecasts = forecasts.map((f) => f.predictions[i]);
-    const weightsFor = (loss: (p: Prediction) => number) => (window
-      ? blendWeights(backtests.map((b) => loss(b.get(i)!)))
-      : usable.map(() => 1 / usable.length));
-    const meanWeights = weightsFor((p) => actual.reduce((sum, y, t) => sum + Math.abs(y - p.mean[t]), 0));
-    const quantiles: Record<string, number[]> = {};
-    for (const q of levels) {
-      const weights = weightsFor((p) => quantileLoss(actual, levelValues(p, q), q));
-      quantiles[String(q)] = combine(memberForecasts.map((p) => levelValues(p, q)), weights);
-    }
-    // the weights differ per level, so a blend can cross: sort across levels at every step
-    for (let t = 0; t < plan.horizon && levels.length > 1; t++) {
-      const column = levels.map((q) => quantiles[String(q)][t]).sort((a, b) => a - b);
-      levels.forEach((q, j) => { quantiles[String(q)][t] = column[j]; });
-    }
-    return { mean: combine(memberForecasts.map((p) => p.mean), meanWeights), quantiles };
+    const columns = monotoneFromCentre(levels, levels.map((q) => combine(memberForecasts.map((p) => levelValues(p, q)), levelWeights.get(q)![i])));
+    const quantiles = Object.fromEntries(levels.map((q, j) => [String(q), columns[j]]));
+    return { mean: combine(memberForecasts.map((p) => p.mean), meanWeights[i]), quantiles };
   });
   return { model: PRISM_ID, size: plan.size, predictions, warnings: [...new Set(forecasts.flatMap((f) => f.warnings))], timing: {} };
 }
