@@ -73,10 +73,13 @@ export async function startServer(config: Config, options: {
   const groups = config.inferenceUrl ? [] : installedGroups(wanted);
   const missing = config.inferenceUrl ? [] : wanted.filter((g) => !groups.includes(g));
   const logger = { info: (o: object, m?: string) => app.log.info(o, m), warn: (o: object, m?: string) => app.log.warn(o, m), error: (o: object, m?: string) => app.log.error(o, m) };
+  // a worker with calls in flight is spared its missed health checks (a long fit holds its GIL)
+  let inferenceClient: InferenceClient | undefined;
   const supervisor = new Supervisor({
     groups,
     logger,
     workersPerGroup: config.workersPerGroup,
+    busy: (url) => (inferenceClient?.inFlightAt(url) ?? 0) > 0,
     env: {
       HORIZON_MODEL_DIR: config.modelDir,
       HORIZON_BATCH_MAX_SERIES: config.batchMaxSeries?.toString(),
@@ -92,6 +95,7 @@ export async function startServer(config: Config, options: {
   // a pull's waiters go on once every worker lists the new size
   const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
   const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce });
+  inferenceClient = inference;
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
 
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token

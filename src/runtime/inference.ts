@@ -135,6 +135,11 @@ export class InferenceClient {
     return resolved === undefined ? [] : typeof resolved === 'string' ? [resolved] : [...resolved];
   }
 
+  /** Calls in flight to the worker at `baseUrl` (the supervisor spares a busy worker's missed health checks). */
+  inFlightAt(baseUrl: string): number {
+    return this.inFlight.get(baseUrl) ?? 0;
+  }
+
   /** The ready worker with the fewest calls in flight; among equally busy ones, round robin. */
   private pick(group: string): string | undefined {
     const urls = this.endpoints(group);

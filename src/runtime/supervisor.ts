@@ -68,6 +68,10 @@ export interface SupervisorOptions {
   healthIntervalMs?: number;
   /** consecutive failed health checks before the worker is restarted */
   healthFailures?: number;
+  /** whether calls to the worker at this URL are in flight: while they are, missed health checks do not
+   * count (a long statistical fit holds the worker's GIL, so /health cannot answer; the calls themselves
+   * end at the inference timeout at the latest, and then the checks count again) */
+  busy?: (baseUrl: string) => boolean;
   /** how often the workers' model lists are re-read, so weights pulled while running show up */
   modelsRefreshMs?: number;
   backoffInitialMs?: number;
@@ -98,7 +102,7 @@ class Worker {
 export class Supervisor extends EventEmitter {
   /** each group's workers, index order */
   private readonly workers = new Map<string, Worker[]>();
-  private readonly options: Required<Omit<SupervisorOptions, 'env' | 'logger'>> & Pick<SupervisorOptions, 'env' | 'logger'>;
+  private readonly options: Required<Omit<SupervisorOptions, 'env' | 'logger' | 'busy'>> & Pick<SupervisorOptions, 'env' | 'logger' | 'busy'>;
   private stopping = false;
 
   constructor(options: SupervisorOptions) {
@@ -255,6 +259,7 @@ export class Supervisor extends EventEmitter {
       if (res.statusCode !== 200) throw new Error(`health answered ${res.statusCode}`);
       w.failedChecks = 0;
     } catch (error) {
+      if (this.options.busy?.(w.baseUrl)) return;
       w.failedChecks += 1;
       if (w.failedChecks >= this.options.healthFailures) {
         this.options.logger?.warn({ group: w.group, worker: w.index, err: (error as Error).message }, 'model worker unhealthy, restarting');
