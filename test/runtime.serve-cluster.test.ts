@@ -32,7 +32,7 @@ describe('ServeCluster', () => {
       assert.deepEqual(cluster.modelsByGroup().get('core'), MODELS.models);
       assert.deepEqual(cluster.modelsByGroup().get('timesfm1'), []);
       assert.deepEqual(cluster.missingWeightsByGroup().get('core'), MODELS.missing_weights);
-      assert.deepEqual(cluster.status(), [{ group: 'core', state: 'ready', restarts: 0, lastError: undefined }]);
+      assert.deepEqual(cluster.status(), [{ group: 'core', worker: 0, state: 'ready', restarts: 0, lastError: undefined }]);
 
       down = true; // replicas restarting: the lists stay, the status says so
       await cluster.refreshAll();
