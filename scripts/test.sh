@@ -21,7 +21,9 @@ py_rc=${PIPESTATUS[0]}
 [ "$py_rc" -eq 0 ] || status=1
 
 echo "== control plane (node:test)"
-node --test --test-concurrency=1 --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout \
+# two files at a time: most of a file's time is spent waiting on the processes it starts (workers,
+# servers, PostgreSQL); 12.9 min instead of 19.3 here, same 459 tests (session 9)
+node --test --test-concurrency=2 --test-timeout=300000 --test-reporter=spec --test-reporter-destination=stdout \
   'test/**/*.test.ts' 2>&1 | tee test-output/node.log
 node_rc=${PIPESTATUS[0]}
 [ "$node_rc" -eq 0 ] || status=1

@@ -2,6 +2,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
+import { KeyCache } from '../src/http/key-cache.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer(); });
@@ -48,6 +49,24 @@ describe('authentication', () => {
     assert.ok(theirs.body.keys.every((k: { id: string }) => !myIds.has(k.id)));
     const revoke = await server.request('DELETE', `/v1/api-keys/${mine.body.keys[0].id}`, { key: other.key });
     assert.equal(revoke.status, 404, 'cannot revoke another account\'s key');
+  });
+});
+
+describe('the embedded store\'s key cache', () => {
+  it('holds no key, only its SHA-256: found by the key, dropped by key id and by account', () => {
+    const cache = new KeyCache();
+    const key = 'hzn_AbCdEfGh1234_secretsecretsecretsecretsecretsecretsecret00';
+    cache.set(key, { keyId: 'k1', accountId: 'a1' });
+    cache.set(`${key}x`, { keyId: 'k2', accountId: 'a1' });
+    assert.deepEqual(cache.get(key), { keyId: 'k1', accountId: 'a1' });
+    assert.equal(cache.get(key.slice(0, -1)), undefined);
+    const held = JSON.stringify([...(cache as unknown as { owners: Map<string, unknown> }).owners.keys()]);
+    assert.ok(!held.includes('secret') && !held.includes('hzn_'), held);
+    cache.forget('k1');
+    assert.equal(cache.get(key), undefined);
+    assert.ok(cache.get(`${key}x`));
+    cache.forgetAccount('a1');
+    assert.equal(cache.get(`${key}x`), undefined);
   });
 });
 
