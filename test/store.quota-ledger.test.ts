@@ -5,9 +5,11 @@
 // quota changes apply at once.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/store/database.ts';
 import { createAccount, setQuotas, accountOverview } from '../src/store/accounts.ts';
@@ -81,4 +83,58 @@ describe('quota ledger (embedded store)', () => {
       assert.equal((await chargeQuota(database.db, account.id)).admitted, false);
     } finally { await database.close(); }
   });
+
+  /** In a child process: opens the store in `dir`, charges `before` units, writes them (flush), charges
+   * `after` more, prints "charged" once every charge has answered, and waits to be killed. */
+  async function chargeThenCrash(dir: string, accountId: string, before: number, after: number, rotateBytes?: number): Promise<void> {
+    const src = (f: string) => pathToFileURL(join(import.meta.dirname, '..', 'src', 'store', f)).href;
+    const script = join(dir, 'charge-then-crash.ts');
+    writeFileSync(script, `
+      import { openDatabase } from '${src('database.ts')}';
+      import { chargeQuota } from '${src('quota.ts')}';
+      import { quotaLedger } from '${src('quota-ledger.ts')}';
+      const database = await openDatabase({ dataDir: ${JSON.stringify(dir)}, quotaJournal: { flushMs: 3_600_000${rotateBytes ? `, rotateBytes: ${rotateBytes}` : ''} } });
+      for (let i = 0; i < ${before}; i++) if (!(await chargeQuota(database.db, '${accountId}')).admitted) throw new Error('refused');
+      await quotaLedger(database.db)!.flush();
+      for (let i = 0; i < ${after}; i++) if (!(await chargeQuota(database.db, '${accountId}')).admitted) throw new Error('refused');
+      console.log('charged');
+      setInterval(() => {}, 1000);
+    `);
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('charged')) resolve(); });
+      child.on('exit', (code) => reject(new Error(`the child exited (${code}) before charging`)));
+    });
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+
+  for (const [label, rotateBytes] of [['', undefined], [', the journal rewritten after each write', 1]] as const) {
+    it(`on disk, units answered for survive kill -9 before their batch write, each counted once${label}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'horizon-journal-'));
+      let database: Database | undefined;
+      try {
+        database = await openDatabase({ dataDir: dir });
+        const account = await createAccount(database.db, { name: 'j', dailyQuota: 10 });
+        await database.close();
+        database = undefined;
+        // 3 units written to quota_usage, 4 only in the journal when the process dies
+        await chargeThenCrash(dir, account.id, 3, 4, rotateBytes);
+        const journal = readFileSync(join(dir, 'quota-journal'), 'utf8').trim().split('\n');
+        assert.deepEqual(journal.map((line) => Number(line.split(' ')[0])), rotateBytes ? [4, 5, 6, 7] : [1, 2, 3, 4, 5, 6, 7], journal.join('|'));
+        database = await openDatabase({ dataDir: dir });
+        assert.equal(await stored(database, account.id), 7, 'replayed: the 4 unwritten units, not the 3 written again');
+        assert.equal(readFileSync(join(dir, 'quota-journal'), 'utf8'), '', 'the journal is empty once replayed');
+        const decisions = await Promise.all(Array.from({ length: 5 }, () => chargeQuota(database.db, account.id)));
+        assert.deepEqual(decisions.map((d) => d.admitted), [true, true, true, false, false], 'exactly 3 of 10 left');
+        await database.close();
+        database = undefined;
+        database = await openDatabase({ dataDir: dir });
+        assert.equal(await stored(database, account.id), 10, 'a clean close writes everything');
+      } finally {
+        await database?.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

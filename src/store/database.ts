@@ -71,6 +71,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** directory of the embedded store; `memory://` keeps it in memory (tests) */
   dataDir: string;
+  /** the embedded store's quota journal: flush interval and rewrite size (tests) */
+  quotaJournal?: { flushMs?: number; rotateBytes?: number };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -85,11 +87,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pglite = new PGlite(inMemory ? undefined : join(options.dataDir, 'pglite'));
     await pglite.waitReady;
     const db = new Kysely<Schema>({ dialect: new PGliteDialect({ pglite }) });
-    useQuotaLedger(db); // this process is the embedded store's only writer
+    // this process is the embedded store's only writer: quotas are decided in memory, units journaled
+    const ledger = useQuotaLedger(db, inMemory ? undefined : { path: join(options.dataDir, 'quota-journal'), ...options.quotaJournal });
     database = {
       db, kind: 'pglite', pglite,
-      close: async () => { await db.destroy(); if (!pglite.closed) await pglite.close(); },
+      close: async () => { await ledger.close(); await db.destroy(); if (!pglite.closed) await pglite.close(); },
     };
+    await migrate(database);
+    await ledger.open();
+    return database;
   }
   await migrate(database);
   return database;
