@@ -122,15 +122,15 @@ describe('quota ledger (embedded store)', () => {
         await chargeThenCrash(dir, account.id, 3, 4, rotateBytes);
         const journal = readFileSync(join(dir, 'quota-journal'), 'utf8').trim().split('\n');
         assert.deepEqual(journal.map((line) => Number(line.split(' ')[0])), rotateBytes ? [4, 5, 6, 7] : [1, 2, 3, 4, 5, 6, 7], journal.join('|'));
-        database = await openDatabase({ dataDir: dir });
-        assert.equal(await stored(database, account.id), 7, 'replayed: the 4 unwritten units, not the 3 written again');
+        const replayed = database = await openDatabase({ dataDir: dir });
+        assert.equal(await stored(replayed, account.id), 7, 'replayed: the 4 unwritten units, not the 3 written again');
         assert.equal(readFileSync(join(dir, 'quota-journal'), 'utf8'), '', 'the journal is empty once replayed');
-        const decisions = await Promise.all(Array.from({ length: 5 }, () => chargeQuota(database.db, account.id)));
+        const decisions = await Promise.all(Array.from({ length: 5 }, () => chargeQuota(replayed.db, account.id)));
         assert.deepEqual(decisions.map((d) => d.admitted), [true, true, true, false, false], 'exactly 3 of 10 left');
-        await database.close();
+        await replayed.close();
         database = undefined;
-        database = await openDatabase({ dataDir: dir });
-        assert.equal(await stored(database, account.id), 10, 'a clean close writes everything');
+        const reopened = database = await openDatabase({ dataDir: dir });
+        assert.equal(await stored(reopened, account.id), 10, 'a clean close writes everything');
       } finally {
         await database?.close();
         rmSync(dir, { recursive: true, force: true });
