@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, PGliteDialect, sql, type Generated } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import { PGlite } from '@electric-sql/pglite';
-import { useQuotaLedger } from './quota-ledger.ts';
+import { useQuotaLedger, type QuotaLedger } from './quota-ledger.ts';
 import pg from 'pg';
 
 export interface AccountsTable {
@@ -77,6 +77,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let database: Database;
+  let ledger: QuotaLedger | undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
@@ -88,16 +89,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await pglite.waitReady;
     const db = new Kysely<Schema>({ dialect: new PGliteDialect({ pglite }) });
     // this process is the embedded store's only writer: quotas are decided in memory, units journaled
-    const ledger = useQuotaLedger(db, inMemory ? undefined : { path: join(options.dataDir, 'quota-journal'), ...options.quotaJournal });
+    const journaled = useQuotaLedger(db, inMemory ? undefined : { path: join(options.dataDir, 'quota-journal'), ...options.quotaJournal });
+    ledger = journaled;
     database = {
       db, kind: 'pglite', pglite,
-      close: async () => { await ledger.close(); await db.destroy(); if (!pglite.closed) await pglite.close(); },
+      close: async () => { await journaled.close(); await db.destroy(); if (!pglite.closed) await pglite.close(); },
     };
-    await migrate(database);
-    await ledger.open();
-    return database;
   }
   await migrate(database);
+  await ledger?.open(); // replays the quota journal: needs migration 006
   return database;
 }
 
