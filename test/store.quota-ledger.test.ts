@@ -137,4 +137,17 @@ describe('quota ledger (embedded store)', () => {
       }
     });
   }
+
+  it('a journal line cut short by a crash (its request never answered) is not replayed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'horizon-journal-'));
+    try {
+      let database = await openDatabase({ dataDir: dir });
+      const account = await createAccount(database.db, { name: 't', dailyQuota: 10 });
+      await database.close();
+      // two whole units, then a refund cut after its sign and a charge cut before its units
+      writeFileSync(join(dir, 'quota-journal'), `1 ${account.id} 2026-11-25 1\n2 ${account.id} 2026-11-25 1\n3 ${account.id} 2026-11-25 -\n4 ${account.id} 2026-11`);
+      database = await openDatabase({ dataDir: dir });
+      try { assert.equal(await stored(database, account.id), 2); } finally { await database.close(); }
+    } finally { rmSync(dir, { recursive: true, force: true }); }
+  });
 });

@@ -64,11 +64,12 @@ export class QuotaLedger {
     const text = existsSync(this.journal.path) ? readFileSync(this.journal.path, 'utf8') : '';
     for (const line of text.split('\n')) {
       const [seqText, accountId, day, unitsText] = line.split(' ');
-      const seq = Number(seqText);
-      // a line cut short by the crash (no units yet) was never acknowledged: its request did not answer
-      if (!line || unitsText === undefined || !Number.isInteger(seq) || seq <= applied) continue;
+      const [seq, units] = [Number(seqText), Number(unitsText)];
+      // a line cut short by the crash (no units yet, or a refund's bare "-") was never acknowledged:
+      // its request did not answer
+      if (!line || unitsText === undefined || !Number.isInteger(seq) || !Number.isInteger(units) || seq <= applied) continue;
       this.queued = Math.max(this.queued, seq);
-      this.addPending(accountId, day, Number(unitsText));
+      this.addPending(accountId, day, units);
     }
     await this.write();
     if (this.queued !== this.durable) throw new Error('the quota journal could not be written to the store');
