@@ -70,7 +70,11 @@ def main():
     ap.add_argument("datasets")
     ap.add_argument("--candidates", default="auto-ets,auto-theta,seasonal-naive")
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--windows", type=int, default=3, help="CV windows cached (rules try 1, 2, 3, ... up to it)")
+    ap.add_argument("--metrics", default="wql,mase,both")
     a = ap.parse_args()
+    global WINDOWS
+    WINDOWS = a.windows
     members = a.candidates.split(",")
     for key in a.datasets.split(","):
         _, h, _, season = ps.DATASETS[key]
@@ -98,8 +102,8 @@ def main():
             ms = [r[2] for r in rows if np.isfinite(r[2])]
             return (num / den if den > 0 else np.inf, np.mean(ms) if ms else np.inf)
 
-        for nw in (1, 2, 3):
-            for metric in ("wql", "mase", "both"):
+        for nw in sorted({1, 2, 3, WINDOWS} & set(range(1, WINDOWS + 1))):
+            for metric in a.metrics.split(","):
                 def val(v, ref):
                     if metric == "wql":
                         return (v[0], v[1])

@@ -34,7 +34,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "runtime"))
 
-from statsforecast.models import AutoCES, AutoETS, AutoTheta, Naive, SeasonalNaive  # noqa: E402
+from statsforecast.models import (  # noqa: E402
+    AutoCES, AutoETS, AutoTheta, DynamicOptimizedTheta, Naive, RandomWalkWithDrift, SeasonalNaive,
+)
 
 DATA = Path(os.environ.get("HORIZON_EVAL_DATA", "/work/shared/datasets"))
 LEVELS = [round(0.1 * i, 1) for i in range(1, 10)]
@@ -90,6 +92,13 @@ def make(member: str, n: int, m: int):
         return AutoTheta(season_length=mm) if n >= 4 else Naive()
     if member == "auto-ces":
         return AutoCES(season_length=mm) if n >= 4 else Naive()
+    # candidates studied as extra members (session 10), not served by the runtime
+    if member == "rw-drift":
+        return RandomWalkWithDrift() if n >= 2 else Naive()
+    if member == "dyn-opt-theta":
+        return DynamicOptimizedTheta(season_length=mm) if n >= 4 else Naive()
+    if member == "damped-ets":
+        return AutoETS(season_length=mm, model="ZZZ", damped=True) if n >= 7 else Naive()
     raise KeyError(member)
 
 
