@@ -212,7 +212,7 @@ try {
   let relayUrl: string | undefined;
   if (args.relay) {
     const upstream = new Pool(new URL(workerUrl).origin, { connections: 64, keepAliveTimeout: 30_000 });
-    const app = Fastify();
+    const app = Fastify({ bodyLimit: 64 * 1024 * 1024 }); // a batch-256 body is ~2.7 MB, over Fastify's 1 MiB default
     relay = app;
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => done(null, text));
     app.post('/relay', async (request, reply) => {
