@@ -1,5 +1,6 @@
 // Configuration from the environment, read once at start-up. Every variable is in the README table.
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 export interface Config {
   port: number;
@@ -29,6 +30,9 @@ export interface Config {
   inferFloat32: boolean;
   /** HORIZON_INFER_COALESCE (default on): concurrent model calls with one batch key go to the worker as one call */
   inferCoalesce: boolean;
+  /** threads that write large forecast answers (0: none, all on the event loop) and the smallest answer, in numbers, sent to one */
+  answerThreads: number;
+  answerThreadMinValues: number;
   /** HORIZON_WORKERS_PER_GROUP: local worker processes per runtime group */
   workersPerGroup: number;
   jobRetryLimit: number;
@@ -97,6 +101,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     inferenceTimeoutMs: int(env, 'HORIZON_INFERENCE_TIMEOUT_MS', 120_000),
     inferFloat32: !['0', 'false'].includes(env.HORIZON_INFER_FLOAT32 ?? ''),
     inferCoalesce: !['0', 'false'].includes(env.HORIZON_INFER_COALESCE ?? ''),
+    // one core stays the event loop's; at most 4 (each thread holds a V8 heap)
+    answerThreads: int(env, 'HORIZON_ANSWER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1))),
+    answerThreadMinValues: int(env, 'HORIZON_ANSWER_THREAD_MIN_VALUES', 50_000),
     workersPerGroup: Math.max(1, int(env, 'HORIZON_WORKERS_PER_GROUP', 1)),
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
     jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),

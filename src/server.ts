@@ -9,6 +9,7 @@ import { countAccounts, createAccount, AccountExistsError } from './store/accoun
 import { createApiKey } from './store/api-keys.ts';
 import { Supervisor, installedGroups } from './runtime/supervisor.ts';
 import { InferenceClient } from './runtime/inference.ts';
+import { AnswerThreads } from './forecasting/answer-threads.ts';
 import { ServeCluster, type InferenceBackend } from './runtime/serve-cluster.ts';
 import { ModelRegistry } from './runtime/models.ts';
 import { JobQueue } from './jobs/queue.ts';
@@ -96,12 +97,13 @@ export async function startServer(config: Config, options: {
   const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
   const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce });
   inferenceClient = inference;
+  const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues) : undefined;
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
 
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
   const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
   const app = await buildApp({
-    config, database, registry, inference, queue, pulls, version: VERSION,
+    config, database, registry, inference, queue, pulls, answerThreads, version: VERSION,
     admin: { operator: config.adminToken, local: localAdminToken },
     workers: () => backend.status(),
     logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
@@ -150,6 +152,7 @@ export async function startServer(config: Config, options: {
     await pulls?.stop();
     await backend.stop();
     await inference.close();
+    await answerThreads?.close();
     await database.close();
     await releaseLock();
   })();

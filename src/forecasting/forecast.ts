@@ -1,5 +1,4 @@
 // One forecast code path for sync requests and jobs: normalised request → worker → contract shape.
-import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
 import { normalizeForecastRequest, type ForecastRequestBody, type NormalizedRequest } from './normalize.ts';
 import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions } from './backtest.ts';
@@ -8,10 +7,12 @@ import { PRISM_ID, runPrism } from './prism.ts';
 import { findModel } from '../runtime/catalog.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager, PullProgress } from '../runtime/model-pull.ts';
-import type { ForecastResponse } from '../http/schemas.ts';
+import { contractShape, toContract, type ForecastResult } from './contract.ts';
+import type { AnswerThreads } from './answer-threads.ts';
 import { noteLogFields } from '../http/request-context.ts';
 
-export type ForecastResult = Static<typeof ForecastResponse>;
+// toContract lives in contract.ts (it also runs in the answer threads); re-exported for its callers
+export { toContract, type ForecastResult };
 
 /** A validated forecast, ready to run now or to store as a job. */
 export interface ForecastPlan extends NormalizedRequest {
@@ -95,37 +96,23 @@ export async function runForecast(
   return result;
 }
 
-/** Shapes the worker's answer as ForecastAPIResponse, checking what the contract promises. */
-export function toContract(request: NormalizedRequest, answer: InferResponse): ForecastResult {
-  const { horizon, quantiles } = request;
-  if (answer.predictions.length !== request.series.length) {
-    throw new HorizonError('inference_failed', `the model returned ${answer.predictions.length} predictions for ${request.series.length} series`);
-  }
-  const ascending = [...quantiles].sort((a, b) => a - b);
-  const series = answer.predictions.map((p, i) => {
-    // levels are matched numerically, so "0.1" from Python and 0.1 here always meet
-    const byLevel = new Map(Object.entries(p.quantiles).map(([k, v]) => [Number(k), v]));
-    const check = (name: string, values: number[] | undefined): number[] => {
-      if (!values || values.length !== horizon || !values.every(Number.isFinite)) {
-        throw new HorizonError('inference_failed', `the model returned an invalid "${name}" forecast for series ${i} (expected ${horizon} finite values)`);
-      }
-      return values;
-    };
-    const prediction: Record<string, number[]> = { mean: check('mean', p.mean) };
-    const sorted = ascending.map((q) => [...check(String(q), byLevel.get(q))]);
-    // quantiles never cross (contract B.2): a running maximum over ascending levels at each step
-    for (let l = 1; l < sorted.length; l++) {
-      for (let t = 0; t < horizon; t++) if (sorted[l][t] < sorted[l - 1][t]) sorted[l][t] = sorted[l - 1][t];
-    }
-    ascending.forEach((q, l) => { prediction[String(q)] = sorted[l]; });
-    return [{ prediction, index: request.forecastIndex[i] }];
-  });
-  return {
-    status: 'completed',
-    model: request.model,
-    model_size: request.size,
-    series,
-    metrics: null,
-    warnings: [...request.warnings, ...answer.warnings.map((message) => ({ field: 'model', message }))],
-  };
+/** The sync route's plain forecast when its answer is large: the worker's answer text goes to an answer
+ * thread, which decodes, checks and writes it as the response's JSON bytes (answer-threads.ts). Undefined
+ * where that does not apply (no threads, prism, a backtest, weights still to pull, a small answer): the
+ * caller runs runForecast, which gives the same bytes on the event loop. */
+export function forecastBytes(
+  inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, threads: AnswerThreads | undefined,
+  onTiming?: (timing: Record<string, number>) => void,
+): Promise<Buffer> | undefined {
+  if (!threads || plan.backtest || plan.model === PRISM_ID || registry.weightsMissing(plan.model, plan.size)) return undefined;
+  if (!threads.worthIt(plan.series.length, plan.horizon, plan.quantiles.length)) return undefined;
+  noteLogFields({ answer: 'thread' }); // the request's log line says where its answer was written
+  return (async () => {
+    const text = await inference.inferText(registry.groupFor(plan.model), {
+      model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series,
+    });
+    const shaped = await threads.shape(text, contractShape(plan));
+    onTiming?.(shaped.timing);
+    return shaped.body;
+  })();
 }

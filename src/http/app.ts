@@ -32,6 +32,7 @@ import { addExamples } from './openapi-examples.ts';
 
 const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../../web/horizon-logo.svg', import.meta.url)));
 import { adminHook, type AdminTokens } from './admin.ts';
+import type { AnswerThreads } from '../forecasting/answer-threads.ts';
 
 export interface AppDeps {
   config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows'>>;
@@ -48,6 +49,8 @@ export interface AppDeps {
   logger?: boolean | object;
   /** the /metrics registry (server.ts gives it the workers' endpoints); absent: one without worker scrapes */
   telemetry?: Telemetry;
+  /** threads that write large forecast answers off the event loop (HORIZON_ANSWER_THREADS); absent: all on the loop */
+  answerThreads?: AnswerThreads;
 }
 
 /** What routes get: the deps plus what buildApp derives from them. */

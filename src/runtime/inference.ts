@@ -89,6 +89,12 @@ export class InferenceClient {
     return decodeInferResponse(await this.call(group, '/infer', encodeInferRequest(body, this.float32), undefined, requestId));
   }
 
+  /** One model call on its own (never coalesced), answering the worker's JSON text as it came: for a
+   * caller that decodes and shapes a large answer off the event loop (forecasting/answer-threads.ts). */
+  inferText(group: string, body: InferRequest): Promise<string> {
+    return this.call<string>(group, '/infer', encodeInferRequest(body, this.float32), undefined, currentRequest()?.requestId, true);
+  }
+
   /** Sends what was gathered under `key` (if it is still that gathering): one call, answers split back. */
   private send1(key: string, expected?: { group: string; waiting: Waiting[]; series: number }): void {
     const gathered = this.gathering.get(key);
@@ -168,7 +174,7 @@ export class InferenceClient {
     return pool;
   }
 
-  private async call<T>(group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId): Promise<T> {
+  private async call<T>(group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId, text = false): Promise<T> {
     const baseUrl = at ?? this.pick(group);
     if (!baseUrl) {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
@@ -176,14 +182,14 @@ export class InferenceClient {
     // the worker logs its side of the request under the same id
     this.inFlight.set(baseUrl, (this.inFlight.get(baseUrl) ?? 0) + 1);
     try {
-      return await this.send<T>(group, baseUrl, path, body, requestId);
+      return await this.send<T>(group, baseUrl, path, body, requestId, text);
     } finally {
       const left = this.inFlight.get(baseUrl)! - 1;
       if (left > 0) this.inFlight.set(baseUrl, left); else this.inFlight.delete(baseUrl); // restarted workers get new ports
     }
   }
 
-  private async send<T>(group: string, baseUrl: string, path: string, body: unknown, requestId: string | undefined): Promise<T> {
+  private async send<T>(group: string, baseUrl: string, path: string, body: unknown, requestId: string | undefined, asText = false): Promise<T> {
     const base = new URL(baseUrl);
     let res;
     try {
@@ -200,7 +206,7 @@ export class InferenceClient {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unreachable (${(error as Error).message}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS }, cause: error });
     }
     const text = await res.body.text();
-    if (res.statusCode === 200) return JSON.parse(text) as T;
+    if (res.statusCode === 200) return (asText ? text : JSON.parse(text)) as T;
     let code = 'unknown';
     let detail = text.slice(0, 500);
     try {

@@ -2,7 +2,7 @@ import { plainJsonSerializer, type Route } from './index.ts';
 import { ForecastRequest, ForecastResponse, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
-import { planForecast, runForecast, serverTiming } from '../../forecasting/forecast.ts';
+import { forecastBytes, planForecast, runForecast, serverTiming } from '../../forecasting/forecast.ts';
 import { isAuto, planAuto, rejectAutoFields, runAuto, type AutoBody } from '../../forecasting/auto.ts';
 
 /** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
@@ -27,9 +27,17 @@ export const forecastCreate: Route = (app, deps) => {
     rejectAutoFields(body);
     const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
-    return withRefundOn5xx(charge, () => runForecast(deps.inference, deps.registry, plan, (timing) => {
+    const onTiming = (timing: Record<string, number>) => {
       const value = serverTiming(timing);
       if (value) reply.header('server-timing', value);
-    }));
+    };
+    return withRefundOn5xx(charge, async () => {
+      // a large answer is written in an answer thread: the same JSON, as bytes (no serializer runs on them)
+      const bytes = forecastBytes(deps.inference, deps.registry, plan, deps.answerThreads, onTiming);
+      if (!bytes) return runForecast(deps.inference, deps.registry, plan, onTiming);
+      const body = await bytes;
+      reply.type('application/json; charset=utf-8');
+      return body as unknown as Awaited<ReturnType<typeof runForecast>>;
+    });
   });
 };

@@ -1,0 +1,56 @@
+// The worker's answer as the contract's ForecastAPIResponse (B.2), checked. Its own module, free of the
+// service's state, because it also runs in the answer threads (answer-threads.ts).
+import type { Static } from '@fastify/type-provider-typebox';
+import { HorizonError } from '../errors.ts';
+import type { NormalizedRequest } from './normalize.ts';
+import type { InferResponse } from '../runtime/inference.ts';
+import type { ForecastResponse } from '../http/schemas.ts';
+
+export type ForecastResult = Static<typeof ForecastResponse>;
+
+/** What shaping an answer needs of the request: everything but the series' values. */
+export type ContractShape = Pick<NormalizedRequest, 'model' | 'size' | 'horizon' | 'quantiles' | 'forecastIndex' | 'warnings'> & { seriesCount: number };
+
+export function contractShape(request: NormalizedRequest): ContractShape {
+  const { model, size, horizon, quantiles, forecastIndex, warnings } = request;
+  return { model, size, horizon, quantiles, forecastIndex, warnings, seriesCount: request.series.length };
+}
+
+/** Shapes the worker's answer as ForecastAPIResponse, checking what the contract promises. */
+export function toContract(request: NormalizedRequest, answer: InferResponse): ForecastResult {
+  return shapeAnswer(contractShape(request), answer);
+}
+
+export function shapeAnswer(request: ContractShape, answer: InferResponse): ForecastResult {
+  const { horizon, quantiles } = request;
+  if (answer.predictions.length !== request.seriesCount) {
+    throw new HorizonError('inference_failed', `the model returned ${answer.predictions.length} predictions for ${request.seriesCount} series`);
+  }
+  const ascending = [...quantiles].sort((a, b) => a - b);
+  const series = answer.predictions.map((p, i) => {
+    // levels are matched numerically, so "0.1" from Python and 0.1 here always meet
+    const byLevel = new Map(Object.entries(p.quantiles).map(([k, v]) => [Number(k), v]));
+    const check = (name: string, values: number[] | undefined): number[] => {
+      if (!values || values.length !== horizon || !values.every(Number.isFinite)) {
+        throw new HorizonError('inference_failed', `the model returned an invalid "${name}" forecast for series ${i} (expected ${horizon} finite values)`);
+      }
+      return values;
+    };
+    const prediction: Record<string, number[]> = { mean: check('mean', p.mean) };
+    const sorted = ascending.map((q) => [...check(String(q), byLevel.get(q))]);
+    // quantiles never cross (contract B.2): a running maximum over ascending levels at each step
+    for (let l = 1; l < sorted.length; l++) {
+      for (let t = 0; t < horizon; t++) if (sorted[l][t] < sorted[l - 1][t]) sorted[l][t] = sorted[l - 1][t];
+    }
+    ascending.forEach((q, l) => { prediction[String(q)] = sorted[l]; });
+    return [{ prediction, index: request.forecastIndex[i] }];
+  });
+  return {
+    status: 'completed',
+    model: request.model,
+    model_size: request.size,
+    series,
+    metrics: null,
+    warnings: [...request.warnings, ...answer.warnings.map((message) => ({ field: 'model', message }))],
+  };
+}
