@@ -104,8 +104,8 @@ export function forecastBytes(
   inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, threads: AnswerThreads | undefined,
   onTiming?: (timing: Record<string, number>) => void,
 ): Promise<Buffer> | undefined {
-  if (!threads || plan.backtest || plan.model === PRISM_ID || registry.weightsMissing(plan.model, plan.size)) return undefined;
-  if (!threads.worthIt(plan.series.length, plan.horizon, plan.quantiles.length)) return undefined;
+  if (!threads?.worthIt(plan.series.length, plan.horizon, plan.quantiles.length)) return undefined;
+  if (plan.backtest || plan.model === PRISM_ID || registry.weightsMissing(plan.model, plan.size)) return undefined;
   noteLogFields({ answer: 'thread' }); // the request's log line says where its answer was written
   return (async () => {
     const text = await inference.inferText(registry.groupFor(plan.model), {
