@@ -124,4 +124,13 @@ describe('AnswerThreads', () => {
       await threads.close();
     }
   });
+
+  it('closing fails what is still pending instead of leaving it hanging', async () => {
+    const threads = new AnswerThreads(1, 0);
+    const pending = threads.shape(JSON.stringify(answer([prediction(1), prediction(2)])), shape);
+    const outcome = assert.rejects(pending, (error: unknown) => error instanceof HorizonError && error.code === 'internal_error');
+    await threads.close();
+    await outcome;
+    assert.equal(threads.worthIt(1000, 1000, 9), false, 'a closed pool takes no more answers');
+  });
 });

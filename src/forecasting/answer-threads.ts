@@ -49,6 +49,11 @@ export class AnswerThreads {
 
   async close(): Promise<void> {
     this.closed = true;
+    // the server closes this after its requests have ended; anything still here fails rather than hangs
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new HorizonError('internal_error', 'the service is shutting down'));
+    }
     await Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
   }
 
