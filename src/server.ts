@@ -85,6 +85,8 @@ export async function startServer(config: Config, options: {
       HORIZON_MODEL_DIR: config.modelDir,
       HORIZON_BATCH_MAX_SERIES: config.batchMaxSeries?.toString(),
       HORIZON_BATCH_MAX_WAIT_MS: config.batchMaxWaitMs?.toString(),
+      // the workers log at the control plane's level (their lines are relayed into its log)
+      HORIZON_LOG_LEVEL: config.logLevel,
     },
   });
   const backend: InferenceBackend = config.inferenceUrl ? new ServeCluster(config.inferenceUrl, wanted, { logger }) : supervisor;

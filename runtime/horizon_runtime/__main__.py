@@ -105,7 +105,8 @@ def main() -> None:
     parser.add_argument("--catalog", default=str(DEFAULT_CATALOG_PATH), help="path of catalog/models.json")
     parent_pid = os.getppid()  # before anything slow, so that an early death of the parent is seen
     args = parser.parse_args()
-    logs.configure(args.group)
+    # at the control plane's level: at warn, no request line is written here only to be dropped there
+    logs.configure(args.group, logs.level_from_env(os.environ.get("HORIZON_LOG_LEVEL")))
     abandoned = asyncio.run(serve(args, parent_pid))
     if abandoned:
         # A prediction thread cannot be interrupted; exit without joining it, as the grace period is over.

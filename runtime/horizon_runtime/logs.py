@@ -40,6 +40,18 @@ class JsonFormatter(logging.Formatter):
         return orjson.dumps(line, default=str).decode()
 
 
+# the control plane's HORIZON_LOG_LEVEL names (pino's), which the supervisor passes on to its workers
+_PINO_NAMES = {
+    "trace": logging.DEBUG, "debug": logging.DEBUG, "info": logging.INFO, "warn": logging.WARNING,
+    "error": logging.ERROR, "fatal": logging.CRITICAL, "silent": logging.CRITICAL + 10,
+}
+
+
+def level_from_env(value: str | None) -> int:
+    """The logging level for a HORIZON_LOG_LEVEL value; info when unset or unknown."""
+    return _PINO_NAMES.get((value or "info").strip().lower(), logging.INFO)
+
+
 def configure(group: str, level: int = logging.INFO) -> None:
     """Every logger of the process (libraries' too) writes JSON lines to stderr."""
     handler = logging.StreamHandler(sys.stderr)

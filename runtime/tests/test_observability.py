@@ -59,3 +59,22 @@ def test_metrics_count_requests_batches_and_loads(worker):
     assert after[("horizon_runtime_model_loaded", labels())] == 1
     assert ("horizon_runtime_model_memory_bytes", labels()) in after
     assert after.get(("horizon_runtime_model_load_seconds_count", labels()), 0) == 1
+
+
+def test_the_worker_logs_at_the_control_planes_level():
+    from horizon_runtime.logs import level_from_env
+    import logging
+
+    assert [level_from_env(v) for v in (None, "", "info", "WARN", "error", "debug", "trace", "nonsense")] == [
+        logging.INFO, logging.INFO, logging.INFO, logging.WARNING, logging.ERROR, logging.DEBUG, logging.DEBUG, logging.INFO,
+    ]
+    from .conftest import start_worker, stop_worker
+
+    quiet = start_worker(HORIZON_LOG_LEVEL="warn")
+    try:
+        assert _infer(quiet, infer_body("naive"), "rid-quiet-1") == 200
+        lines = [json.loads(line) for line in quiet.stderr().splitlines() if line.startswith("{")]
+        assert not [line for line in lines if line.get("request_id") == "rid-quiet-1"], lines
+        assert all(line["level"] >= 40 for line in lines), lines
+    finally:
+        stop_worker(quiet)
