@@ -84,10 +84,7 @@ export async function runForecast(
   }
   // the backtest goes to the worker at the same time, so both can share its batches
   const [answer, backtest] = await Promise.all([
-    infer(inference, registry, {
-      model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon,
-      quantiles: plan.quantiles, series: plan.series,
-    }),
+    infer(inference, registry, inferRequestOf(plan)),
     plan.backtest ? infer(inference, registry, plan.backtest.request) : undefined,
   ]);
   if (onTiming && answer.timing) onTiming(answer.timing);
@@ -96,21 +93,25 @@ export async function runForecast(
   return result;
 }
 
+/** The model call of a plan: what goes to the worker (or prism). */
+function inferRequestOf(plan: NormalizedRequest): InferRequest {
+  return { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
+}
+
 /** The sync route's plain forecast when its answer is large: the worker's answer text goes to an answer
  * thread, which decodes, checks and writes it as the response's JSON bytes (answer-threads.ts). Undefined
- * where that does not apply (no threads, prism, a backtest, weights still to pull, a small answer): the
- * caller runs runForecast, which gives the same bytes on the event loop. */
+ * where that does not apply (no threads, prism, a backtest, a small answer): the caller runs runForecast,
+ * which gives the same bytes on the event loop. A sync plan always has its weights (planForecast's
+ * checkWeights refuses it otherwise), so unlike a job there is no pull to wait for. */
 export function forecastBytes(
   inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, threads: AnswerThreads | undefined,
   onTiming?: (timing: Record<string, number>) => void,
 ): Promise<Buffer> | undefined {
   if (!threads?.worthIt(plan.series.length, plan.horizon, plan.quantiles.length)) return undefined;
-  if (plan.backtest || plan.model === PRISM_ID || registry.weightsMissing(plan.model, plan.size)) return undefined;
+  if (plan.backtest || plan.model === PRISM_ID) return undefined;
   noteLogFields({ answer: 'thread' }); // the request's log line says where its answer was written
   return (async () => {
-    const text = await inference.inferText(registry.groupFor(plan.model), {
-      model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series,
-    });
+    const text = await inference.inferText(registry.groupFor(plan.model), inferRequestOf(plan));
     const shaped = await threads.shape(text, contractShape(plan));
     onTiming?.(shaped.timing);
     return shaped.body;

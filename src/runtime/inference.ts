@@ -174,7 +174,7 @@ export class InferenceClient {
     return pool;
   }
 
-  private async call<T>(group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId, text = false): Promise<T> {
+  private async call<T>(group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId, asText = false): Promise<T> {
     const baseUrl = at ?? this.pick(group);
     if (!baseUrl) {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
@@ -182,7 +182,7 @@ export class InferenceClient {
     // the worker logs its side of the request under the same id
     this.inFlight.set(baseUrl, (this.inFlight.get(baseUrl) ?? 0) + 1);
     try {
-      return await this.send<T>(group, baseUrl, path, body, requestId, text);
+      return await this.send<T>(group, baseUrl, path, body, requestId, asText);
     } finally {
       const left = this.inFlight.get(baseUrl)! - 1;
       if (left > 0) this.inFlight.set(baseUrl, left); else this.inFlight.delete(baseUrl); // restarted workers get new ports
