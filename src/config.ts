@@ -16,6 +16,8 @@ export interface Config {
   acceptedLicenses: string[];
   /** prism's members; empty = served foundation models, else the statistical ones */
   prismMembers: string[];
+  /** HORIZON_PRISM_BACKTEST: 'forward' (default: one fit per member and series where the model allows) or 'refit' (v3) */
+  prismBacktest: 'forward' | 'refit';
   /** model "auto": HORIZON_AUTO_CANDIDATES (id or id:size); empty = served foundation models, then statistical ones */
   autoCandidates: string[];
   /** model "auto": cross-validation windows (HORIZON_AUTO_WINDOWS, 1-3) */
@@ -48,6 +50,13 @@ export interface Config {
   /** quotas of the first account and of accounts created without flags; 0 = unlimited */
   defaultDailyQuota: number;
   defaultWeeklyQuota: number;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as T;
 }
 
 /** Below this an operator token is guessable by brute force over the network. */
@@ -93,6 +102,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     defaultModel: env.HORIZON_DEFAULT_MODEL || undefined,
     acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
     prismMembers: list(env, 'HORIZON_PRISM_MEMBERS'),
+    prismBacktest: oneOf(env, 'HORIZON_PRISM_BACKTEST', ['forward', 'refit'] as const, 'forward'),
     autoCandidates: list(env, 'HORIZON_AUTO_CANDIDATES'),
     autoWindows: autoWindows(env),
     bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),

@@ -146,6 +146,52 @@ def member_cache(key: str, member: str, origins: int):
     return res, dt
 
 
+def _forward_chunk(args):
+    """Runs in a pool process: the runtime's own predict_series with the backtest prism v4 asks for
+    (the model fitted once, statsforecast's forward() at each origin), as the API computes it."""
+    key, member, origins, indices = args
+    from horizon_runtime.adapters.statistical import FitSpec, predict_series
+    from horizon_runtime.catalog import load_catalog
+
+    catalog = load_catalog()
+    _, h, _, season = DATASETS[key]
+    freq = {1: "Y", 4: "Q", 12: "MS", 24: "H", 52: "W"}[season]
+    seasons = tuple(catalog.mstl_season_lengths.get(freq, (season,)))
+    spec = FitSpec(catalog.models[member].adapter, member, h, tuple(LEVELS), season, seasons)
+    data = load(key)
+    out = []
+    for i in indices:
+        y = data[i][0]
+        w = window_for(y.size, h)
+        k = 0
+        while w and k < origins and y.size - (k + 1) * w >= max(3, w):
+            k += 1
+        p = predict_series(spec, y, (w, k, w) if k else None)
+        final = np.vstack([p.quantiles])  # (L, h): the quantile rows, LEVELS ascending (0.5 is the mean)
+        vals = [(y[y.size - j * w: y.size - (j - 1) * w], q) for j, (_, q) in enumerate(p.backtest, start=1)]
+        out.append((final, vals))
+    return out
+
+
+def member_cache_forward(key: str, member: str, origins: int, processes: int = 2):
+    """member_cache with refit-free validation forecasts (prism v4's default): one fit per series."""
+    CACHE.mkdir(exist_ok=True)
+    f = CACHE / f"{key}.{member}.{origins}.fwd.pkl"
+    if f.exists():
+        return pickle.loads(f.read_bytes())
+    import multiprocessing
+
+    t0 = time.time()
+    n = len(load(key))
+    chunks = [list(range(i, min(i + 8, n))) for i in range(0, n, 8)]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        parts = pool.map(_forward_chunk, [(key, member, origins, c) for c in chunks], chunksize=1)
+    res = [r for part in parts for r in part]
+    dt = time.time() - t0
+    f.write_bytes(pickle.dumps((res, dt)))
+    return res, dt
+
+
 def pinball(y, f, q):
     d = y - f
     return np.sum(np.maximum(q * d, (q - 1) * d))
@@ -366,13 +412,16 @@ def main():
     ap.add_argument("--grid-only", default="", help="restrict the grid, e.g. 'origins=2,3;pool=1;order=anchor'")
     ap.add_argument("--combos", default="", help="v3: candidate combinations beside the members, e.g. 'median,mean'")
     ap.add_argument("--batch", type=int, default=64, help="series pooled per request, as eval/run.ts sends them")
+    ap.add_argument("--backtest", default="refit", choices=("refit", "forward"),
+                    help="validation forecasts: refit at every origin (v3), or fit once + forward() (v4, the runtime's own code)")
     a = ap.parse_args()
     members = a.members.split(",")
     for part in filter(None, a.grid_only.split(";")):
         name, values = part.split("=")
         GRID[name] = tuple(v if name in ("pooling", "order", "combos") else float(v) for v in values.split(","))
     for key in a.datasets.split(","):
-        cached = {m: member_cache(key, m, a.origins) for m in members}
+        cache = member_cache_forward if a.backtest == "forward" else member_cache
+        cached = {m: cache(key, m, a.origins) for m in members}
         print(f"## {key}  (member fit time s: {', '.join(f'{m} {cached[m][1]:.1f}' for m in members)})", flush=True)
         for m in members:
             mase, wql = score(key, [r[0] for r in cached[m][0]])

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from . import logs
 from .catalog import DEFAULT_CATALOG_PATH, load_catalog
+from .cpu_pool import shutdown_shared_pool
 from .server import Worker
 
 log = logging.getLogger("horizon_runtime")
@@ -94,6 +95,7 @@ async def serve(args: argparse.Namespace, parent_pid: int) -> bool:
         log.warning("grace period of %g s over with requests still in flight", grace_s)
     still_running = worker.batcher.busy
     executor.shutdown(wait=not still_running, cancel_futures=True)
+    shutdown_shared_pool()  # the statistical fits' processes (cpu_pool.py)
     return still_running
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_CATALOG_PATH = Path(__file__).resolve().parents[2] / "catalog" / "models.json"
@@ -32,6 +32,8 @@ class CatalogModel:
 class Catalog:
     season_length: dict[str, int]  # freq -> observations per season ("H": 24, "MS": 12, ...)
     models: dict[str, CatalogModel]
+    # freq -> mstl's season lengths ("H": [24, 168]); a freq not listed: [season_length[freq]]
+    mstl_season_lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 def load_catalog(path: str | Path = DEFAULT_CATALOG_PATH) -> Catalog:
@@ -51,4 +53,5 @@ def load_catalog(path: str | Path = DEFAULT_CATALOG_PATH) -> Catalog:
         )
         for entry in raw["models"]
     }
-    return Catalog(season_length=dict(raw["season_length"]), models=models)
+    mstl = {freq: tuple(lengths) for freq, lengths in raw.get("mstl_season_lengths", {}).items()}
+    return Catalog(season_length=dict(raw["season_length"]), models=models, mstl_season_lengths=mstl)

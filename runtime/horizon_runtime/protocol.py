@@ -154,6 +154,12 @@ def encode_predictions(
         {"mean": arrays[i * width], "quantiles": dict(zip(keys, arrays[i * width + 1:(i + 1) * width]))}
         for i in range(len(predictions))
     ]
+    for answer, prediction in zip(answers, predictions):
+        if prediction.backtest:  # float64 always: few values, and never worth a second format
+            answer["backtest"] = [
+                {"mean": encode_values(mean), "quantiles": {key: encode_values(q[row]) for key, row in quantile_rows}}
+                for mean, q in prediction.backtest
+            ]
     return answers, dtype
 
 
@@ -190,7 +196,26 @@ def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
     forecast_dates = _dates(entry.get("forecast_index"), f"{what}.forecast_index", horizon)
     if (dates is None) != (forecast_dates is None):
         raise bad_request(f"{what}: index and forecast_index come together")
-    return SeriesInput(values, past, future, static, dates, forecast_dates)
+    return SeriesInput(values, past, future, static, dates, forecast_dates, _backtest(entry.get("backtest"), what, values))
+
+
+def _backtest(raw, what: str, values: np.ndarray) -> tuple[int, int, int] | None:
+    """A series' optional {"window": w, "origins": K, "step": s (default w)}: the w values from each of the
+    K cutoffs n - w - (k-1)·s (k = 1..K) are forecast too, from the values before the cutoff
+    (docs/runtime-protocol.md "backtest")."""
+    if raw is None:
+        return None
+    entry = json_object(raw, f"{what}.backtest")
+    window, origins, step = entry.get("window"), entry.get("origins"), entry.get("step", entry.get("window"))
+    for name, value, least in (("window", window, 1), ("origins", origins, 0), ("step", step, 1)):
+        if type(value) is not int or value < least:
+            raise bad_request(f"{what}.backtest.{name} must be an integer >= {least}, got {value!r}")
+    if not origins:
+        return None
+    earliest = values.size - window - (origins - 1) * step
+    if not np.isfinite(values[: max(earliest, 0)]).any():
+        raise bad_request(f"{what}.backtest: no observed value precedes its earliest cutoff ({earliest})")
+    return window, origins, step
 
 
 def _dates(raw, what: str, length: int) -> tuple[str, ...] | None:

@@ -57,6 +57,9 @@ def _check_predictions(predictions: list[Prediction], horizon: int, levels: int)
             )
         if not (np.isfinite(prediction.mean).all() and np.isfinite(prediction.quantiles).all()):
             raise ValueError(f"series {index}: adapter returned non-finite values")
+        for mean, quantiles in prediction.backtest:
+            if mean.ndim != 1 or quantiles.shape != (levels, mean.size) or not (np.isfinite(mean).all() and np.isfinite(quantiles).all()):
+                raise ValueError(f"series {index}: adapter returned a backtest forecast that is not {levels} finite rows")
 
 
 class Worker:
@@ -142,7 +145,9 @@ class Worker:
         fields.update(model=model.id, size=size, series=len(body.get("series") or []) if isinstance(body.get("series"), list) else 0)
         self.store.check_servable(model, size)
         req = parse_infer_request(body, model, size, self.catalog)
-        _, loaded_ms, _ = await self.store.load(model, size)
+        adapter, loaded_ms, _ = await self.store.load(model, size)
+        if not adapter.supports_backtest and any(s.backtest for s in req.series):
+            raise bad_request(f"'backtest' on a series: {model.id} forecasts no validation origins; send them as series of their own")
         key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq)
         self.store.acquire(model.id, size)  # not evicted while this request's batches run
         try:
@@ -167,6 +172,8 @@ class Worker:
         else:  # arrays: orjson writes numpy
             answer["predictions"] = [
                 {"mean": p.mean, "quantiles": {k: p.quantiles[row] for k, row in req.quantile_rows}}
+                | ({"backtest": [{"mean": m, "quantiles": {k: q[row] for k, row in req.quantile_rows}} for m, q in p.backtest]}
+                   if p.backtest else {})
                 for p in result.predictions
             ]
         return {

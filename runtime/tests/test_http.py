@@ -15,7 +15,7 @@ from horizon_runtime.adapters.statistical import NaiveAdapter
 from .conftest import CATALOG, start_worker, stop_worker
 from .helpers import infer_body, seasonal_series
 
-STATISTICAL = ["naive", "seasonal-naive", "auto-ets", "auto-arima", "auto-theta"]
+STATISTICAL = ["naive", "seasonal-naive", "auto-ets", "auto-arima", "auto-theta", "damped-ets", "dyn-opt-theta", "ces", "mstl"]
 
 
 def b64(values) -> str:

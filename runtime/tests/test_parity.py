@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from statsforecast.models import AutoARIMA, AutoETS, AutoTheta, Naive, SeasonalNaive
+from statsforecast.models import MSTL, AutoARIMA, AutoCES, AutoETS, AutoTheta, DynamicOptimizedTheta, Naive, SeasonalNaive
 
 from .helpers import infer_body, seasonal_series
 
@@ -17,19 +17,29 @@ MODELS = {
     "auto-ets": lambda m: AutoETS(season_length=m),
     "auto-arima": lambda m: AutoARIMA(season_length=m),
     "auto-theta": lambda m: AutoTheta(season_length=m),
+    "damped-ets": lambda m: AutoETS(season_length=m, damped=True),
+    "dyn-opt-theta": lambda m: DynamicOptimizedTheta(season_length=m),
+    "ces": lambda m: AutoCES(season_length=m),
+    "mstl": lambda m: MSTL(season_length=[m], trend_forecaster=AutoETS(model="ZZN")),
 }
 
 
-def direct_forecast(model, target: list[float], horizon: int, quantiles: list[float]) -> dict:
-    """statsforecast's forecast in the protocol's shape: quantile q is the bound of the 100*|2q-1| interval."""
+def _shape(out: dict, quantiles: list[float]) -> dict:
     level_of = {q: round(100 * abs(2 * q - 1), 10) for q in quantiles}
-    levels = sorted({level for level in level_of.values() if level > 0})
-    out = model.forecast(y=np.array(target, dtype=np.float64), h=horizon, level=levels)
     quantile_values = {}
     for q in quantiles:
         key = "mean" if q == 0.5 else f"{'lo' if q < 0.5 else 'hi'}-{level_of[q]}"
         quantile_values[repr(q)] = np.asarray(out[key], dtype=np.float64).tolist()
     return {"mean": np.asarray(out["mean"], dtype=np.float64).tolist(), "quantiles": quantile_values}
+
+
+def _levels(quantiles: list[float]) -> list[float]:
+    return sorted({round(100 * abs(2 * q - 1), 10) for q in quantiles} - {0.0})
+
+
+def direct_forecast(model, target: list[float], horizon: int, quantiles: list[float]) -> dict:
+    """statsforecast's forecast in the protocol's shape: quantile q is the bound of the 100*|2q-1| interval."""
+    return _shape(model.forecast(y=np.array(target, dtype=np.float64), h=horizon, level=_levels(quantiles)), quantiles)
 
 
 # Seasonal AutoARIMA on monthly data takes seconds per series, so auto-arima is checked on Q only.
@@ -45,3 +55,27 @@ def test_parity_with_statsforecast(worker, model, freq, length):
     assert body["warnings"] == []
     expected = direct_forecast(MODELS[model](SEASON[freq]), target, horizon, QUANTILES)
     assert body["predictions"][0] == expected
+
+
+# the validation forecasts prism and auto ask for: the model fitted once on the whole history, then
+# statsforecast's forward() on the history before each cutoff (its cross_validation(refit=False))
+BACKTEST_CASES = [(model, "MS", 60) for model in MODELS if model != "auto-arima"] + [("auto-arima", "Q", 48)]
+
+
+@pytest.mark.parametrize("model, freq, length", BACKTEST_CASES)
+def test_backtest_is_statsforecast_forward(worker, model, freq, length):
+    m = SEASON[freq]
+    target = seasonal_series(length, m, seed=length + 1)
+    horizon, window, step = 2 * m, m, m // 2
+    series = [{"target": target, "backtest": {"window": window, "origins": 3, "step": step}}]
+    status, body = worker.infer(**infer_body(model, series=series, freq=freq, horizon=horizon, quantiles=QUANTILES))
+    assert status == 200, body
+    [answer] = body["predictions"]
+    fitted = MODELS[model](m)
+    fitted.fit(y=np.array(target, dtype=np.float64))
+    # the forecast itself is the plain forecast's
+    assert {"mean": answer["mean"], "quantiles": answer["quantiles"]} == direct_forecast(MODELS[model](m), target, horizon, QUANTILES)
+    for k, got in enumerate(answer["backtest"], start=1):
+        cutoff = length - window - (k - 1) * step
+        out = fitted.forward(y=np.array(target[:cutoff], dtype=np.float64), h=window, level=_levels(QUANTILES))
+        assert got == _shape(out, QUANTILES), (model, k)

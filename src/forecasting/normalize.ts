@@ -56,7 +56,12 @@ export interface RuntimeSeries {
   /** the dates of `target`'s values and of the horizon, only for models whose catalog entry says uses_dates */
   index?: string[];
   forecast_index?: string[];
+  /** validation forecasts from the same fit, for models with refit_free_backtest (docs/runtime-protocol.md) */
+  backtest?: RuntimeBacktest;
 }
+
+/** The `window` values from each cutoff n − window − (k − 1)·step, k = 1..origins, forecast too. */
+export interface RuntimeBacktest { window: number; origins: number; step: number }
 
 export interface RequestWarning {
   series?: number;

@@ -15,8 +15,11 @@
 // robust prior (one member that fails on a series, e.g. a 52-week seasonal naive on short weekly data,
 // cannot drag it). The levels are made monotone without moving the central one (the 0.5 level where
 // asked: it is what MASE scores): above it a running max, below it a running min.
-// Deterministic; the cost is members × (1 + ORIGINS) forecasts per series (9 with the statistical
-// members), sent to the workers at the same time, one call per member and window length.
+// Deterministic. v4 (issue 26): a member with a refit-free backtest (the statistical ones) is fitted once
+// per series and its validation forecasts come from that fit applied to the history before each window
+// (statsforecast's forward(), its cross_validation(refit=False)): members × 1 fits per series instead of
+// members × (1 + ORIGINS), with the same accuracy on the eight evaluation sets (eval/README.md, "prism v4").
+// Other members (foundation models) still forecast each origin, one call per member and window length.
 //
 // Chosen with eval/tools/prism-sim.py on M3 yearly/quarterly and Tourism yearly/quarterly (see
 // eval/README.md, "prism v3"); the monthly sets and M4 Hourly/Weekly were not used to choose it.
@@ -46,12 +49,17 @@ export const POOL_SHARE = 0.5;
 /** exponent of the inverse-loss weights (v2: 1) */
 export const WEIGHT_POWER = 8;
 
-export interface PrismMember { model: string; size: string; group: string }
+/** How a member's validation forecasts are made: 'forward' = from its fit on the whole history
+ * (statsforecast's forward(), one fit per series; models with refit_free_backtest), 'refit' = a forecast
+ * of each origin's truncated history of its own (one call per window length). */
+export type PrismBacktest = 'forward' | 'refit';
+export interface PrismMember { model: string; size: string; group: string; backtest: PrismBacktest }
 
-/** The members for this deployment: configured ones that are served, else served foundation models, else statistical ones. */
-export function prismMembers(catalog: Catalog, configured: string[], isServed: (model: CatalogModel) => boolean): PrismMember[] {
+/** The members for this deployment: configured ones that are served, else served foundation models, else statistical ones.
+ * `backtest` 'refit' refits every member at every origin (v3); 'forward' (the default) does so only where the model has no refit-free backtest. */
+export function prismMembers(catalog: Catalog, configured: string[], isServed: (model: CatalogModel) => boolean, backtest: PrismBacktest = 'forward'): PrismMember[] {
   const served = (ids: string[]) => ids.map((id) => findModel(catalog, id)).filter((m): m is CatalogModel => !!m && m.id !== PRISM_ID && isServed(m));
-  const toMember = (m: CatalogModel): PrismMember => ({ model: m.id, size: m.default_size, group: m.group });
+  const toMember = (m: CatalogModel): PrismMember => ({ model: m.id, size: m.default_size, group: m.group, backtest: backtest === 'forward' && m.refit_free_backtest ? 'forward' : 'refit' });
   if (configured.length) return served(configured).map(toMember);
   const foundation = served(catalog.models.map((m) => m.id).filter((id) => !STATISTICAL.has(id)));
   return (foundation.length >= 2 ? foundation : served(STATISTICAL_MEMBERS)).map(toMember);
@@ -174,18 +182,30 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
     return inference.infer(m.group, { model: m.model, size: m.size, freq: plan.freq, horizon, quantiles: fitLevels, series: series.map((s) => lastObservations(s, maxContext)) });
   };
 
-  // the validation forecasts: every (series, origin) of one window length in one call per member
+  // 'refit' members: every (series, origin) of one window length in one call per member, beside the forecast
   const tasks = new Map<number, { i: number; k: number }[]>();
   windows.forEach(({ window, origins }, i) => {
     for (let k = 1; k <= origins; k++) tasks.set(window, [...(tasks.get(window) ?? []), { i, k }]);
   });
-  const [forecasts, backtests] = await Promise.all([
-    Promise.all(usable.map((m) => call(m, plan.series, plan.horizon))),
-    Promise.all(usable.map((m) => Promise.all([...tasks].map(async ([window, list]) => {
+  const refit = async (m: PrismMember): Promise<[InferResponse, Map<string, Prediction>]> => Promise.all([
+    call(m, plan.series, plan.horizon),
+    Promise.all([...tasks].map(async ([window, list]) => {
       const answer = await call(m, list.map(({ i, k }) => atOrigin(plan.series[i], window, k)), window);
       return list.map(({ i, k }, j) => [`${i}:${k}`, answer.predictions[j]] as const);
-    })).then((parts) => new Map(parts.flat())))),
+    })).then((parts) => new Map(parts.flat())),
   ]);
+  // 'forward' members: one call, each series carrying its windows; the worker fits once per series
+  const forward = async (m: PrismMember): Promise<[InferResponse, Map<string, Prediction>]> => {
+    const series = plan.series.map((s, i) => (windows[i].origins ? { ...s, backtest: { window: windows[i].window, origins: windows[i].origins, step: windows[i].window } } : s));
+    const answer = await call(m, series, plan.horizon);
+    const validation = new Map<string, Prediction>();
+    answer.predictions.forEach((p, i) => p.backtest?.forEach((b, j) => validation.set(`${i}:${j + 1}`, b)));
+    for (const p of answer.predictions) delete p.backtest;
+    return [answer, validation];
+  };
+  const answers = await Promise.all(usable.map((m) => (m.backtest === 'forward' ? forward(m) : refit(m))));
+  const forecasts = answers.map(([f]) => f);
+  const backtests = answers.map(([, b]) => b);
 
   // each series' scale-free loss of every member: Σ over its origins of the loss ÷ Σ|actual|
   const actualAt = (i: number, k: number) => {

@@ -41,10 +41,14 @@ export interface CatalogModel {
   uses_dates?: boolean;
   /** the repo files the adapter loads (allow_patterns of a pull); absent for models without weights */
   weights?: { files: string[] };
+  /** the worker answers a series' `backtest` (validation forecasts from one fit: statsforecast's forward()) */
+  refit_free_backtest?: boolean;
 }
 
 export interface Catalog {
   season_length: Record<Freq, number>;
+  /** mstl's season lengths per freq (read by the worker) */
+  mstl_season_lengths?: Partial<Record<Freq, number[]>>;
   default_model: string;
   groups: Record<string, { description: string; in_process?: boolean }>;
   models: CatalogModel[];

@@ -15,7 +15,11 @@ export interface InferRequest {
   series: RuntimeSeries[];
 }
 
-export interface Prediction { mean: number[]; quantiles: Record<string, number[]> }
+export interface Prediction {
+  mean: number[]; quantiles: Record<string, number[]>;
+  /** with a series' `backtest`: the forecast from each cutoff k = 1..origins (window values each) */
+  backtest?: { mean: number[]; quantiles: Record<string, number[]> }[];
+}
 
 export interface InferResponse {
   model: string;

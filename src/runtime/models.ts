@@ -7,7 +7,7 @@ import { HorizonError } from '../errors.ts';
 import type { ModelInfo, UnavailableReason } from '../http/schemas.ts';
 import type { MissingWeights, WorkerModels } from './supervisor.ts';
 import { pullCommand, type RecordedLicenses } from './model-weights.ts';
-import { PRISM_ID, prismMembers, type PrismMember } from '../forecasting/prism.ts';
+import { PRISM_ID, prismMembers, type PrismBacktest, type PrismMember } from '../forecasting/prism.ts';
 
 export type ModelsByGroup = () => Map<string, WorkerModels[]>;
 export type MissingWeightsByGroup = () => Map<string, MissingWeights[]>;
@@ -25,9 +25,10 @@ export class ModelRegistry {
   private readonly recordedLicenses?: RecordedLicenses;
 
   private readonly configuredPrismMembers: string[];
+  private readonly prismBacktest: PrismBacktest;
 
   constructor(catalog: Catalog, options: {
-    defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup; prismMembers?: string[];
+    defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup; prismMembers?: string[]; prismBacktest?: PrismBacktest;
     missingWeightsByGroup?: MissingWeightsByGroup;
     /** licences accepted with `horizon models pull --accept-license` */
     recordedLicenses?: RecordedLicenses;
@@ -40,11 +41,12 @@ export class ModelRegistry {
     this.missingWeightsByGroup = options.missingWeightsByGroup ?? (() => new Map());
     this.recordedLicenses = options.recordedLicenses;
     this.configuredPrismMembers = options.prismMembers ?? [];
+    this.prismBacktest = options.prismBacktest ?? 'forward';
   }
 
   /** prism's members on this deployment right now (served, licence accepted). */
   prismMembers(): PrismMember[] {
-    return prismMembers(this.catalog, this.configuredPrismMembers, (m) => this.workerServes(m) !== undefined && this.licenseAccepted(m));
+    return prismMembers(this.catalog, this.configuredPrismMembers, (m) => this.workerServes(m) !== undefined && this.licenseAccepted(m), this.prismBacktest);
   }
 
   licenseAccepted(model: CatalogModel): boolean {

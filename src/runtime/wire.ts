@@ -57,16 +57,19 @@ export function encodeInferRequest(request: InferRequest, float32 = true): Recor
 
 /** A base64 /infer answer with its arrays decoded, as the rest of the control plane reads it: "dtype"
  * float32 or float64 (absent: float64, what a worker without float32 answers sends). */
-export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: { mean: string; quantiles: Record<string, string> }[] }): InferResponse {
+type EncodedForecast = { mean: string; quantiles: Record<string, string> };
+export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: (EncodedForecast & { backtest?: EncodedForecast[] })[] }): InferResponse {
   if (!Array.isArray(answer.predictions)) return answer as unknown as InferResponse; // toContract names the fault
   const { dtype = 'float64', ...rest } = answer;
   if (dtype !== 'float32' && dtype !== 'float64') throw new Error(`an /infer answer of dtype ${JSON.stringify(dtype)}`);
   const decode = dtype === 'float32' ? decodeFloat32 : decodeFloat64;
   return {
     ...rest,
-    predictions: answer.predictions.map((p): Prediction => ({
-      mean: decode(p.mean),
-      quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decode(values)])),
-    })),
+    predictions: answer.predictions.map((p): Prediction => {
+      const decoded: Prediction = { mean: decode(p.mean), quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decode(values)])) };
+      // validation forecasts are always float64 (protocol.py encode_predictions)
+      if (p.backtest) decoded.backtest = p.backtest.map((b) => ({ mean: decodeFloat64(b.mean), quantiles: Object.fromEntries(Object.entries(b.quantiles).map(([level, values]) => [level, decodeFloat64(values)])) }));
+      return decoded;
+    }),
   };
 }

@@ -21,6 +21,9 @@ class SeriesInput:
     # them), sent only for models whose catalog entry says "uses_dates" (TabPFN-TS's calendar features).
     index: tuple[str, ...] | None = None
     forecast_index: tuple[str, ...] | None = None
+    # (window w, origins K, step s): also forecast the w values from each cutoff n - w - (k-1)·s, k = 1..K
+    # (prism's and auto's validation), only for adapters with supports_backtest (docs/runtime-protocol.md)
+    backtest: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,8 @@ class Prediction:
     mean: np.ndarray  # (horizon,) finite
     quantiles: np.ndarray  # (len(levels), horizon) finite, levels ascending, non-decreasing along axis 0
     warnings: tuple[str, ...] = ()
+    # with SeriesInput.backtest: per origin k = 1..K, (mean (w,), quantiles (len(levels), w)), like mean/quantiles
+    backtest: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
 
 class Adapter(ABC):
@@ -37,6 +42,8 @@ class Adapter(ABC):
     # One batch of this model at a time, the series arriving meanwhile going as the next batch
     # (batcher.py): right for a network on one device (every adapter here but the statistical ones).
     one_batch_at_a_time = True
+    # whether predict_batch answers SeriesInput.backtest (the statistical adapters); others get a 400
+    supports_backtest = False
 
     def __init__(self, model: CatalogModel, size: str, catalog: Catalog):
         self.model_id = model.id

@@ -1,4 +1,5 @@
-"""statsforecast models: naive, seasonal-naive, auto-ets, auto-arima, auto-theta.
+"""statsforecast models: naive, seasonal-naive, auto-ets, auto-arima, auto-theta, damped-ets, dyn-opt-theta,
+ces, mstl.
 
 Each series is forecast on its own with the model class's per-series `forecast(y, h, level)` (not the
 DataFrame `StatsForecast` wrapper, whose pandas overhead would dominate the naive model's latency),
@@ -13,21 +14,31 @@ Fallbacks, each reported as a warning on the response:
   observations, auto-ets, auto-arima and auto-theta are fitted non-seasonal (m = 1): a seasonal fit
   needs two full seasons;
 - seasonal-naive with fewer than m observations has no value one season back: naive is used;
-- auto-ets needs 7 observations and auto-theta 4 (statsforecast raises "tiny datasets" below that):
-  naive is used;
+- auto-ets, ces and mstl need 7 observations, damped-ets 8, auto-theta and dyn-opt-theta 4 (statsforecast
+  raises "tiny datasets" below that): naive is used;
+- mstl decomposes with the frequency's season lengths (catalog mstl_season_lengths, e.g. 24 and 168 for
+  hourly data) that fit twice into the history, and is its trend model (AutoETS without seasonality) alone
+  where none does;
 - a forecast or interval that is not finite (auto-arima's intervals on 3 points are -inf/+inf) is
   replaced by naive's for that series; a naive forecast that is not finite fails the batch.
+
+Batches of two or more series of the fitted models go to the worker's CPU pool (cpu_pool.py): contiguous
+chunks fitted in other processes by the same functions, so every core works and the numbers are unchanged.
 """
 
 from __future__ import annotations
 
 import functools
-from abc import abstractmethod
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
 
 import numpy as np
 import statsforecast.utils as statsforecast_utils
-from statsforecast.models import AutoARIMA, AutoETS, AutoTheta, Naive, SeasonalNaive
+from statsforecast.models import (
+    MSTL, AutoARIMA, AutoCES, AutoETS, AutoTheta, DynamicOptimizedTheta, Naive, SeasonalNaive,
+)
 
+from ..cpu_pool import shared_pool
 from ..quantiles import interval_level, make_monotone
 from .base import Adapter, Prediction, SeriesInput
 
@@ -96,8 +107,7 @@ def _interval_plan(quantiles: tuple[float, ...]) -> _IntervalPlan:
     return _IntervalPlan(quantiles)
 
 
-def _forecast(model, history: np.ndarray, horizon: int, plan: _IntervalPlan) -> tuple[np.ndarray, np.ndarray]:
-    out = model.forecast(y=history, h=horizon, level=plan.levels)
+def _rows(out: dict, horizon: int, plan: _IntervalPlan) -> tuple[np.ndarray, np.ndarray]:
     mean = np.asarray(out["mean"], dtype=np.float64)
     rows = np.empty((len(plan.output_keys), horizon), dtype=np.float64)
     for row, key in enumerate(plan.output_keys):
@@ -105,97 +115,232 @@ def _forecast(model, history: np.ndarray, horizon: int, plan: _IntervalPlan) -> 
     return mean, rows
 
 
+def _forecast(model, history: np.ndarray, horizon: int, plan: _IntervalPlan) -> tuple[np.ndarray, np.ndarray]:
+    return _rows(model.forecast(y=history, h=horizon, level=plan.levels), horizon, plan)
+
+
+def _fit_forecast(model, history: np.ndarray, horizon: int, plan: _IntervalPlan) -> tuple[np.ndarray, np.ndarray]:
+    """fit + predict: the same numbers as `forecast` (runtime/tests/test_parity.py), and the fitted model is
+    kept on `model` for forward() at the validation origins."""
+    model.fit(y=history)
+    return _rows(model.predict(h=horizon, level=plan.levels), horizon, plan)
+
+
 def _finite(mean: np.ndarray, rows: np.ndarray) -> bool:
     return bool(np.isfinite(mean).all() and np.isfinite(rows).all())
 
 
+@dataclass(frozen=True)
+class FitSpec:
+    """What a fit needs besides the series (picklable: it goes to the CPU pool's processes)."""
+
+    adapter: str  # catalog adapter name: the key of RULES
+    model_id: str
+    horizon: int
+    quantiles: tuple[float, ...]
+    season_length: int
+    seasons: tuple[int, ...]  # mstl's season lengths at this frequency
+
+
+# ---- which statsforecast model fits n observations: one rule per adapter ----------------------------
+
+
+class _Rule:
+    def model_for(self, spec: FitSpec, n: int) -> tuple[object, str | None]:
+        raise NotImplementedError
+
+
+class _NaiveRule(_Rule):
+    def model_for(self, spec, n):
+        return Naive(), None
+
+
+class _SeasonalNaiveRule(_Rule):
+    def model_for(self, spec, n):
+        m = spec.season_length
+        if n < m:
+            return Naive(), f"{n} observations are fewer than one season of {m}; {spec.model_id} forecast with naive"
+        return SeasonalNaive(season_length=m), None
+
+
+class _AutoRule(_Rule):
+    """auto-ets, auto-arima, auto-theta and the like: a minimum history and a seasonal fit."""
+
+    def __init__(self, make: Callable[[int], object], min_history: int = 1):
+        self.make = make
+        self.min_history = min_history  # fewer observations than this: forecast with naive
+
+    def model_for(self, spec, n):
+        m = spec.season_length
+        if n < self.min_history:
+            return Naive(), f"{spec.model_id} needs at least {self.min_history} observations, got {n}; forecast with naive"
+        if m > 1 and n < 2 * m:
+            return self.make(1), (
+                f"{n} observations are fewer than two seasons of {m}; {spec.model_id} fitted without seasonality"
+            )
+        return self.make(m), None
+
+
+class _MSTLRule(_Rule):
+    """MSTL over the frequency's season lengths that fit twice into the history (catalog mstl_season_lengths),
+    the trend by AutoETS without seasonality (statsforecast's default trend forecaster, a new one per fit:
+    the library's default argument is one shared instance, which fit() changes)."""
+
+    min_history = 7  # the trend's AutoETS
+
+    def model_for(self, spec, n):
+        if n < self.min_history:
+            return Naive(), f"{spec.model_id} needs at least {self.min_history} observations, got {n}; forecast with naive"
+        seasons = [s for s in spec.seasons if s > 1 and n >= 2 * s]
+        dropped = [s for s in spec.seasons if s > 1 and n < 2 * s]
+        if not seasons:
+            warning = (
+                f"{n} observations are fewer than two seasons of {min(dropped)}; {spec.model_id} forecast with its trend model alone (AutoETS without seasonality)"
+                if dropped else None
+            )
+            return AutoETS(model="ZZN"), warning
+        warning = (
+            f"{n} observations are fewer than two seasons of {', '.join(map(str, dropped))}; {spec.model_id} decomposed with seasons {', '.join(map(str, seasons))} only"
+            if dropped else None
+        )
+        return MSTL(season_length=seasons, trend_forecaster=AutoETS(model="ZZN")), warning
+
+
+RULES: dict[str, _Rule] = {
+    "naive": _NaiveRule(),
+    "seasonal-naive": _SeasonalNaiveRule(),
+    # statsforecast raises "tiny datasets" below 7 (ETS) and 4 (Theta) observations
+    "auto-ets": _AutoRule(lambda m: AutoETS(season_length=m), min_history=7),
+    "auto-arima": _AutoRule(lambda m: AutoARIMA(season_length=m)),
+    "auto-theta": _AutoRule(lambda m: AutoTheta(season_length=m), min_history=4),
+    # AutoETS restricted to damped-trend models: "tiny datasets" below 8 observations
+    "damped-ets": _AutoRule(lambda m: AutoETS(season_length=m, damped=True), min_history=8),
+    "dyn-opt-theta": _AutoRule(lambda m: DynamicOptimizedTheta(season_length=m), min_history=4),
+    "ces": _AutoRule(lambda m: AutoCES(season_length=m), min_history=7),
+    "mstl": _MSTLRule(),
+}
+
+
+# ---- one series, one chunk of series -----------------------------------------------------------------
+
+
+def predict_series(spec: FitSpec, target: np.ndarray, backtest: tuple[int, int, int] | None = None) -> Prediction:
+    """The forecast of one series; with `backtest` (window w, origins K, step s) also the forecasts of the
+    w values from each cutoff n - w - (k-1)·s (k = 1..K), from the model fitted on the whole history
+    applied to the history before the cutoff (statsforecast's forward(), what its
+    cross_validation(refit=False) does): no refit per origin."""
+    plan = _interval_plan(spec.quantiles)
+    history = fill_missing(target)
+    model, warning = RULES[spec.adapter].model_for(spec, history.size)
+    warnings = [warning] if warning else []
+    fitted = None
+    if backtest and backtest[1] > 0:
+        mean, rows = _fit_forecast(model, history, spec.horizon, plan)
+        fitted = model
+    else:
+        mean, rows = _forecast(model, history, spec.horizon, plan)
+    if not _finite(mean, rows) and not isinstance(model, Naive):
+        warnings.append(f"{spec.model_id} gave a non-finite forecast or interval; forecast with naive")
+        mean, rows = _forecast(Naive(), history, spec.horizon, plan)
+        fitted = None
+    if not _finite(mean, rows):
+        raise FloatingPointError(
+            f"non-finite forecast for a series of {history.size} observations "
+            f"(last {history[-1]!r}, largest magnitude {np.abs(history).max()!r})"
+        )
+    backtests = _backtests(spec, target, backtest, fitted, plan) if backtest and backtest[1] > 0 else ()
+    return Prediction(mean=mean, quantiles=make_monotone(rows), warnings=tuple(warnings), backtest=backtests)
+
+
+def _backtests(spec: FitSpec, target: np.ndarray, backtest: tuple[int, int, int], fitted, plan: _IntervalPlan):
+    window, origins, step = backtest
+    out = []
+    for k in range(1, origins + 1):
+        before = target[: target.size - window - (k - 1) * step]
+        values = None
+        if fitted is not None:
+            try:
+                with np.errstate(all="ignore"):
+                    mean, rows = _rows(fitted.forward(y=fill_missing(before), h=window, level=plan.levels), window, plan)
+                if _finite(mean, rows):
+                    values = (mean, make_monotone(rows))
+            except Exception:  # the fitted form does not apply to this history (e.g. too short for its season)
+                values = None
+        if values is None:  # refit on the history before the window, as a forecast of it would
+            earlier = predict_series(replace(spec, horizon=window), before)
+            values = (earlier.mean, earlier.quantiles)
+        out.append(values)
+    return tuple(out)
+
+
+def predict_chunk(spec: FitSpec, items: Sequence[tuple[np.ndarray, tuple[int, int, int] | None]]) -> list[Prediction]:
+    """predict_series over a chunk: what one CPU pool task runs."""
+    return [predict_series(spec, target, backtest) for target, backtest in items]
+
+
+# ---- adapters ------------------------------------------------------------------------------------------
+
+# Below this many series a batch is fitted in the calling thread: handing it to the pool costs more.
+POOL_MIN_SERIES = 2
+
+
 class StatisticalAdapter(Adapter):
     one_batch_at_a_time = False  # per-series fits: batches of one key may run side by side
-    @abstractmethod
-    def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
-        """The statsforecast model to fit on n observations, and a warning if that is a fallback."""
+    supports_backtest = True  # series may carry (window, origins, step): forward() at each cutoff, no refit
+    # cheap per series (naive, seasonal naive): fitted in the calling thread, the pool's hop would cost more
+    in_pool = True
 
     def load(self) -> None:
         # The import happened when the registry loaded this module; this runs the first-call set-up.
         warm_up = np.tile([1.0, 3.0, 2.0, 4.0], 4) + np.arange(16) * 0.1
-        self._predict_series(warm_up, 4, _interval_plan((0.1, 0.5, 0.9)), 4)
+        predict_series(self._spec(4, (0.1, 0.5, 0.9), "Q"), warm_up)
+
+    def _spec(self, horizon: int, quantiles: tuple[float, ...], freq: str) -> FitSpec:
+        seasons = tuple(self.catalog.mstl_season_lengths.get(freq, (self.catalog.season_length[freq],)))
+        return FitSpec(self.adapter_name, self.model_id, horizon, tuple(quantiles), self.catalog.season_length[freq], seasons)
 
     def predict_batch(
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
     ) -> list[Prediction]:
-        season_length = self.catalog.season_length[freq]
-        plan = _interval_plan(quantiles)
-        return [self._predict_series(s.target, horizon, plan, season_length) for s in series]
-
-    def _predict_series(
-        self, target: np.ndarray, horizon: int, plan: _IntervalPlan, season_length: int
-    ) -> Prediction:
-        history = fill_missing(target)
-        model, warning = self._model_for(history.size, season_length)
-        warnings = [warning] if warning else []
-        mean, rows = _forecast(model, history, horizon, plan)
-        if not _finite(mean, rows) and not isinstance(model, Naive):
-            warnings.append(f"{self.model_id} gave a non-finite forecast or interval; forecast with naive")
-            mean, rows = _forecast(Naive(), history, horizon, plan)
-        if not _finite(mean, rows):
-            raise FloatingPointError(
-                f"non-finite forecast for a series of {history.size} observations "
-                f"(last {history[-1]!r}, largest magnitude {np.abs(history).max()!r})"
-            )
-        return Prediction(mean=mean, quantiles=make_monotone(rows), warnings=tuple(warnings))
-
-
-class _AutoModelAdapter(StatisticalAdapter):
-    """auto-ets, auto-arima, auto-theta: fitted models with a minimum history and a seasonal fit."""
-
-    min_history = 1  # fewer observations than this: forecast with naive
-
-    @abstractmethod
-    def _make_model(self, season_length: int):
-        """The statsforecast model for this season length."""
-
-    def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
-        if n < self.min_history:
-            return Naive(), (
-                f"{self.model_id} needs at least {self.min_history} observations, got {n}; forecast with naive"
-            )
-        if season_length > 1 and n < 2 * season_length:
-            return self._make_model(1), (
-                f"{n} observations are fewer than two seasons of {season_length}; "
-                f"{self.model_id} fitted without seasonality"
-            )
-        return self._make_model(season_length), None
+        spec = self._spec(horizon, quantiles, freq)
+        items = [(s.target, s.backtest) for s in series]
+        pool = shared_pool() if self.in_pool and len(items) >= POOL_MIN_SERIES else None
+        if pool is None:
+            return predict_chunk(spec, items)
+        return pool.map_chunks(functools.partial(predict_chunk, spec), items)
 
 
 class NaiveAdapter(StatisticalAdapter):
-    def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
-        return Naive(), None
+    in_pool = False
 
 
 class SeasonalNaiveAdapter(StatisticalAdapter):
-    def _model_for(self, n: int, season_length: int) -> tuple[object, str | None]:
-        if n < season_length:
-            return Naive(), (
-                f"{n} observations are fewer than one season of {season_length}; "
-                f"{self.model_id} forecast with naive"
-            )
-        return SeasonalNaive(season_length=season_length), None
+    in_pool = False
 
 
-class AutoETSAdapter(_AutoModelAdapter):
-    min_history = 7
-
-    def _make_model(self, season_length: int):
-        return AutoETS(season_length=season_length)
+class AutoETSAdapter(StatisticalAdapter):
+    pass
 
 
-class AutoARIMAAdapter(_AutoModelAdapter):
-    def _make_model(self, season_length: int):
-        return AutoARIMA(season_length=season_length)
+class AutoARIMAAdapter(StatisticalAdapter):
+    pass
 
 
-class AutoThetaAdapter(_AutoModelAdapter):
-    min_history = 4
+class AutoThetaAdapter(StatisticalAdapter):
+    pass
 
-    def _make_model(self, season_length: int):
-        return AutoTheta(season_length=season_length)
+
+class DampedETSAdapter(StatisticalAdapter):
+    pass
+
+
+class DynOptThetaAdapter(StatisticalAdapter):
+    pass
+
+
+class CESAdapter(StatisticalAdapter):
+    pass
+
+
+class MSTLAdapter(StatisticalAdapter):
+    pass
