@@ -93,6 +93,26 @@ describe('POST /v1/cross-validation', () => {
     assert.equal(await inferCalls('auto-theta') - before, 1, 'one /infer request for 12 windows');
   });
 
+  it('refit false: the same windows, from one fit per series (statsforecast forward()); parameter-free models unchanged', async () => {
+    const series = [0, 1].map((k) => ({ target: Array.from({ length: 48 }, (_, i) => 50 + k * 5 + 0.8 * i + 8 * Math.sin((2 * Math.PI * i) / 12) + ((i * 7) % 3)), index: monthlyDates('2015-01', 48) }));
+    const body = { series, freq: 'MS', horizon: 3, step: 2, n_windows: 3, quantiles: levels, models: ['auto-ets', 'seasonal-naive'] };
+    const [refit, once] = await Promise.all([true, false].map((r) => server.request('POST', '/v1/cross-validation', { body: { ...body, refit: r } })));
+    assert.equal(refit.status, 200, refit.text);
+    assert.equal(once.status, 200, once.text);
+    assert.equal(refit.body.refit, true);
+    assert.equal(once.body.refit, false);
+    const windows = (res: any, m: number) => res.body.models[m].series.flatMap((s: any) => s.windows);
+    // the same cutoffs and actuals either way
+    assert.deepEqual(windows(once, 0).map((w: any) => [w.cutoff, w.actual]), windows(refit, 0).map((w: any) => [w.cutoff, w.actual]));
+    // seasonal naive has no parameters: applying its "fit" to a shorter history is forecasting that history
+    assert.deepEqual(windows(once, 1), windows(refit, 1));
+    // auto-ets: the model chosen and fitted on the whole series gives other numbers on the earlier windows
+    assert.notDeepEqual(windows(once, 0).map((w: any) => w.prediction.mean), windows(refit, 0).map((w: any) => w.prediction.mean));
+    const bad = await server.request('POST', '/v1/cross-validation', { body: { ...body, refit: 'no' } });
+    assert.equal(bad.status, 422, bad.text);
+    assert.ok(bad.body.errors.some((e: any) => e.field === 'refit'), bad.text);
+  });
+
   it('ranks by the chosen metric; step defaults to the horizon, n_windows to 1', async () => {
     const target = Array.from({ length: 40 }, (_, i) => 50 + 10 * Math.sin(i / 2) + i);
     const res = await server.request('POST', '/v1/cross-validation', {

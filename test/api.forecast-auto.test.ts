@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, waitForJob, type TestServer } from './helpers.ts';
-import { AUTO_SWITCH_RATIO, AUTO_DEFAULT_METRIC } from '../src/forecasting/auto.ts';
+import { AUTO_SWITCH_RATIO, AUTO_DEFAULT_METRIC, AUTO_DEFAULT_REFIT } from '../src/forecasting/auto.ts';
 
 let server: TestServer;
 before(async () => { server = await startTestServer(); });
@@ -22,7 +22,8 @@ const horizon = 6;
 const quantiles = [0.1, 0.5, 0.9];
 
 async function crossValidate(nWindows: number, metric: string, body: Record<string, unknown> = {}) {
-  const res = await server.request('POST', '/v1/cross-validation', { body: { series, freq: 'MS', horizon, quantiles, models: candidates, n_windows: nWindows, metric, ...body } });
+  // auto cross-validates as POST /v1/cross-validation with its default refit (false: one fit per series)
+  const res = await server.request('POST', '/v1/cross-validation', { body: { series, freq: 'MS', horizon, quantiles, models: candidates, n_windows: nWindows, metric, refit: AUTO_DEFAULT_REFIT, ...body } });
   assert.equal(res.status, 200, res.text);
   return res.body;
 }

@@ -15,10 +15,10 @@ import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
 import { findModel } from '../runtime/catalog.ts';
 import { infer, planForecast, toContract, type ForecastPlan, type ForecastResult } from './forecast.ts';
-import { planCrossValidation, runCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
+import { crossValidate, planCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
 import { RequestValidationError, type ForecastRequestBody, type RequestWarning } from './normalize.ts';
 import type { AutoInfo } from '../http/schemas.ts';
-import type { InferenceClient } from '../runtime/inference.ts';
+import type { InferenceClient, InferResponse } from '../runtime/inference.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager } from '../runtime/model-pull.ts';
 
@@ -44,7 +44,11 @@ export type AutoResult = ForecastResult & { auto: Static<typeof AutoInfo> };
 export type AutoBody = ForecastRequestBody & {
   auto_candidates?: (string | { model: string; model_size?: string })[]; auto_scope?: AutoScope; auto_metric?: AutoMetric; evaluation?: unknown;
 };
-export interface AutoSettings { candidates?: string[]; windows?: number }
+/** default of HORIZON_AUTO_REFIT: false = statistical candidates are cross-validated from one fit per series
+ * (cross-validation `refit: false`), whose forecast of the whole series is also the one given when picked:
+ * one fit per candidate and series in all (eval/README.md, "model auto, refit-free") */
+export const AUTO_DEFAULT_REFIT = false;
+export interface AutoSettings { candidates?: string[]; windows?: number; refit?: boolean }
 
 /** why a series got its model: its own CV winner, the request's (pooled) winner, or no window fit it */
 type PickedBy = 'series' | 'request' | 'fallback';
@@ -139,7 +143,7 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
     try {
       cv = planCrossValidation({
         series: body.series, horizon: body.horizon, freq: body.freq, models: candidates.map((c) => ({ model: c.model, model_size: c.size })),
-        n_windows: nWindows, step: body.horizon, metric, context: body.context, quantiles: body.quantiles,
+        n_windows: nWindows, step: body.horizon, metric, context: body.context, quantiles: body.quantiles, refit: settings.refit ?? AUTO_DEFAULT_REFIT,
       }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
       break;
     } catch (error) {
@@ -181,7 +185,8 @@ export async function runAuto(plan: AutoPlan, inference: InferenceClient, regist
   }
   const n = body.series.length;
   const warnings: RequestWarning[] = [...plan.warnings];
-  const cv = plan.cv ? await runCrossValidation(plan.cv, inference, registry) : null;
+  const validated = plan.cv ? await crossValidate(plan.cv, inference, registry) : null;
+  const cv = validated?.result ?? null;
   for (const w of cv?.warnings ?? []) warnings.push({ ...w, message: `auto cross-validation: ${w.message}` });
 
   // the CV answer lists models in the candidates' order (one plan per candidate)
@@ -220,7 +225,9 @@ export async function runAuto(plan: AutoPlan, inference: InferenceClient, regist
     const full = candidates[c].plan;
     const idx = picks.map((p, i) => (p.c === c ? i : -1)).filter((i) => i >= 0);
     const sub: ForecastPlan = { ...full, series: idx.map((i) => full.series[i]), forecastIndex: idx.map((i) => full.forecastIndex[i]), warnings: [] };
-    const answer = await infer(inference, registry, { model: sub.model, size: sub.size, freq: sub.freq, horizon: sub.horizon, quantiles: sub.quantiles, series: sub.series });
+    // a refit-free cross-validation already forecast the whole series from the same fit: no second call
+    const made = validated?.full[c];
+    const answer = made ? pick(made, idx) : await infer(inference, registry, { model: sub.model, size: sub.size, freq: sub.freq, horizon: sub.horizon, quantiles: sub.quantiles, series: sub.series });
     return { c, idx, result: toContract(sub, answer) };
   }));
   for (const { c, idx, result } of answers) {
@@ -236,6 +243,18 @@ export async function runAuto(plan: AutoPlan, inference: InferenceClient, regist
       series: picks.map((p) => ({ model: candidates[p.c].model, model_size: candidates[p.c].size, score: p.score, windows: p.windows, picked_by: p.by })),
     },
   };
+}
+
+/** The answer for the series `idx` of a whole-request answer, its per-series warnings renumbered. */
+function pick(answer: InferResponse, idx: number[]): InferResponse {
+  const at = new Map(idx.map((i, j) => [i, j]));
+  const warnings = answer.warnings.flatMap((text) => {
+    const m = /^series (\d+): /.exec(text);
+    if (!m) return [text];
+    const j = at.get(Number(m[1]));
+    return j === undefined ? [] : [`series ${j}: ${text.slice(m[0].length)}`];
+  });
+  return { ...answer, warnings, predictions: idx.map((i) => answer.predictions[i]) };
 }
 
 /** Whether a model id names `auto` (and the catalog does not define a model of that id). */

@@ -6,7 +6,9 @@ import { RequestValidationError, type RequestWarning } from './normalize.ts';
 import { scoreBacktest, type BacktestPlan } from './backtest.ts';
 import { coverage } from './metrics.ts';
 import type { InputSeries } from './normalize.ts';
-import type { InferenceClient, InferResponse } from '../runtime/inference.ts';
+import type { InferenceClient, InferResponse, Prediction } from '../runtime/inference.ts';
+import { findModel } from '../runtime/catalog.ts';
+import type { RuntimeSeries } from './normalize.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager } from '../runtime/model-pull.ts';
 
@@ -18,7 +20,7 @@ import type { PullManager } from '../runtime/model-pull.ts';
  */
 export interface CrossValidationBody {
   series: InputSeries[]; horizon: number; freq: string; models: (string | { model: string; model_size?: string })[];
-  n_windows?: number; step?: number; metric?: 'wql' | 'mase' | 'smape'; season_length?: number; context?: number; quantiles?: number[];
+  n_windows?: number; step?: number; refit?: boolean; metric?: 'wql' | 'mase' | 'smape'; season_length?: number; context?: number; quantiles?: number[];
 }
 export interface Win { series: number; window: number; cutoff: number; input: InputSeries; actual: number[]; train: number[] }
 
@@ -50,7 +52,9 @@ function centralCoverage(actual: number[], prediction: Record<string, number[]>,
 /** A validated cross-validation, ready to charge (one unit per model) and run, now or as a job. */
 export interface CrossValidationPlan {
   body: CrossValidationBody; horizon: number; nWindows: number; step: number; metric: 'wql' | 'mase' | 'smape';
-  seasonLength: number; warnings: RequestWarning[]; plans: { plan: ForecastPlan; wins: Win[] }[];
+  seasonLength: number; warnings: RequestWarning[];
+  /** per model: the windows' plan, the windows it kept, and the plan of the whole series (what a refit-free call sends) */
+  plans: { plan: ForecastPlan; wins: Win[]; full: ForecastPlan }[];
 }
 
 /** Every 4xx of a cross-validation, before anything is charged; windows that do not fit become warnings. */
@@ -80,15 +84,16 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
   });
 
   // one plan per model (every 4xx before anything is charged); a window the model refuses is left out with the reason
-  const plans: { plan: ForecastPlan; wins: Win[] }[] = [];
+  const plans: CrossValidationPlan['plans'] = [];
   for (const [m, ref] of body.models.entries()) {
     const { model, model_size } = typeof ref === 'string' ? { model: ref, model_size: undefined } : ref;
     const onModel = (errors: { series?: number; field: string; reason: string }[]) => errors.map((e) => ({ ...e, field: e.field === 'model' || e.field === 'model_size' ? `models[${m}].${e.field}` : e.field }));
     const plan = (series: InputSeries[]) => planForecast({ series, horizon, freq: body.freq as never, model, model_size, context: body.context, quantiles: body.quantiles }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
     // the request as sent first (future values come from the history here, so not those): a bad date or
     // model is a 422 naming the input series, never a window left out
+    let full: ForecastPlan;
     try {
-      plan(body.series.map(({ future_variables: _f, future_variables_index: _i, ...s }) => s));
+      full = plan(body.series.map(({ future_variables: _f, future_variables_index: _i, ...s }) => s));
     } catch (error) {
       if (error instanceof RequestValidationError) throw new RequestValidationError(onModel(error.errors));
       throw error;
@@ -113,7 +118,7 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
         wins = wins.filter((_, k) => !bad.has(k));
       }
     }
-    plans.push({ plan: planned, wins });
+    plans.push({ plan: planned, wins, full });
   }
 
   return { body, horizon, nWindows, step, metric, seasonLength, warnings, plans };
@@ -121,14 +126,55 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
 
 export type CrossValidationResult = Awaited<ReturnType<typeof runCrossValidation>>;
 
+/** The windows of one model from ONE call on the whole series (refit false, a model with refit_free_backtest):
+ * each series carries its windows as a `backtest` (window = horizon, step), the worker fits it once and
+ * forecasts every cutoff from that fit. Undefined when that cannot serve every kept window (e.g. the
+ * context cap left no history before the earliest cutoff): the caller refits. Also gives the forecast of
+ * the whole series, which `auto` uses for the candidates it picks. */
+async function refitFreeWindows(
+  { wins, full }: CrossValidationPlan['plans'][number], cv: CrossValidationPlan, inference: InferenceClient, registry: ModelRegistry,
+): Promise<{ windows: InferResponse; full: InferResponse } | undefined> {
+  const origins = new Map<number, number>();
+  for (const w of wins) origins.set(w.series, Math.max(origins.get(w.series) ?? 0, w.window + 1));
+  const series = full.series.map((s, i) => {
+    const k = origins.get(i);
+    if (!k) return s;
+    // the plan may have cut the history to `context`: cutoffs count from the end
+    const earliest = s.target.length - cv.horizon - (k - 1) * cv.step;
+    return earliest >= 1 && s.target.slice(0, earliest).some((v) => v !== null) ? { ...s, backtest: { window: cv.horizon, origins: k, step: cv.step } } : undefined;
+  });
+  if (series.some((s) => s === undefined)) return undefined;
+  const answer = await infer(inference, registry, { model: full.model, size: full.size, freq: full.freq, horizon: cv.horizon, quantiles: full.quantiles, series: series as RuntimeSeries[] });
+  const predictions = wins.map((w) => answer.predictions[w.series].backtest?.[w.window]);
+  if (predictions.some((p) => !p)) return undefined;
+  // a series' warnings go to each of its windows, renumbered to the windows' call
+  const warnings = answer.warnings.flatMap((text) => {
+    const m = /^series (\d+): /.exec(text);
+    if (!m) return [text];
+    return wins.flatMap((w, k) => (w.series === Number(m[1]) ? [`series ${k}: ${text.slice(m[0].length)}`] : []));
+  });
+  for (const p of answer.predictions) delete p.backtest;
+  return { windows: { ...answer, warnings, predictions: predictions as Prediction[] }, full: answer };
+}
+
 /** One model call per model (all windows of all series together), then the scores and the leaderboard. */
 export async function runCrossValidation(cv: CrossValidationPlan, inference: InferenceClient, registry: ModelRegistry) {
+  return (await crossValidate(cv, inference, registry)).result;
+}
+
+/** runCrossValidation, and per model the forecast of the whole series where a refit-free call made one. */
+export async function crossValidate(cv: CrossValidationPlan, inference: InferenceClient, registry: ModelRegistry) {
   const { body, horizon, nWindows, step, metric, seasonLength, plans } = cv;
+  const refit = body.refit ?? true;
   const warnings = [...cv.warnings];
   const levels = [...(plans[0].plan.quantiles)].sort((a, b) => a - b);
-  const answers = await Promise.all(plans.map(({ plan }) => infer(inference, registry, {
-    model: plan.model, size: plan.size, freq: plan.freq, horizon, quantiles: plan.quantiles, series: plan.series,
-  })));
+  const calls = await Promise.all(plans.map(async (p) => {
+    const forward = !refit && findModel(registry.catalog, p.plan.model)?.refit_free_backtest ? await refitFreeWindows(p, cv, inference, registry) : undefined;
+    if (forward) return forward;
+    const { plan } = p;
+    return { windows: await infer(inference, registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon, quantiles: plan.quantiles, series: plan.series }), full: undefined };
+  }));
+  const answers = calls.map((c) => c.windows);
   const models = plans.map(({ plan, wins }, m) => {
     const result = toContract(plan, answers[m]);
     for (const w of result.warnings) warnings.push({ ...w, message: `model ${plan.model}: ${w.message}` });
@@ -168,9 +214,10 @@ export async function runCrossValidation(cv: CrossValidationPlan, inference: Inf
     const cmp = (x: number | null, y: number | null) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : x - y);
     return cmp(value(a, metric), value(b, metric)) || cmp(value(a, 'mase'), value(b, 'mase'));
   });
-  return {
-    horizon, n_windows: nWindows, step, season_length: seasonLength, quantiles: levels, metric,
+  const result = {
+    horizon, n_windows: nWindows, step, refit, season_length: seasonLength, quantiles: levels, metric,
     leaderboard: order.map((m, r) => ({ rank: r + 1, model: m.model, model_size: m.model_size, score: value(m, metric) })),
     models, warnings,
   };
+  return { result, full: calls.map((c) => c.full) };
 }
