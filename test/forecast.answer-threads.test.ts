@@ -57,6 +57,81 @@ describe('answer threads through the server', () => {
   });
 });
 
+describe('large request bodies in a forecast thread (issue 26 item 5)', () => {
+  let threaded: TestServer;
+  let loop: TestServer;
+  before(async () => {
+    [threaded, loop] = await Promise.all([
+      startTestServer({ HORIZON_RUNTIME_GROUPS: 'core', HORIZON_ANSWER_THREADS: '1', HORIZON_REQUEST_THREAD_MIN_BYTES: '2000', HORIZON_PRISM_MEMBERS: 'naive,seasonal-naive' }),
+      startTestServer({ HORIZON_RUNTIME_GROUPS: 'core', HORIZON_ANSWER_THREADS: '0', HORIZON_PRISM_MEMBERS: 'naive,seasonal-naive' }),
+    ]);
+  });
+  after(async () => { await Promise.all([threaded?.close(), loop?.close()]); });
+
+  const requestLine = (requestId: string | null) => capturedLogLines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.request_id === requestId && l.route === '/v1/forecast' && l.status !== undefined);
+  const index = dailyDates('2024-01-01', 60);
+  const body = (extra: Record<string, unknown> = {}) => ({
+    model: 'seasonal-naive', freq: 'D', horizon: 7, quantiles: [0.1, 0.5, 0.9],
+    series: Array.from({ length: 12 }, (_, s) => ({ index, target: index.map((_, i) => (i === 5 + s ? null : Math.round((40 + s + 6 * Math.sin(i / 2)) * 1000) / 1000)) })),
+    ...extra,
+  });
+  const both = async (payload: unknown, raw?: string) => {
+    const send = (server: TestServer) => server.request('POST', '/v1/forecast', raw === undefined ? { body: payload } : { raw, headers: { 'content-type': 'application/json' } });
+    return Promise.all([send(threaded), send(loop)]);
+  };
+  // the problem's request_id differs between servers; everything else must not
+  const sameProblem = (a: { text: string }, b: { text: string }) => {
+    const strip = (t: string) => { const { request_id: _r, ...rest } = JSON.parse(t); return rest; };
+    assert.deepEqual(strip(a.text), strip(b.text));
+  };
+
+  it('a large plain forecast is planned in the thread and answers the loop\'s bytes', async () => {
+    const [a, b] = await both(body());
+    assert.equal(a.status, 200, a.text);
+    assert.equal(a.text, b.text);
+    assert.ok(a.headers.get('x-ratelimit-remaining'), 'charged');
+    assert.match(a.headers.get('server-timing') ?? '', /infer;dur=/);
+    const line = requestLine(a.headers.get('x-request-id'));
+    assert.equal(line?.request, 'thread');
+    assert.equal(line?.model, 'seasonal-naive');
+    assert.equal(line?.series, 12);
+    assert.equal(requestLine(b.headers.get('x-request-id'))?.request, undefined);
+  });
+
+  it('the default model and size, prism, auto and a backtest give the loop\'s answers', async () => {
+    for (const extra of [{ model: undefined }, { model: 'prism' }, { model: 'auto', auto_candidates: ['naive', 'seasonal-naive'] }, { evaluation: { holdout: 7 } }]) {
+      const [a, b] = await both(body(extra));
+      assert.equal(a.status, 200, `${JSON.stringify(extra)}: ${a.text}`);
+      assert.equal(a.text, b.text, JSON.stringify(extra));
+    }
+  });
+
+  it('the errors are the loop\'s: schema, normalisation, auto fields, unknown model, bad JSON, prototype poisoning', async () => {
+    const cases: [string, unknown][] = [
+      ['schema', body({ horizon: '7' })],
+      ['unknown field', body({ horizont: 7 })],
+      ['normalisation', { ...body(), series: [{ index: ['2024-01-01', 'yesterday', ...index.slice(2)], target: index.map(() => 1) }, ...body().series] }],
+      ['auto fields', body({ auto_scope: 'series' })],
+      ['unknown model', body({ model: 'timesfm-9' })],
+      ['size', body({ model_size: 'huge' })],
+    ];
+    for (const [what, payload] of cases) {
+      const [a, b] = await both(payload);
+      assert.equal(a.status, b.status, `${what}: ${a.text}`);
+      assert.ok(a.status >= 400 && a.status < 500, `${what}: ${a.status}`);
+      sameProblem(a, b);
+    }
+    const text = JSON.stringify(body());
+    for (const [what, raw] of [['bad JSON', `${text.slice(0, -1)},}`], ['__proto__', `{"__proto__": {"x": 1}, ${text.slice(1)}`]] as const) {
+      const [a, b] = await both(undefined, raw);
+      assert.equal(a.status, 400, `${what}: ${a.text}`);
+      assert.equal(b.status, 400);
+      sameProblem(a, b);
+    }
+  });
+});
+
 describe('AnswerThreads', () => {
   const shape: ContractShape = {
     model: 'm', size: 's', horizon: 3, quantiles: [0.9, 0.1], seriesCount: 2,

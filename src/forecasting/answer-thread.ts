@@ -1,24 +1,28 @@
 // One answer thread (answer-threads.ts): the worker's /infer JSON text in, the contract's JSON bytes out.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { HorizonError } from '../errors.ts';
-import { decodeInferResponse } from '../runtime/wire.ts';
-import { shapeAnswer, type ContractShape } from './contract.ts';
+import { answerBytes, type ContractShape } from './contract.ts';
 
-export interface AnswerJob { id: number; text: string; shape: ContractShape }
+export interface AnswerJob { id: number; kind?: 'answer'; text: string; shape: ContractShape }
 export type AnswerReply =
   | { id: number; body: Uint8Array; timing: Record<string, number> }
   | { id: number; error: { code?: string; message: string } };
 
-const encoder = new TextEncoder();
-
-parentPort!.on('message', ({ id, text, shape }: AnswerJob) => {
-  let reply: AnswerReply;
+/** The reply to an answer job: the bytes, or the error the event loop would have thrown. */
+export function answerReply({ id, text, shape }: AnswerJob): AnswerReply {
   try {
-    const answer = decodeInferResponse(JSON.parse(text));
-    // encode() gives a fresh buffer of its own, so it is transferred, not copied
-    reply = { id, body: encoder.encode(JSON.stringify(shapeAnswer(shape, answer))), timing: answer.timing ?? {} };
+    return { id, ...answerBytes(text, shape) };
   } catch (error) {
-    reply = { id, error: { code: error instanceof HorizonError ? error.code : undefined, message: (error as Error).message } };
+    return { id, error: { code: error instanceof HorizonError ? error.code : undefined, message: (error as Error).message } };
   }
-  parentPort!.postMessage(reply, 'body' in reply ? [reply.body.buffer as ArrayBuffer] : []);
-});
+}
+
+/** Posts a reply, handing the answer's bytes over without a copy. */
+export function postReply(reply: { id: number; body?: Uint8Array }): void {
+  parentPort!.postMessage(reply, reply.body ? [reply.body.buffer as ArrayBuffer] : []);
+}
+
+// run as a thread's entry (not when the forecast threads, http/forecast-thread.ts, import it)
+if (parentPort && import.meta.url === (workerData as { entry?: string } | null)?.entry) {
+  parentPort.on('message', (job: AnswerJob) => postReply(answerReply(job)));
+}

@@ -11,7 +11,7 @@ import type { AnswerJob, AnswerReply } from './answer-thread.ts';
 
 export interface ShapedAnswer { body: Buffer; timing: Record<string, number> }
 
-interface Pending { resolve(answer: ShapedAnswer): void; reject(error: Error): void; thread: Thread }
+interface Pending { resolve(reply: { id: number }): void; reject(error: Error): void; thread: Thread }
 interface Thread { worker: Worker; inFlight: number }
 
 export class AnswerThreads {
@@ -25,10 +25,14 @@ export class AnswerThreads {
   readonly size: number;
   readonly minValues: number;
 
+  /** the module each thread runs: answer-thread.ts, or one that also takes other jobs (http/forecast-thread.ts) */
+  private readonly entry: URL;
+
   /** size: threads (started on first use); minValues: the smallest answer (series × horizon × (levels + 1) numbers) sent to one */
-  constructor(size: number, minValues: number) {
+  constructor(size: number, minValues: number, entry: URL = new URL('./answer-thread.ts', import.meta.url)) {
     this.size = size;
     this.minValues = minValues;
+    this.entry = entry;
   }
 
   /** Whether an answer of this size goes to a thread. */
@@ -37,13 +41,25 @@ export class AnswerThreads {
   }
 
   /** The contract's JSON bytes for the worker's answer `text`; the errors the loop would have thrown. */
-  shape(text: string, shape: ContractShape): Promise<ShapedAnswer> {
+  async shape(text: string, shape: ContractShape): Promise<ShapedAnswer> {
+    const reply = await this.run({ text, shape } satisfies Omit<AnswerJob, 'id'>) as AnswerReply;
+    if ('error' in reply) {
+      // the error the event loop would have thrown: a HorizonError keeps its code, anything else stays a plain 500
+      throw reply.error.code ? new HorizonError(reply.error.code as ErrorCode, reply.error.message) : new Error(reply.error.message);
+    }
+    this.shaped++;
+    return { body: Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength), timing: reply.timing };
+  }
+
+  /** Any job the entry module understands (an `id` is added); resolves with its reply. */
+  run(job: object): Promise<{ id: number }> {
+    if (this.closed) return Promise.reject(new HorizonError('internal_error', 'the service is shutting down'));
     const thread = this.pick();
     const id = this.nextId++;
     thread.inFlight++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, thread });
-      thread.worker.postMessage({ id, text, shape } satisfies AnswerJob);
+      thread.worker.postMessage({ ...job, id });
     });
   }
 
@@ -66,10 +82,10 @@ export class AnswerThreads {
   }
 
   private start(): Thread {
-    const worker = new Worker(new URL('./answer-thread.ts', import.meta.url));
+    const worker = new Worker(this.entry, { workerData: { entry: this.entry.href } });
     worker.unref(); // an idle pool never keeps the process alive
     const thread: Thread = { worker, inFlight: 0 };
-    worker.on('message', (reply: AnswerReply) => this.settle(reply));
+    worker.on('message', (reply: { id: number }) => this.settle(reply));
     // a thread that dies fails its own answers (500) and is replaced on the next pick
     const fail = (error: Error) => {
       const at = this.threads.indexOf(thread);
@@ -86,17 +102,11 @@ export class AnswerThreads {
     return thread;
   }
 
-  private settle(reply: AnswerReply): void {
+  private settle(reply: { id: number }): void {
     const p = this.pending.get(reply.id);
     if (!p) return;
     this.pending.delete(reply.id);
     p.thread.inFlight--;
-    if ('error' in reply) {
-      // the error the event loop would have thrown: a HorizonError keeps its code, anything else stays a plain 500
-      p.reject(reply.error.code ? new HorizonError(reply.error.code as ErrorCode, reply.error.message) : new Error(reply.error.message));
-      return;
-    }
-    this.shaped++;
-    p.resolve({ body: Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength), timing: reply.timing });
+    p.resolve(reply);
   }
 }

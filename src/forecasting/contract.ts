@@ -4,6 +4,7 @@ import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
 import type { NormalizedRequest } from './normalize.ts';
 import type { InferResponse } from '../runtime/inference.ts';
+import { decodeInferResponse } from '../runtime/wire.ts';
 import type { ForecastResponse } from '../http/schemas.ts';
 
 export type ForecastResult = Static<typeof ForecastResponse>;
@@ -14,6 +15,15 @@ export type ContractShape = Pick<NormalizedRequest, 'model' | 'size' | 'horizon'
 export function contractShape(request: NormalizedRequest): ContractShape {
   const { model, size, horizon, quantiles, forecastIndex, warnings } = request;
   return { model, size, horizon, quantiles, forecastIndex, warnings, seriesCount: request.series.length };
+}
+
+const encoder = new TextEncoder();
+
+/** The contract's JSON bytes of a worker's /infer answer text (what an answer thread does). encode() gives
+ * a fresh buffer of its own, so a thread transfers it instead of copying. */
+export function answerBytes(text: string, shape: ContractShape): { body: Uint8Array; timing: Record<string, number> } {
+  const answer = decodeInferResponse(JSON.parse(text));
+  return { body: encoder.encode(JSON.stringify(shapeAnswer(shape, answer))), timing: answer.timing ?? {} };
 }
 
 /** Shapes the worker's answer as ForecastAPIResponse, checking what the contract promises. */

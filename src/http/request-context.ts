@@ -4,7 +4,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Fields of a request's log line that the handler learns as it goes. */
-export interface LogFields { model?: string; size?: string; series?: number; code?: string; job_id?: string; answer?: 'thread' }
+export interface LogFields { model?: string; size?: string; series?: number; code?: string; job_id?: string; answer?: 'thread'; request?: 'thread' }
 
 export interface RequestContext { requestId: string; fields: LogFields }
 
