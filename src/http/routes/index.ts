@@ -22,6 +22,7 @@ import { crossValidationJobsCreate } from './cross-validation-jobs.create.ts';
 import { crossValidationJobsGet } from './cross-validation-jobs.get.ts';
 import { crossValidationJobsList } from './cross-validation-jobs.list.ts';
 import { crossValidationJobsCancel } from './cross-validation-jobs.cancel.ts';
+import { mcpRoutes } from './mcp.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
@@ -31,6 +32,7 @@ export const routes: Route[] = [
   playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, crossValidationCreate,
   anomaliesCreate,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
+  mcpRoutes,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify

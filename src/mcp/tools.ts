@@ -1,0 +1,366 @@
+// The MCP tools for agents (issue 21): list_models, forecast, cross_validate, detect_anomalies and
+// job_status, a thin layer over the HTTP API. Each tool turns its arguments into /v1 requests and the
+// answers into compact JSON (structuredContent, and the same JSON as text) after a one-line summary.
+// It never forecasts, validates or charges by itself: it is given `callApi`, which sends a request
+// with the caller's API key — fetch to HORIZON_URL for `horizon mcp` (src/cli/mcp.ts), app.inject for
+// POST /mcp (src/http/routes/mcp.ts) — so authentication, quotas and the 422 reasons are the API's own.
+// A refused request (any non-2xx, or arguments that cannot become a request) is a tool result with
+// isError: true naming the fields, never an exception that would end the agent's session.
+// Layer: above forecasting (calendar.ts places `start` dates as the API would) and below http and cli,
+// which give it the caller; it imports neither.
+import { createRequire } from 'node:module';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { dateAtStep, parseIndex } from '../forecasting/calendar.ts';
+import { FREQS, type Freq } from '../runtime/catalog.ts';
+import { apiIndex, CsvError, inferFreq, parseCsv } from '../../web/data.js';
+
+// web/data.js (the CSV reading of the playground and `horizon forecast`) uses the Papa Parse global
+(globalThis as { Papa?: unknown }).Papa ??= createRequire(import.meta.url)('papaparse');
+
+/** One HTTP answer of the API: status and parsed JSON body (undefined when the body is not JSON). */
+export interface ApiAnswer { status: number; body: unknown }
+/** Sends one request to the API with the caller's key; rejects only when no answer came back. */
+export type CallApi = (method: 'GET' | 'POST', path: string, body?: unknown) => Promise<ApiAnswer>;
+
+interface FieldError { series?: number; field: string; reason: string }
+/** A refused tool call: the API's problem (status, code, detail, errors), or the tool's own 422-like check. */
+class ToolError extends Error {
+  readonly problem: { status?: number; code: string; detail: string; errors: FieldError[] };
+  constructor(problem: ToolError['problem']) { super(problem.detail); this.problem = problem; }
+}
+const invalid = (field: string, reason: string, series?: number) => new ToolError({
+  code: 'validation_failed', detail: 'the arguments cannot be sent to the API (checked by the tool)', errors: [{ ...(series === undefined ? {} : { series }), field, reason }],
+});
+
+// ---- input schemas: types only; ranges, enums and cross-field rules are the API's (its 422 names the field)
+
+const FREQ = z.string().describe('MS (month start), D, W, H (hourly), Q or Y; with csv it is inferred from the dates when left out');
+const Series = z.strictObject({
+  target: z.array(z.number().nullable()).describe('the observed values, oldest first; null = missing'),
+  index: z.array(z.string()).optional().describe('one date per target value: YYYY-MM-DD, or YYYY-MM-DDTHH:MM for freq H'),
+  start: z.string().optional().describe('instead of index: the first date; the following ones step by freq'),
+  name: z.string().optional().describe('a label, echoed in the answer'),
+});
+const DATA = {
+  series: z.array(Series).optional().describe('one or a few series; or give csv instead'),
+  csv: z.string().optional().describe('instead of series: CSV text with a header row, the dates in the first column and one column per series (an empty cell is missing), as `horizon forecast` reads it'),
+  freq: FREQ.optional(),
+};
+const MODEL = {
+  model: z.string().optional().describe('a model id from list_models; default: the deployment\'s default model'),
+  model_size: z.string().optional().describe('a size of the model; default: its default size'),
+};
+const QUANTILES = z.array(z.number()).optional().describe('quantile levels in (0, 1); default [0.1, 0.5, 0.9]');
+const AS_JOB = z.boolean().optional().describe('true: queue it as a job and answer its job_id at once (for long runs); poll it with job_status');
+
+// ---- arguments → request bodies
+
+interface Data { series: { target: (number | null)[]; index: string[] }[]; freq?: string; names: (string | undefined)[] }
+
+/** The API's `series` (and `freq`) from either `series` or `csv`. */
+function dataOf(args: { series?: z.infer<typeof Series>[]; csv?: string; freq?: string }): Data {
+  if (args.series !== undefined && args.csv !== undefined) throw invalid('csv', 'give either series or csv, not both');
+  if (args.csv !== undefined) {
+    let csv: ReturnType<typeof parseCsv>;
+    try { csv = parseCsv(args.csv); } catch (error) {
+      if (error instanceof CsvError) throw invalid('csv', error.message);
+      throw error;
+    }
+    const freq = args.freq ?? inferFreq(csv.dates);
+    if (!freq) throw invalid('freq', 'cannot be inferred from the CSV dates (their usual step is not an hour, day, week, month, quarter or year); give freq');
+    const index = apiIndex(csv.dates, freq);
+    return { series: csv.columns.map((target) => ({ target, index })), freq, names: csv.names };
+  }
+  if (args.series === undefined) throw invalid('series', 'required: give series (a list of {target, index or start}) or csv');
+  const series = args.series.map((s, i) => {
+    if (s.index !== undefined && s.start !== undefined) throw invalid(`series[${i}].start`, 'give index or start, not both', i);
+    if (s.index !== undefined) return { target: s.target, index: s.index };
+    if (s.start === undefined) throw invalid(`series[${i}].index`, 'required: one date per target value, or start (the first date; the rest follow freq)', i);
+    return { target: s.target, index: datesFrom(s.start, s.target.length, args.freq, i) };
+  });
+  return { series, freq: args.freq, names: args.series.map((s) => s.name) };
+}
+
+/** `n` dates on the freq grid from `start`, as the API's calendar places them. */
+function datesFrom(start: string, n: number, freq: string | undefined, i: number): string[] {
+  if (freq === undefined) throw invalid('freq', `required: series[${i}].start needs it to place the following dates`);
+  if (!(FREQS as readonly string[]).includes(freq)) throw invalid('freq', `must be one of ${FREQS.join(', ')}, got ${JSON.stringify(freq)}`);
+  const parsed = parseIndex(freq as Freq, [start]);
+  if (!parsed.ok) throw invalid(`series[${i}].start`, parsed.error.reason, i);
+  return Array.from({ length: n }, (_, k) => dateAtStep(parsed.index.grid, k));
+}
+
+/** The defined entries of `args` named in `keys` (an absent argument stays absent from the body). */
+function pick<T extends object>(args: T, keys: (keyof T)[]): Partial<T> {
+  return Object.fromEntries(keys.filter((k) => args[k] !== undefined).map((k) => [k, args[k]])) as Partial<T>;
+}
+
+// ---- calling the API
+
+async function api(callApi: CallApi, method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+  const answer = await callApi(method, path, body);
+  if (answer.status >= 200 && answer.status < 300) return answer.body;
+  const problem = answer.body as { code?: unknown; detail?: unknown; errors?: unknown } | undefined;
+  if (typeof problem?.code === 'string' && typeof problem.detail === 'string') {
+    throw new ToolError({ status: answer.status, code: problem.code, detail: problem.detail, errors: Array.isArray(problem.errors) ? problem.errors as FieldError[] : [] });
+  }
+  throw new ToolError({ status: answer.status, code: 'http_error', detail: `HTTP ${answer.status} from ${method} ${path}`, errors: [] });
+}
+
+function result(summary: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: summary }, { type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/** Runs a tool body; a refusal (or an API that cannot be reached) becomes an isError result. */
+async function run(names: () => (string | undefined)[], work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try { return await work(); } catch (error) {
+    if (!(error instanceof ToolError)) {
+      const message = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+      return { isError: true, content: [{ type: 'text', text: `the Horizon API could not be reached: ${message}` }] };
+    }
+    const p = error.problem;
+    const labels = names();
+    const lines = [`${p.status ? `${p.status} ` : ''}${p.code}: ${p.detail}`, ...p.errors.map((e) => {
+      const label = e.series !== undefined && labels[e.series] ? ` ("${labels[e.series]}")` : '';
+      return `- ${e.field}${label}: ${e.reason}`;
+    })];
+    return { isError: true, content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { error: p } };
+  }
+}
+
+// ---- answers → compact JSON and a summary line
+
+const num = (x: number | null | undefined): string => {
+  if (x === null || x === undefined) return 'null';
+  const a = Math.abs(x);
+  return String(a >= 1000 ? Math.round(x) : a >= 1 ? Number(x.toPrecision(4)) : Number(x.toPrecision(3)));
+};
+const seriesLabel = (names: (string | undefined)[], i: number) => (names[i] ? `"${names[i]}"` : `series ${i}`);
+const more = (shown: number, total: number) => (total > shown ? `; … (${total - shown} more)` : '');
+
+/** The widest central interval among the levels: [lo key, hi key, percent], or null. */
+function widestInterval(levels: string[]): [string, string, number] | null {
+  for (const lo of [...levels].sort((a, b) => Number(a) - Number(b))) {
+    if (Number(lo) >= 0.5) break;
+    const hi = levels.find((l) => Math.abs(Number(l) - (1 - Number(lo))) < 1e-9);
+    if (hi) return [lo, hi, Math.round((1 - 2 * Number(lo)) * 1000) / 10];
+  }
+  return null;
+}
+
+interface Prediction { prediction: Record<string, number[]>; index: string[] }
+interface ForecastAnswer { model: string; model_size: string; series: Prediction[][]; warnings: { series?: number; field: string; message: string }[]; auto?: any }
+
+function compactForecast(r: ForecastAnswer, names: (string | undefined)[]) {
+  return {
+    model: r.model, model_size: r.model_size,
+    series: r.series.map(([p], i) => ({ ...(names[i] ? { name: names[i] } : {}), index: p.index, prediction: p.prediction })),
+    warnings: r.warnings,
+    ...(r.auto ? { auto: { metric: r.auto.metric, leaderboard: r.auto.leaderboard, picked: r.auto.series.map((s: any) => s.model) } } : {}),
+  };
+}
+
+function forecastSummary(r: ForecastAnswer, names: (string | undefined)[]): string {
+  const steps = r.series[0]?.[0]?.index.length ?? 0;
+  const picked = r.auto ? [...new Set<string>(r.auto.series.map((s: { model: string }) => s.model))] : [];
+  const size = r.auto ? ` (picked ${picked.join(', ')})` : r.model_size === 'default' ? '' : ` (${r.model_size})`;
+  const shown = r.series.slice(0, 3).map(([p], i) => {
+    const interval = widestInterval(Object.keys(p.prediction).filter((k) => k !== 'mean'));
+    const band = interval ? ` (${interval[2]} % interval ${num(p.prediction[interval[0]][0])}–${num(p.prediction[interval[1]][0])})` : '';
+    return `${seriesLabel(names, i)} next ${num(p.prediction.mean[0])}${band} at ${p.index[0]}`;
+  });
+  const warnings = r.warnings.length ? ` [${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}: ${r.warnings[0].message}${r.warnings.length > 1 ? ' …' : ''}]` : '';
+  return `${r.model}${size}, ${r.series.length} series, ${steps} steps: ${shown.join('; ')}${more(shown.length, r.series.length)}${warnings}`;
+}
+
+function compactCrossValidation(r: any) {
+  return {
+    metric: r.metric, horizon: r.horizon, n_windows: r.n_windows, step: r.step, refit: r.refit, season_length: r.season_length, quantiles: r.quantiles,
+    leaderboard: r.leaderboard,
+    models: r.models.map((m: any) => ({ model: m.model, model_size: m.model_size, scores: m.scores, series_scores: m.series.map((s: any) => s.scores) })),
+    warnings: r.warnings,
+  };
+}
+
+function crossValidationSummary(r: any): string {
+  const board = r.leaderboard.map((e: any) => `${e.rank}. ${e.model}${e.model_size === 'default' ? '' : ` (${e.model_size})`} ${num(e.score)}`).join(', ');
+  const nSeries = r.models[0]?.series.length ?? 0;
+  return `leaderboard by ${r.metric} (${r.n_windows} window${r.n_windows > 1 ? 's' : ''} of ${r.horizon} steps, ${nSeries} series): ${board}${r.warnings.length ? ` [${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}]` : ''}`;
+}
+
+function compactAnomalies(r: any, names: (string | undefined)[]) {
+  return {
+    model: r.model, model_size: r.model_size, level: r.level, step: r.step, context: r.context, min_history: r.min_history,
+    n_windows: r.n_windows, n_anomalies: r.n_anomalies,
+    series: r.series.map((s: any, i: number) => ({
+      ...(names[i] ? { name: names[i] } : {}), scored_from: s.scored_from, scored: s.index.length,
+      anomalies: s.anomalies.map((position: number) => {
+        const k = position - s.scored_from;
+        return { position, index: s.index[k], actual: s.actual[k], forecast: s.forecast[k], lo: s.lo[k], hi: s.hi[k], score: s.score[k] };
+      }),
+    })),
+    warnings: r.warnings,
+  };
+}
+
+function anomaliesSummary(c: ReturnType<typeof compactAnomalies>, names: (string | undefined)[]): string {
+  const all = c.series.flatMap((s: any, i: number) => s.anomalies.map((a: any) => ({ ...a, i })));
+  const shown = all.slice(0, 5).map((a: any) => `${seriesLabel(names, a.i)} at ${a.index}: ${num(a.actual)} outside ${num(a.lo)}…${num(a.hi)} (score ${num(a.score)})`);
+  const head = `${c.model}, level ${c.level} %: ${c.n_anomalies} anomal${c.n_anomalies === 1 ? 'y' : 'ies'} in ${c.series.length} series (${c.n_windows} timesteps scored)`;
+  return shown.length ? `${head}: ${shown.join('; ')}${more(shown.length, all.length)}` : head;
+}
+
+// ---- the server
+
+const TOOL_NOTE = 'Calls the Horizon API with your API key: the same validation (a refused argument comes back as isError naming the field) and quota as the HTTP API.';
+
+/** An MCP server with Horizon's tools, each calling the API through `callApi`. */
+export function createMcpServer(callApi: CallApi, version: string): McpServer {
+  const server = new McpServer({ name: 'horizon', title: 'Horizon forecasting API', version }, {
+    instructions: 'Forecast time series, compare models by cross-validation and flag anomalies with the models this Horizon deployment serves. Start with list_models; forecast takes series as {target, index or start} or a CSV string.',
+  });
+
+  server.registerTool('list_models', {
+    title: 'List models',
+    description: `The models this deployment knows: which are served now (available), their sizes, context and horizon limits, covariates and licence, and the default model. Free (no quota). ${TOOL_NOTE}`,
+    inputSchema: z.strictObject({}),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async () => run(() => [], async () => {
+    const r = await api(callApi, 'GET', '/v1/models');
+    const models = r.models.map((m: any) => ({
+      model_id: m.model_id, available: m.available, description: m.description, sizes: m.sizes, default_size: m.default_size,
+      max_context: m.max_context, max_horizon: m.max_horizon, covariates: m.covariates, license: m.license.id, commercial: m.license.commercial,
+      ...(m.unavailable_reason ? { unavailable_reason: m.unavailable_reason.code } : {}),
+    }));
+    const served = models.filter((m: any) => m.available).map((m: any) => m.model_id);
+    const notServed = models.filter((m: any) => !m.available);
+    const summary = `${served.length} of ${models.length} models served (default ${r.default_model}): ${served.join(', ')}${notServed.length ? `; not served here: ${notServed.map((m: any) => `${m.model_id} (${m.unavailable_reason})`).join(', ')}` : ''}`;
+    return result(summary, { default_model: r.default_model, models });
+  }));
+
+  server.registerTool('forecast', {
+    title: 'Forecast',
+    description: `Forecasts \`horizon\` steps of each series with one model (POST /v1/forecast): the mean and the quantiles per future date. One quota unit per call. ${TOOL_NOTE}`,
+    inputSchema: z.strictObject({
+      ...MODEL,
+      horizon: z.number().describe('steps to forecast (at most the model\'s max_horizon)'),
+      ...DATA,
+      quantiles: QUANTILES,
+      context: z.number().optional().describe('use at most the last `context` values of each series'),
+      as_job: AS_JOB,
+    }),
+    annotations: { readOnlyHint: false, openWorldHint: false },
+  }, async (args) => {
+    let names: (string | undefined)[] = args.series?.map((s) => s.name) ?? [];
+    return run(() => names, async () => {
+      const data = dataOf(args);
+      names = data.names;
+      const body = { series: data.series, horizon: args.horizon, ...(data.freq === undefined ? {} : { freq: data.freq }), ...pick(args, ['model', 'model_size', 'quantiles', 'context']) };
+      if (args.as_job) {
+        const job = await api(callApi, 'POST', '/v1/forecast-jobs', body);
+        return result(`forecast job ${job.job_id} ${job.status} (${job.model}, ${data.series.length} series, ${args.horizon} steps); poll it with job_status`, { kind: 'forecast', ...job });
+      }
+      const r = await api(callApi, 'POST', '/v1/forecast', body) as ForecastAnswer;
+      return result(forecastSummary(r, names), compactForecast(r, names));
+    });
+  });
+
+  server.registerTool('cross_validate', {
+    title: 'Cross-validate models',
+    description: `Compares models on rolling origins of the series (POST /v1/cross-validation): each of n_windows windows is forecast from the history before it and scored (MASE, WQL, sMAPE, interval coverage); the answer is the leaderboard and each model's scores. One quota unit per model. ${TOOL_NOTE}`,
+    inputSchema: z.strictObject({
+      models: z.array(z.union([z.string(), z.strictObject({ model: z.string(), model_size: z.string().optional() })])).describe('1–10 models to compare: ids, or {model, model_size}'),
+      horizon: z.number().describe('steps forecast at each window'),
+      ...DATA,
+      n_windows: z.number().optional().describe('rolling origins, 1–20; default 1'),
+      step: z.number().optional().describe('steps between origins; default: horizon'),
+      metric: z.string().optional().describe('what ranks the leaderboard: wql (default), mase or smape'),
+      season_length: z.number().optional().describe('MASE seasonality; default from freq'),
+      quantiles: QUANTILES,
+      refit: z.boolean().optional().describe('default true; false: one fit per series for the statistical models (faster, optimistic)'),
+      as_job: AS_JOB,
+    }),
+    annotations: { readOnlyHint: false, openWorldHint: false },
+  }, async (args) => {
+    let names: (string | undefined)[] = args.series?.map((s) => s.name) ?? [];
+    return run(() => names, async () => {
+      const data = dataOf(args);
+      names = data.names;
+      const body = { series: data.series, horizon: args.horizon, models: args.models, ...(data.freq === undefined ? {} : { freq: data.freq }), ...pick(args, ['n_windows', 'step', 'metric', 'season_length', 'quantiles', 'refit']) };
+      if (args.as_job) {
+        const job = await api(callApi, 'POST', '/v1/cross-validation-jobs', body);
+        return result(`cross-validation job ${job.job_id} ${job.status} (${job.models.map((m: any) => m.model).join(', ')}); poll it with job_status`, { kind: 'cross_validation', ...job });
+      }
+      const r = await api(callApi, 'POST', '/v1/cross-validation', body);
+      return result(crossValidationSummary(r), compactCrossValidation(r));
+    });
+  });
+
+  server.registerTool('detect_anomalies', {
+    title: 'Detect anomalies',
+    description: `Scores each series' history (POST /v1/anomalies): every timestep from min_history on is forecast \`step\` steps ahead with a central interval at \`level\` percent; an observation outside it is an anomaly. Answers the flagged timesteps with their band and score (|score| > 1 outside). One quota unit per call. ${TOOL_NOTE}`,
+    inputSchema: z.strictObject({
+      ...MODEL,
+      ...DATA,
+      level: z.number().optional().describe('the interval in percent (above 0, at most 99.99); default 99'),
+      step: z.number().optional().describe('forecast steps ahead; default 1'),
+      context: z.number().optional().describe('history per window; default 128'),
+      min_history: z.number().optional().describe('values before the first scored timestep; default two seasons of freq'),
+    }),
+    annotations: { readOnlyHint: false, openWorldHint: false },
+  }, async (args) => {
+    let names: (string | undefined)[] = args.series?.map((s) => s.name) ?? [];
+    return run(() => names, async () => {
+      const data = dataOf(args);
+      names = data.names;
+      const body = { series: data.series, ...(data.freq === undefined ? {} : { freq: data.freq }), ...pick(args, ['model', 'model_size', 'level', 'step', 'context', 'min_history']) };
+      const r = await api(callApi, 'POST', '/v1/anomalies', body);
+      const compact = compactAnomalies(r, names);
+      return result(anomaliesSummary(compact, names), compact);
+    });
+  });
+
+  server.registerTool('job_status', {
+    title: 'Job status',
+    description: `The state of a forecast job or a cross-validation job (from forecast or cross_validate with as_job): queued, running, completed (with the result, as those tools answer it), failed (with the error) or cancelled. Free (no quota). ${TOOL_NOTE}`,
+    inputSchema: z.strictObject({
+      job_id: z.string().describe('the job_id the job was created with'),
+      kind: z.enum(['forecast', 'cross_validation']).optional().describe('which kind of job; default: looked up as a forecast job, then as a cross-validation job'),
+    }),
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, async (args) => run(() => [], async () => {
+    const id = encodeURIComponent(args.job_id);
+    let kind = args.kind ?? 'forecast';
+    let job: any;
+    try {
+      job = await api(callApi, 'GET', kind === 'forecast' ? `/v1/forecast-jobs/${id}` : `/v1/cross-validation-jobs/${id}`);
+    } catch (error) {
+      if (args.kind !== undefined || !(error instanceof ToolError) || error.problem.status !== 404) throw error;
+      kind = 'cross_validation';
+      try { job = await api(callApi, 'GET', `/v1/cross-validation-jobs/${id}`); } catch (cvError) {
+        if (!(cvError instanceof ToolError) || cvError.problem.status !== 404) throw cvError;
+        throw new ToolError({ ...cvError.problem, detail: `no forecast job or cross-validation job ${JSON.stringify(args.job_id)} for this account` });
+      }
+    }
+    const { series, metrics: _metrics, warnings, auto, model_size, result: cvResult, ...state } = job;
+    let outcome = '';
+    let compact: Record<string, unknown> = { kind, ...state };
+    if (kind === 'forecast' && job.status === 'completed' && series) {
+      const answer = { model: job.model, model_size, series, warnings: warnings ?? [], auto } as ForecastAnswer;
+      compact = { ...compact, result: compactForecast(answer, []) };
+      outcome = ` — ${forecastSummary(answer, [])}`;
+    } else if (kind === 'cross_validation' && job.status === 'completed' && cvResult) {
+      compact = { ...compact, result: compactCrossValidation(cvResult) };
+      outcome = ` — ${crossValidationSummary(cvResult)}`;
+    } else if (job.error) {
+      outcome = `: ${job.error.code}: ${job.error.detail}`;
+    } else if (job.progress) {
+      outcome = ` (${job.progress.chunks_done} of ${job.progress.chunks_total} chunks done)`;
+    }
+    return result(`${kind === 'forecast' ? 'forecast' : 'cross-validation'} job ${job.job_id}: ${job.status}${outcome}`, compact);
+  }));
+
+  return server;
+}
