@@ -22,12 +22,23 @@ export interface Config {
   autoCandidates: string[];
   /** model "auto": cross-validation windows (HORIZON_AUTO_WINDOWS, 1-3) */
   autoWindows?: number;
+  /** model "auto": HORIZON_AUTO_REFIT=1 refits statistical candidates at every CV window; default: one fit per series (refit false) */
+  autoRefit?: boolean;
   bodyLimitBytes: number;
   /** Ray Serve HTTP address (HORIZON_INFERENCE_URL): inference on the cluster instead of local workers */
   inferenceUrl?: string;
   /** runtime groups to start locally (or to use on the cluster); empty = every group whose virtualenv exists */
   runtimeGroups: string[];
   inferenceTimeoutMs: number;
+  /** HORIZON_SYNC_BUDGET_MS: a POST /v1/forecast or /v1/cross-validation estimated above it is refused
+   * (413 use_job_api); unset = half of inferenceTimeoutMs (syncBudgetMs()) */
+  syncBudgetMs?: number;
+  /** HORIZON_JOB_CHUNK_BUDGET_MS: a job estimated above it runs in chunks of at most this much estimated
+   * work each; unset = half of inferenceTimeoutMs (jobChunkBudgetMs()) */
+  jobChunkBudgetMs?: number;
+  /** HORIZON_CPU_WORKERS: the processes a worker fits statistical models in (it reads the same variable);
+   * the cost estimate divides by it. Default: the cores this process may use */
+  cpuWorkers: number;
   /** HORIZON_INFER_FLOAT32 (default on): float32 models answer the control plane in float32 bytes (exact) */
   inferFloat32: boolean;
   /** HORIZON_INFER_COALESCE (default on): concurrent model calls with one batch key go to the worker as one call */
@@ -35,6 +46,8 @@ export interface Config {
   /** threads that write large forecast answers (0: none, all on the event loop) and the smallest answer, in numbers, sent to one */
   answerThreads: number;
   answerThreadMinValues: number;
+  /** HORIZON_REQUEST_THREAD_MIN_BYTES: a POST /v1/forecast body at least this large is parsed, validated and normalised in a forecast thread (0: never) */
+  requestThreadMinBytes: number;
   /** HORIZON_WORKERS_PER_GROUP: local worker processes per runtime group */
   workersPerGroup: number;
   jobRetryLimit: number;
@@ -86,6 +99,23 @@ function autoWindows(env: NodeJS.ProcessEnv): number | undefined {
   return value;
 }
 
+/** HORIZON_CPU_WORKERS, as the worker reads it (runtime/horizon_runtime/cpu_pool.py): an integer >= 1, default the cores. */
+function cpuWorkers(env: NodeJS.ProcessEnv): number {
+  const value = int(env, 'HORIZON_CPU_WORKERS', availableParallelism());
+  if (value < 1) throw new Error(`HORIZON_CPU_WORKERS must be an integer >= 1, got "${env.HORIZON_CPU_WORKERS}"`);
+  return value;
+}
+
+/** The most estimated model time a synchronous request may take (HORIZON_SYNC_BUDGET_MS, default half the worker-call timeout). */
+export function syncBudgetMs(config: Pick<Config, 'syncBudgetMs' | 'inferenceTimeoutMs'>): number {
+  return config.syncBudgetMs ?? Math.floor(config.inferenceTimeoutMs / 2);
+}
+
+/** The most estimated model time one chunk of a job may take (HORIZON_JOB_CHUNK_BUDGET_MS, default half the worker-call timeout). */
+export function jobChunkBudgetMs(config: Pick<Config, 'jobChunkBudgetMs' | 'inferenceTimeoutMs'>): number {
+  return config.jobChunkBudgetMs ?? Math.floor(config.inferenceTimeoutMs / 2);
+}
+
 function list(env: NodeJS.ProcessEnv, name: string): string[] {
   return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
@@ -105,15 +135,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     prismBacktest: oneOf(env, 'HORIZON_PRISM_BACKTEST', ['forward', 'refit'] as const, 'forward'),
     autoCandidates: list(env, 'HORIZON_AUTO_CANDIDATES'),
     autoWindows: autoWindows(env),
+    autoRefit: env.HORIZON_AUTO_REFIT ? ['1', 'true'].includes(env.HORIZON_AUTO_REFIT) : undefined,
     bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     inferenceUrl: env.HORIZON_INFERENCE_URL || undefined,
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),
     inferenceTimeoutMs: int(env, 'HORIZON_INFERENCE_TIMEOUT_MS', 120_000),
+    syncBudgetMs: optionalInt('HORIZON_SYNC_BUDGET_MS'),
+    jobChunkBudgetMs: optionalInt('HORIZON_JOB_CHUNK_BUDGET_MS'),
+    cpuWorkers: cpuWorkers(env),
     inferFloat32: !['0', 'false'].includes(env.HORIZON_INFER_FLOAT32 ?? ''),
     inferCoalesce: !['0', 'false'].includes(env.HORIZON_INFER_COALESCE ?? ''),
     // one core stays the event loop's; at most 4 (each thread holds a V8 heap)
     answerThreads: int(env, 'HORIZON_ANSWER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1))),
     answerThreadMinValues: int(env, 'HORIZON_ANSWER_THREAD_MIN_VALUES', 50_000),
+    requestThreadMinBytes: int(env, 'HORIZON_REQUEST_THREAD_MIN_BYTES', 1024 * 1024),
     workersPerGroup: Math.max(1, int(env, 'HORIZON_WORKERS_PER_GROUP', 1)),
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
     jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),

@@ -12,6 +12,10 @@ export const ERRORS = {
   duplicate_key_name: { status: 409, title: 'An active API key already has this name' },
   job_not_cancellable: { status: 409, title: 'Job already finished' },
   payload_too_large: { status: 413, title: 'Request body too large' },
+  // 413 (RFC 9110 15.5.14: the content is larger than the server is willing to process) rather than 422:
+  // the body is valid, nothing in it is to be fixed (a 422 names fields in errors[]), and the same body is
+  // accepted by the job API, which the detail names; like 413 payload_too_large it is not to be retried as is
+  use_job_api: { status: 413, title: 'Too large for a synchronous call: use the job API' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   validation_failed: { status: 422, title: 'Invalid request' },
   quota_exceeded: { status: 429, title: 'Quota exceeded' },

@@ -2,7 +2,7 @@
 // and shuts everything down in order on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import type { Config } from './config.ts';
+import { jobChunkBudgetMs, type Config } from './config.ts';
 import { loadCatalog } from './runtime/catalog.ts';
 import { openDatabase, type Database } from './store/database.ts';
 import { countAccounts, createAccount, AccountExistsError } from './store/accounts.ts';
@@ -16,6 +16,7 @@ import { JobQueue } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecasting/forecast.ts';
 import type { CrossValidationBody } from './forecasting/cross-validation.ts';
 import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
+import { chunkingFor } from './jobs/chunks.ts';
 import { isStoredAutoJob, planAuto, runAuto } from './forecasting/auto.ts';
 import { buildApp, type App } from './http/app.ts';
 import { acquireStoreLock } from './store/lock.ts';
@@ -99,7 +100,8 @@ export async function startServer(config: Config, options: {
   const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
   const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce });
   inferenceClient = inference;
-  const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues) : undefined;
+  // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
+  const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url)) : undefined;
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
 
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
@@ -127,13 +129,20 @@ export async function startServer(config: Config, options: {
       : { request_id: jobId, job_id: jobId, model: plan.model, size: plan.size, series: plan.series.length };
     const started = performance.now();
     return runInContext({ requestId: jobId, fields }, async () => {
+      // a job estimated over HORIZON_JOB_CHUNK_BUDGET_MS runs its model calls in stored chunks (src/jobs/chunks.ts)
+      const chunked = chunkingFor(request, kind, jobId, {
+        shared: inference, registry, db: database.db, pulls, logger,
+        auto: { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit },
+        settings: { budgetMs: jobChunkBudgetMs(config), cpuWorkers: config.cpuWorkers, retries: config.jobRetryLimit },
+      });
+      const jobInference = chunked ?? inference;
       try {
         const result = cv
-          ? await runCrossValidationJob(cv, inference, registry, pulls)
+          ? await runCrossValidationJob(cv, jobInference, registry, pulls)
           : isStoredAutoJob(request)
-          ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows }, { pulls, mode: 'job' }), inference, registry, pulls)
-          : await runForecast(inference, registry, plan, undefined, pulls);
-        app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt completed');
+          ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit }, { pulls, mode: 'job' }), jobInference, registry, pulls)
+          : await runForecast(jobInference, registry, plan, undefined, pulls);
+        app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...(chunked && { chunks_reused: chunked.counts.reused, chunks_computed: chunked.counts.computed }) }, 'job attempt completed');
         return result;
       } catch (error) {
         app.log.warn({ ...fields, code: (error as { code?: string }).code ?? 'internal_error', duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt failed');

@@ -35,7 +35,7 @@ for (const backend of backends) {
       const { migrate } = await import('../src/store/database.ts');
       await migrate(database);
       const rows = await sql<{ name: string }>`SELECT name FROM horizon_migrations`.execute(database.db);
-      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core', '002_charge_many', '003_job_payloads_json', '004_account_controls', '005_job_kinds', '006_quota_journal']);
+      assert.deepEqual(rows.rows.map((r) => r.name), ['001_core', '002_charge_many', '003_job_payloads_json', '004_account_controls', '005_job_kinds', '006_quota_journal', '007_job_chunks']);
     });
 
     it('accounts: unique names, default quotas 200/1000', async () => {

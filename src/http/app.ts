@@ -17,6 +17,8 @@ import type { WorkerStatus } from '../runtime/supervisor.ts';
 import { HorizonError, toProblem, validationError } from '../errors.ts';
 import { RequestValidationError } from '../forecasting/normalize.ts';
 import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
+import { AJV_OPTIONS } from './ajv-options.ts';
+import { installJsonParser } from './large-forecast.ts';
 import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
@@ -35,7 +37,7 @@ import { adminHook, type AdminTokens } from './admin.ts';
 import type { AnswerThreads } from '../forecasting/answer-threads.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows'>>;
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes'>>;
   database: Database;
   registry: ModelRegistry;
   inference: InferenceClient;
@@ -71,9 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     requestIdHeader: false,
     // one JSON line per request, written by the onResponse hook below with the fields operators filter on
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
-    // strict JSON-schema validation: unknown fields are errors, nothing is coerced or defaulted
-    // verbose: errors carry the offending value and schema, for one clear reason per field (validation-errors.ts)
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: false, verbose: true } },
+    ajv: { customOptions: { ...AJV_OPTIONS } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -155,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   for (const route of routes) route(app, context);
+  // large POST /v1/forecast bodies stay bytes for a forecast thread (large-forecast.ts)
+  installJsonParser(app, deps.answerThreads, deps.config.requestThreadMinBytes ?? 0);
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

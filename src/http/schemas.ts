@@ -137,6 +137,7 @@ export const CrossValidationRequest = Type.Object({
   models: Type.Array(CvModelRef, { minItems: 1, maxItems: 10, description: 'the models compared (each charged one request)' }),
   n_windows: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'rolling origins; default 1' })),
   step: Type.Optional(Type.Integer({ minimum: 1, description: 'steps between consecutive origins; default: horizon' })),
+  refit: Type.Optional(Type.Boolean({ description: 'default true: every window\'s model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast\'s cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. Foundation models are never fitted, so it changes nothing for them' })),
   metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'ranks the leaderboard; default wql (ties by MASE)' })),
   season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq' })),
   context: Type.Optional(Type.Integer({ minimum: 1, description: 'use at most the last `context` observations before each cutoff' })),
@@ -156,6 +157,7 @@ export const CrossValidationResponse = Type.Object({
   horizon: Type.Integer(),
   n_windows: Type.Integer(),
   step: Type.Integer(),
+  refit: Type.Boolean({ description: 'as asked (default true)' }),
   season_length: Type.Integer(),
   quantiles: Type.Array(Type.Number()),
   metric: Type.String({ description: 'the leaderboard\'s ranking metric' }),
@@ -215,6 +217,12 @@ export const JobAccepted = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+/** A chunked job's progress (src/jobs/chunks.ts); absent on a job small enough for one model call per step. */
+export const JobProgress = Type.Object({
+  chunks_done: Type.Integer({ minimum: 0, description: 'chunks whose result is stored (a restarted job does not run them again)' }),
+  chunks_total: Type.Integer({ minimum: 0, description: 'chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then)' }),
+}, { additionalProperties: false, description: 'present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes' });
+
 export const Job = Type.Object({
   job_id: Type.String(),
   status: JobStatus,
@@ -223,6 +231,7 @@ export const Job = Type.Object({
   started_at: Type.Optional(Type.String({ format: 'date-time' })),
   finished_at: Type.Optional(Type.String({ format: 'date-time' })),
   attempts: Type.Integer(),
+  progress: Type.Optional(JobProgress),
   error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
   model_size: Type.Optional(Type.String()),
   series: Type.Optional(Type.Array(Type.Array(SeriesPrediction))),
@@ -255,6 +264,7 @@ export const CrossValidationJob = Type.Object({
   started_at: Type.Optional(Type.String({ format: 'date-time' })),
   finished_at: Type.Optional(Type.String({ format: 'date-time' })),
   attempts: Type.Integer(),
+  progress: Type.Optional(JobProgress),
   error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
   // once completed: exactly what POST /v1/cross-validation answers for the same body
   result: Type.Optional(CrossValidationResponse),
@@ -361,7 +371,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   500: 'Inference failed, or an unexpected error; `detail` describes it',
   502: 'Pulling the model weights failed',
   503: 'Model or worker not available right now (weights missing, being pulled, worker restarting)',
-  504: 'Inference timed out',
+  504: 'Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call',
 };
 
 export interface DocumentedResponse { description: string; content: Record<string, { schema: unknown }> }
@@ -377,6 +387,14 @@ export function problemResponses(...statuses: number[]): Record<number, Document
     if (!description) throw new Error(`problemResponses: no description for status ${s}; add it to PROBLEM_DESCRIPTIONS`);
     return [s, { description, content: { 'application/problem+json': { schema: ProblemRef } } }];
   }));
+}
+
+/** The 413 of a synchronous operation that a job route also serves: the body limit, or the estimate over
+ * the synchronous budget (use_job_api, src/forecasting/cost.ts). Spread after problemResponses(…, 413, …). */
+export function syncOnlyResponses(jobPath: string): Record<number, DocumentedResponse> {
+  return {
+    413: problemAnswer(`The body is larger than the configured limit (code payload_too_large), or the request's estimated model time is over the synchronous budget (code use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged): send the same body to POST ${jobPath}, whose job runs it in chunks`),
+  };
 }
 
 /** A success response with its description (the document's `responses[status].description`). */

@@ -6,6 +6,8 @@ import type { Kysely } from 'kysely';
 import type { Database, JobKind, Schema } from '../store/database.ts';
 import { finishJob, getJob, markRunning, unfinishedJobIds, deleteExpiredJobs } from '../store/jobs.ts';
 import { HorizonError } from '../errors.ts';
+import { deleteChunks } from '../store/job-chunks.ts';
+import { retriedInPlace } from './chunks.ts';
 
 export const FORECAST_QUEUE = 'forecast';
 
@@ -76,7 +78,10 @@ export class JobQueue {
         enqueued += 1;
       } else if (delivery.state === 'failed' || delivery.state === 'cancelled' || delivery.state === 'completed') {
         const detail = `the job's deliveries ended (${delivery.state}) without a result after ${delivery.retryCount + 1} attempts; the process running it most likely died`;
-        if (await finishJob(this.db, id, { status: 'failed', error: { code: 'internal_error', detail } }, this.options.resultTtlSeconds)) failed += 1;
+        if (await finishJob(this.db, id, { status: 'failed', error: { code: 'internal_error', detail } }, this.options.resultTtlSeconds)) {
+          failed += 1;
+          await deleteChunks(this.db, id);
+        }
       }
     }
     return { enqueued, failed };
@@ -96,15 +101,18 @@ export class JobQueue {
         const horizonError = error instanceof HorizonError ? error : undefined;
         const code = horizonError?.code ?? 'internal_error';
         const attempt = delivery.retryCount + 1;
-        if (TRANSIENT.has(code) && delivery.retryCount < retryLimit) {
+        // a chunk of a chunked job is retried where it failed (jobs/chunks.ts): its final failure is the job's
+        if (TRANSIENT.has(code) && !retriedInPlace(error) && delivery.retryCount < retryLimit) {
           logger?.warn({ job_id: jobId, attempt, code }, 'job attempt failed, will retry');
-          throw error; // pg-boss redelivers after its backoff
+          throw error; // pg-boss redelivers after its backoff; a chunked job keeps its stored chunks
         }
-        const detail = TRANSIENT.has(code)
+        const detail = TRANSIENT.has(code) && !retriedInPlace(error)
           ? `${(error as Error).message} (gave up after ${attempt} attempts)`
           : (error as Error).message;
         await finishJob(this.db, jobId, { status: 'failed', error: { code, detail } }, resultTtlSeconds);
       }
+      // finished (or cancelled meanwhile): a chunked job's stored chunks are not needed any more
+      await deleteChunks(this.db, jobId).catch((error: Error) => logger?.warn({ job_id: jobId, err: error.message }, 'job chunks not deleted'));
     });
     this.sweepTimer = setInterval(() => {
       void this.reconcile().catch((error: Error) => logger?.warn({ err: error.message }, 'job reconcile failed'));

@@ -43,7 +43,15 @@ export interface CatalogModel {
   weights?: { files: string[] };
   /** the worker answers a series' `backtest` (validation forecasts from one fit: statsforecast's forward()) */
   refit_free_backtest?: boolean;
+  /** what one series costs to fit and forecast, for the estimate of a request's model time
+   * (src/forecasting/cost.ts); absent: estimated 0 (the foundation models: never refused, never chunked) */
+  cost?: ModelCost;
 }
+
+/** A series of n observations (n capped at the size's max_context) with season length m costs
+ * ms_per_series + us_per_point · n / 1000 · max(1, m / 12) ms of one core. Measured with
+ * bench/model_cost.py (README, "Jobs of any size"); chosen conservative (rounded up). */
+export interface ModelCost { ms_per_series: number; us_per_point: number }
 
 export interface Catalog {
   season_length: Record<Freq, number>;
@@ -57,7 +65,27 @@ export interface Catalog {
 export const CATALOG_PATH = fileURLToPath(new URL('../../catalog/models.json', import.meta.url));
 
 export function loadCatalog(path: string = CATALOG_PATH): Catalog {
-  return JSON.parse(readFileSync(path, 'utf8')) as Catalog;
+  const catalog = JSON.parse(readFileSync(path, 'utf8')) as Catalog;
+  const bad = catalogCostProblems(catalog);
+  if (bad.length) throw new Error(`${path}: ${bad.join('; ')}`);
+  return catalog;
+}
+
+/** What is wrong with the catalog's `cost` fields (each a sentence; empty when they are fine). */
+export function catalogCostProblems(catalog: Catalog): string[] {
+  const problems: string[] = [];
+  for (const model of catalog.models) {
+    if (model.cost === undefined) continue;
+    const cost = model.cost as unknown as Record<string, unknown>;
+    if (typeof cost !== 'object' || cost === null) { problems.push(`model ${model.id}: cost must be {"ms_per_series", "us_per_point"}`); continue; }
+    for (const key of ['ms_per_series', 'us_per_point']) {
+      const value = cost[key];
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) problems.push(`model ${model.id}: cost.${key} must be a non-negative number, got ${JSON.stringify(value)}`);
+    }
+    const extra = Object.keys(cost).filter((k) => k !== 'ms_per_series' && k !== 'us_per_point');
+    if (extra.length) problems.push(`model ${model.id}: cost has unknown field(s) ${extra.join(', ')}`);
+  }
+  return problems;
 }
 
 export function findModel(catalog: Catalog, id: string): CatalogModel | undefined {

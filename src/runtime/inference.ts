@@ -99,6 +99,12 @@ export class InferenceClient {
     return this.call<string>(group, '/infer', encodeInferRequest(body, this.float32), undefined, currentRequest()?.requestId, true);
   }
 
+  /** An /infer call whose body the caller encoded already (encodeInferRequest → JSON text, made in a forecast
+   * thread: http/large-forecast.ts), answering the worker's JSON text as it came. */
+  inferEncodedText(group: string, body: string): Promise<string> {
+    return this.call<string>(group, '/infer', body, undefined, currentRequest()?.requestId, true);
+  }
+
   /** Sends what was gathered under `key` (if it is still that gathering): one call, answers split back. */
   private send1(key: string, expected?: { group: string; waiting: Waiting[]; series: number }): void {
     const gathered = this.gathering.get(key);
@@ -198,14 +204,15 @@ export class InferenceClient {
     let res;
     try {
       res = await this.pool(base.origin).request({
-        path: `${base.pathname.replace(/\/$/, '')}${path}`, method: 'POST', body: JSON.stringify(body),
+        path: `${base.pathname.replace(/\/$/, '')}${path}`, method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body),
         headers: requestId ? { 'content-type': 'application/json', 'x-request-id': requestId } : { 'content-type': 'application/json' },
         headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
       });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-        throw new HorizonError('inference_timeout', `the model worker for "${group}" did not answer within ${this.timeoutMs} ms`, { cause: error });
+        // the contract's 504 names the job API (B.8): a job splits what one call cannot finish
+        throw new HorizonError('inference_timeout', `the model worker for "${group}" did not answer within ${this.timeoutMs} ms (HORIZON_INFERENCE_TIMEOUT_MS); send large requests to POST /v1/forecast-jobs (or POST /v1/cross-validation-jobs): a job runs them in chunks that each fit one call`, { cause: error });
       }
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unreachable (${(error as Error).message}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS }, cause: error });
     }

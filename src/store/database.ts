@@ -45,6 +45,18 @@ export interface ForecastJobsTable {
   kind: Generated<JobKind>;
   /** a cross-validation job's models and sizes ([{model, model_size}]); null for a forecast job */
   models: unknown | null;
+  /** migration 007: a chunked job's {chunks_done, chunks_total}; null for a job that is not chunked */
+  progress: Generated<unknown | null>;
+}
+/** migration 007: the stored chunks of a chunked job (src/jobs/chunks.ts) */
+export interface JobChunksTable {
+  job_id: string;
+  /** hash of the chunk's model call */
+  chunk: string;
+  series: number;
+  /** the worker's /infer answer text (JSON) */
+  result: unknown;
+  created_at: Generated<Date>;
 }
 export type JobKind = 'forecast' | 'cross-validation';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -54,6 +66,7 @@ export interface Schema {
   api_keys: ApiKeysTable;
   quota_usage: QuotaUsageTable;
   forecast_jobs: ForecastJobsTable;
+  job_chunks: JobChunksTable;
 }
 
 export interface Database {

@@ -369,7 +369,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Inference timed out */
+                /** @description Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -650,6 +650,8 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. Foundation models are never fitted, so it changes nothing for them */
+                        refit?: boolean;
                         /** @description MASE seasonality m; default from freq */
                         season_length?: number;
                         series: components["schemas"]["InputSeries"][];
@@ -670,6 +672,7 @@ export interface paths {
                          *       "horizon": 3,
                          *       "n_windows": 2,
                          *       "step": 3,
+                         *       "refit": true,
                          *       "season_length": 12,
                          *       "quantiles": [
                          *         0.1,
@@ -988,6 +991,8 @@ export interface paths {
                             }[];
                             n_windows: number;
                             quantiles: number[];
+                            /** @description as asked (default true) */
+                            refit: boolean;
                             season_length: number;
                             step: number;
                             /** @description windows left out (and why), and the forecast warnings */
@@ -1026,7 +1031,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured limit (code payload_too_large), or the request's estimated model time is over the synchronous budget (code use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged): send the same body to POST /v1/cross-validation-jobs, whose job runs it in chunks */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1089,7 +1094,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Inference timed out */
+                /** @description Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -1177,6 +1182,13 @@ export interface paths {
                                     model: string;
                                     model_size: string;
                                 }[];
+                                /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                                progress?: {
+                                    /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                    chunks_done: number;
+                                    /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                    chunks_total: number;
+                                };
                                 result?: {
                                     horizon: number;
                                     /** @description models, best first (null scores last) */
@@ -1241,6 +1253,8 @@ export interface paths {
                                     }[];
                                     n_windows: number;
                                     quantiles: number[];
+                                    /** @description as asked (default true) */
+                                    refit: boolean;
                                     season_length: number;
                                     step: number;
                                     /** @description windows left out (and why), and the forecast warnings */
@@ -1307,6 +1321,8 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. Foundation models are never fitted, so it changes nothing for them */
+                        refit?: boolean;
                         /** @description MASE seasonality m; default from freq */
                         season_length?: number;
                         series: components["schemas"]["InputSeries"][];
@@ -1491,6 +1507,7 @@ export interface paths {
                          *         "horizon": 3,
                          *         "n_windows": 2,
                          *         "step": 3,
+                         *         "refit": true,
                          *         "season_length": 12,
                          *         "quantiles": [
                          *           0.1,
@@ -1762,6 +1779,13 @@ export interface paths {
                                 model: string;
                                 model_size: string;
                             }[];
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
                             result?: {
                                 horizon: number;
                                 /** @description models, best first (null scores last) */
@@ -1826,6 +1850,8 @@ export interface paths {
                                 }[];
                                 n_windows: number;
                                 quantiles: number[];
+                                /** @description as asked (default true) */
+                                refit: boolean;
                                 season_length: number;
                                 step: number;
                                 /** @description windows left out (and why), and the forecast warnings */
@@ -1916,6 +1942,13 @@ export interface paths {
                                 model: string;
                                 model_size: string;
                             }[];
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
                             result?: {
                                 horizon: number;
                                 /** @description models, best first (null scores last) */
@@ -1980,6 +2013,8 @@ export interface paths {
                                 }[];
                                 n_windows: number;
                                 quantiles: number[];
+                                /** @description as asked (default true) */
+                                refit: boolean;
                                 season_length: number;
                                 step: number;
                                 /** @description windows left out (and why), and the forecast warnings */
@@ -2231,7 +2266,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured limit (code payload_too_large), or the request's estimated model time is over the synchronous budget (code use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged): send the same body to POST /v1/forecast-jobs, whose job runs it in chunks */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2294,7 +2329,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Inference timed out */
+                /** @description Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call */
                 504: {
                     headers: {
                         [name: string]: unknown;
@@ -2420,6 +2455,13 @@ export interface paths {
                                 } | null;
                                 model: string;
                                 model_size?: string;
+                                /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                                progress?: {
+                                    /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                    chunks_done: number;
+                                    /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                    chunks_total: number;
+                                };
                                 series?: {
                                     /** @description forecast dates */
                                     index: string[];
@@ -2757,6 +2799,13 @@ export interface paths {
                             } | null;
                             model: string;
                             model_size?: string;
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
                             series?: {
                                 /** @description forecast dates */
                                 index: string[];
@@ -2890,6 +2939,13 @@ export interface paths {
                             } | null;
                             model: string;
                             model_size?: string;
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
                             series?: {
                                 /** @description forecast dates */
                                 index: string[];
@@ -3215,7 +3271,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Inference timed out */
+                /** @description Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call */
                 504: {
                     headers: {
                         [name: string]: unknown;

@@ -21,7 +21,7 @@ export const forecastJobsCreate: Route = (app, deps) => {
     // model "auto": validated now (every 4xx before the 202), planned again when the job runs
     if (!isAuto(body.model, deps.registry)) rejectAutoFields(body);
     const plan = isAuto(body.model, deps.registry)
-      ? storedAutoJob(planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows }, { pulls: deps.pulls, mode: 'job' }))
+      ? storedAutoJob(planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit }, { pulls: deps.pulls, mode: 'job' }))
       : planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job' });
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     const job = await withRefundOn5xx(charge, async () => {

@@ -1,31 +1,48 @@
 import { plainJsonSerializer, type Route } from './index.ts';
-import { ForecastRequest, ForecastResponse, problemResponses, jsonResponse } from '../schemas.ts';
+import { ForecastRequest, ForecastResponse, problemResponses, jsonResponse, syncOnlyResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
 import { forecastBytes, planForecast, runForecast, serverTiming } from '../../forecasting/forecast.ts';
 import { isAuto, planAuto, rejectAutoFields, runAuto, type AutoBody } from '../../forecasting/auto.ts';
+import { autoCostMs, checkSyncBudget, forecastCostMs } from '../../forecasting/cost.ts';
+import { syncBudgetMs } from '../../config.ts';
+import { LargeBody, planInThread, runPlanned } from '../large-forecast.ts';
 
 /** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
  * header carries the worker's load, queue and infer milliseconds (load 0: the model was warm).
- * `model: "auto"` cross-validates candidates and forecasts each series with its winner (src/forecasting/auto.ts), also one unit. */
+ * `model: "auto"` cross-validates candidates and forecasts each series with its winner (src/forecasting/auto.ts), also one unit.
+ * A request estimated above the synchronous budget is 413 use_job_api before it is charged (src/forecasting/cost.ts). */
 export const forecastCreate: Route = (app, deps) => {
   app.post('/v1/forecast', {
     schema: {
       summary: 'Forecast now', tags: ['forecast'],
       body: ForecastRequest,
-      response: { 200: jsonResponse(ForecastResponse, 'The forecast: `series[i][0]` is the prediction of input series i'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+      response: { 200: jsonResponse(ForecastResponse, 'The forecast: `series[i][0]` is the prediction of input series i'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504), ...syncOnlyResponses('/v1/forecast-jobs') },
     },
     serializerCompiler: plainJsonSerializer,
+    // a large body arrives as bytes (LargeBody, large-forecast.ts) and is validated in a forecast thread:
+    // the handler rethrows the schema's verdict for every other body, as Fastify would have
+    attachValidation: true,
   }, async (request, reply) => {
+    let body = request.body as AutoBody;
+    if (request.body instanceof LargeBody) {
+      const read = await planInThread(deps, request.body, deps.config);
+      if (read.kind === 'planned') return await runPlanned(deps, read, request, reply) as unknown as Awaited<ReturnType<typeof runForecast>>;
+      body = read.body as AutoBody; // auto, prism or a backtest: the loop's path on the parsed body (its schema is checked)
+    } else if (request.validationError) {
+      throw request.validationError;
+    }
     const owner = ownerOf(request);
-    const body = request.body as AutoBody;
     if (isAuto(body.model, deps.registry)) {
-      const auto = planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows }, { pulls: deps.pulls, mode: 'sync' });
+      const auto = planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit }, { pulls: deps.pulls, mode: 'sync' });
+      // too much for one synchronous call: 413 use_job_api at once, nothing charged (src/forecasting/cost.ts)
+      checkSyncBudget(autoCostMs(deps.registry, auto, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/forecast-jobs', body.series.length);
       const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
       return withRefundOn5xx(charge, () => runAuto(auto, deps.inference, deps.registry));
     }
     rejectAutoFields(body);
-    const plan = planForecast(request.body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
+    const plan = planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
+    checkSyncBudget(forecastCostMs(deps.registry, plan, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/forecast-jobs', plan.series.length);
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     const onTiming = (timing: Record<string, number>) => {
       const value = serverTiming(timing);

@@ -11,6 +11,8 @@ export function jobView(row: JobSummary | JobViewRow): JobView {
   const view: JobView = { job_id: row.id, status: row.status, model: row.model, created_at: row.created_at.toISOString(), attempts: row.attempts };
   if (row.started_at) view.started_at = row.started_at.toISOString();
   if (row.finished_at) view.finished_at = row.finished_at.toISOString();
+  // a chunked job's {chunks_done, chunks_total} (src/jobs/chunks.ts); absent for a job that is not chunked
+  if (row.progress) view.progress = row.progress as JobView['progress'];
   if (row.status === 'failed' && row.error) view.error = row.error as { code: string; detail: string };
   if ('result' in row && row.status === 'completed' && row.result) {
     const result = row.result as ForecastResult;

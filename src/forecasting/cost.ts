@@ -1,0 +1,93 @@
+// The estimate of a request's model time (issue 26: no surprise 504s, jobs of any size complete). A
+// synchronous request estimated above HORIZON_SYNC_BUDGET_MS is refused at once (413 use_job_api, before
+// anything is charged) instead of running into the worker-call timeout; a job estimated above
+// HORIZON_JOB_CHUNK_BUDGET_MS runs its model calls in chunks of series that each fit that budget
+// (src/jobs/chunks.ts).
+//
+// A series costs ms_per_series + us_per_point · n / 1000 · max(1, m / 12) ms of one core (catalog
+// `cost`, measured with bench/model_cost.py), n = its observed history (from its first observed value,
+// capped at the size's max_context), m = the catalog's season length of the freq (seasonal fits cost
+// more per point). A model call costs the sum over its series divided by the CPU parallelism
+// (HORIZON_CPU_WORKERS: the worker fits a call's series in that many processes), but never less than its
+// dearest series (one series is never split). A model without `cost` (the foundation models) is
+// estimated 0: never refused, never chunked.
+import { HorizonError } from '../errors.ts';
+import { findModel, type Catalog } from '../runtime/catalog.ts';
+import type { InferRequest } from '../runtime/inference.ts';
+import type { ModelRegistry } from '../runtime/models.ts';
+import type { RuntimeSeries } from './normalize.ts';
+import { PRISM_ID } from './prism.ts';
+import type { ForecastPlan } from './forecast.ts';
+import type { AutoPlan } from './auto.ts';
+import type { CrossValidationPlan } from './cross-validation.ts';
+
+/** prism's estimate is its members' forecasts × (1 + this): the validation forecasts and the blend on
+ * top of the final fits. Lowered when prism gets cheaper (src/forecasting/prism.ts). */
+export const PRISM_COST_FACTOR = 3;
+/** A series carrying a `backtest` (validation forecasts from the same fit: statsforecast's forward() at
+ * each origin; prism's members, cross-validation with refit false) costs (1 + this) forecasts. Measured
+ * with `bench/model_cost.py --backtest`: fit + two forward() origins took 1.1-1.7× a forecast. */
+export const BACKTEST_COST_FACTOR = 1;
+
+/** The observed history a fit sees: from the first observed value to the end (leading nulls are dropped). */
+function observedLength(target: (number | null)[]): number {
+  const first = target.findIndex((v) => v !== null);
+  return first < 0 ? 0 : target.length - first;
+}
+
+/** ms of one core to fit and forecast one series with `model`/`size` (0 for a model without `cost`). */
+export function seriesCostMs(catalog: Catalog, model: string, size: string, freq: string, series: RuntimeSeries): number {
+  const entry = findModel(catalog, model);
+  if (!entry?.cost) return 0;
+  const maxContext = entry.sizes[size]?.max_context ?? Infinity;
+  const n = Math.min(observedLength(series.target), maxContext);
+  const m = catalog.season_length[freq as keyof Catalog['season_length']] ?? 1;
+  const ms = entry.cost.ms_per_series + (entry.cost.us_per_point * n / 1000) * Math.max(1, m / 12);
+  return series.backtest ? ms * (1 + BACKTEST_COST_FACTOR) : ms;
+}
+
+/** The estimated wall time of `costs` (per series, ms of one core) fitted in one call: their sum over the
+ * CPU parallelism, at least the dearest one. */
+export function callMs(costs: readonly number[], cpuWorkers: number): number {
+  let total = 0;
+  let most = 0;
+  for (const c of costs) { total += c; if (c > most) most = c; }
+  return Math.max(total / Math.max(1, cpuWorkers), most);
+}
+
+/** One worker call's estimate (a model of a worker, not prism). */
+export function callCostMs(catalog: Catalog, request: InferRequest, cpuWorkers: number): number {
+  return callMs(request.series.map((s) => seriesCostMs(catalog, request.model, request.size, request.freq, s)), cpuWorkers);
+}
+
+/** A model call as forecast.ts's infer() makes it: a worker's, or prism's (Σ members × (1 + PRISM_COST_FACTOR)). */
+export function requestCostMs(registry: ModelRegistry, request: InferRequest, cpuWorkers: number): number {
+  if (request.model !== PRISM_ID) return callCostMs(registry.catalog, request, cpuWorkers);
+  const members = registry.prismMembers();
+  const total = members.reduce((sum, m) => sum + callCostMs(registry.catalog, { ...request, model: m.model, size: m.size }, cpuWorkers), 0);
+  return total * (1 + PRISM_COST_FACTOR);
+}
+
+/** A forecast plan (plain model or prism), its backtest included. */
+export function forecastCostMs(registry: ModelRegistry, plan: ForecastPlan, cpuWorkers: number): number {
+  const forecast = requestCostMs(registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series }, cpuWorkers);
+  return forecast + (plan.backtest ? requestCostMs(registry, plan.backtest.request, cpuWorkers) : 0);
+}
+
+/** model "auto": Σ candidates' forecasts of the request × (1 + windows) (the cross-validation, then the final forecasts). */
+export function autoCostMs(registry: ModelRegistry, plan: AutoPlan, cpuWorkers: number): number {
+  return plan.candidates.reduce((sum, c) => sum + forecastCostMs(registry, c.plan, cpuWorkers), 0) * (1 + plan.nWindows);
+}
+
+/** A cross-validation: one call per model with every window of every series. */
+export function crossValidationCostMs(registry: ModelRegistry, cv: CrossValidationPlan, cpuWorkers: number): number {
+  return cv.plans.reduce((sum, { plan }) => sum + forecastCostMs(registry, plan, cpuWorkers), 0);
+}
+
+/** 413 use_job_api when a synchronous request's estimate is over the budget: checked before anything is charged. */
+export function checkSyncBudget(estimateMs: number, budgetMs: number, jobPath: string, series: number): void {
+  if (estimateMs <= budgetMs) return;
+  throw new HorizonError('use_job_api',
+    `this request (${series} series) is estimated at ${Math.ceil(estimateMs)} ms of model time, over this deployment's budget of ${budgetMs} ms for a synchronous call (HORIZON_SYNC_BUDGET_MS); `
+    + `send the same body to POST ${jobPath}: a job runs it in chunks that each fit the worker-call timeout, and GET ${jobPath}/{job_id} shows its progress and result`);
+}
