@@ -12,6 +12,8 @@ export interface Config {
   /** HORIZON_AUTO_PULL=1: a request for a size without weights starts its pull from the Hub */
   autoPull: boolean;
   defaultModel?: string;
+  /** HORIZON_NIXTLA_DEFAULT_MODEL: the model a TimeGPT name (timegpt-*, azureai) runs on /nixtla; default "auto" */
+  nixtlaDefaultModel: string;
   /** model ids whose non-commercial / gated licence the operator has accepted ("*" = all) */
   acceptedLicenses: string[];
   /** prism's members; empty = served foundation models, else the statistical ones */
@@ -130,6 +132,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     modelDir: resolve(env.HORIZON_MODEL_DIR || './models'),
     autoPull: ['1', 'true'].includes(env.HORIZON_AUTO_PULL ?? ''),
     defaultModel: env.HORIZON_DEFAULT_MODEL || undefined,
+    nixtlaDefaultModel: env.HORIZON_NIXTLA_DEFAULT_MODEL || 'auto',
     acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
     prismMembers: list(env, 'HORIZON_PRISM_MEMBERS'),
     prismBacktest: oneOf(env, 'HORIZON_PRISM_BACKTEST', ['forward', 'refit'] as const, 'forward'),

@@ -3,6 +3,7 @@
 
 export const ERRORS = {
   bad_json: { status: 400, title: 'Unreadable JSON body' },
+  bad_content_encoding: { status: 400, title: 'Unreadable compressed body' },
   unauthorized: { status: 401, title: 'Missing or invalid API key' },
   license_not_accepted: { status: 403, title: 'Model licence not accepted by the operator' },
   account_disabled: { status: 403, title: 'Account disabled by the operator' },
@@ -21,6 +22,8 @@ export const ERRORS = {
   quota_exceeded: { status: 429, title: 'Quota exceeded' },
   internal_error: { status: 500, title: 'Internal error' },
   inference_failed: { status: 500, title: 'Inference failed' },
+  // a Nixtla SDK call for what Horizon has not built (fine-tuning, simulate, explain, …): /nixtla's 501, naming it
+  not_implemented: { status: 501, title: 'Not built in Horizon' },
   pull_failed: { status: 502, title: 'Pulling the model weights failed' },
   model_unavailable: { status: 503, title: 'Model not available on this deployment' },
   weights_missing: { status: 503, title: 'Model weights not found' },

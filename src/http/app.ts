@@ -22,6 +22,7 @@ import { installJsonParser } from './large-forecast.ts';
 import { authHook } from './auth.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
+import { nixtlaApi } from './nixtla/index.ts';
 import { KeyCache } from './key-cache.ts';
 import { Telemetry } from './telemetry.ts';
 import { runInContext, type LogFields } from './request-context.ts';
@@ -155,6 +156,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   for (const route of routes) route(app, context);
+  // the Nixtla SDK's calls, translated onto the routes above (src/http/nixtla, docs/nixtla.md)
+  await app.register(nixtlaApi(context), { prefix: '/nixtla' });
   // large POST /v1/forecast bodies stay bytes for a forecast thread (large-forecast.ts)
   installJsonParser(app, deps.answerThreads, deps.config.requestThreadMinBytes ?? 0);
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

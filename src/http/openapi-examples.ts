@@ -3,6 +3,8 @@
 // phase) and must answer 2xx; each response example has the shape of the real answer. Only models of
 // the core runtime group (installed by every setup, no weights) are used, so they work everywhere.
 
+import { NIXTLA_EXAMPLES } from './nixtla/examples.ts';
+
 export interface OperationExamples {
   /** name → request body, for operations with a body */
   request?: Record<string, { summary: string; value: unknown }>;
@@ -122,6 +124,7 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'DELETE /v1/api-keys/{id}': { response: { 200: { ...apiKey, revoked_at: '2026-01-06T10:00:00.000Z' } } },
   'GET /v1/status': { response: { 200: { status: 'ok', version: '0.1.0', store: 'pglite', workers: [{ group: 'core', state: 'ready', restarts: 0 }] } } },
   'GET /v1/warmup': { response: { 200: { model: 'naive', model_size: 'default', status: 'warm', load_ms: 0.4, device: 'cpu' } } },
+  ...NIXTLA_EXAMPLES,
 };
 
 interface OpenApiOperation {

@@ -100,3 +100,9 @@ export async function listAccounts(db: Kysely<Schema>, now: Date = new Date(), n
 export async function accountOverview(db: Kysely<Schema>, name: string, now: Date = new Date()): Promise<AccountOverview | undefined> {
   return (await listAccounts(db, now, name))[0];
 }
+
+/** One account's overview, by id (the account of an API key: GET /nixtla/usage). */
+export async function accountOverviewById(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<AccountOverview | undefined> {
+  const account = await db.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
+  return account && accountOverview(db, account.name, now);
+}

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from '@fastify/type-provider-typebox';
+import type { App } from '../app.ts';
+import { jsonResponse, problemResponses } from '../schemas.ts';
+import { plainJsonSerializer } from '../routes/index.ts';
+import { findModel } from '../../runtime/catalog.ts';
+import { NixtlaCrossValidationRequest, NixtlaCrossValidationResponse } from './schemas.ts';
+import { FREQ_REASON, crossValidationAnswer, horizonFreq, inSampleAnswer, inSampleWindows, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
+import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
+
+export type CrossValidationBody = Static<typeof NixtlaCrossValidationRequest> & { series: NixtlaSeries };
+
+export interface CrossValidationCall {
+  horizon: Record<string, unknown>;
+  bands: LevelBand[];
+  /** full_history (forecast(add_history=True)): in-sample windows chosen here, answered as the tail of each series */
+  inSample: boolean;
+  h: number;
+}
+
+/** The SDK's cross-validation payload → POST /v1/cross-validation's body (one model: one quota unit). */
+export function crossValidationRequest(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: CrossValidationBody): CrossValidationCall {
+  const errors = unsupportedSettings(body);
+  const model = resolveModel(ctx, request, reply, body.model, 'cross_validation');
+  const freq = horizonFreq(body.freq);
+  if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
+  const { bands, quantiles } = levelBands(body.level, errors);
+  const columns = body.series.X?.length ?? 0;
+  // hist_exog: the historical-only columns of X; the others are known in the future (each window takes their history)
+  const hist = new Set(body.hist_exog ?? []);
+  for (const j of hist) if (j >= columns) errors.push({ field: 'hist_exog', reason: `column ${j} is not one of X's ${columns} columns` });
+  const future = new Set(Array.from({ length: columns }, (_, j) => j).filter((j) => !hist.has(j)));
+  checkCovariates(ctx, model, { past: hist.size > 0, future: future.size > 0 }, errors);
+  throwIfAny(errors);
+  const series = splitSeries(body.series, { freq: freq!, futureColumns: future, futureFromHistory: true }, errors);
+  throwIfAny(errors);
+  if (body.full_history) {
+    const entry = findModel(ctx.registry.catalog, model);
+    const maxHorizon = entry ? entry.sizes[ctx.registry.defaultSize(entry)]?.max_horizon ?? 1 : 1;
+    const { horizon, n_windows } = inSampleWindows(body.series.sizes, ctx.registry.catalog.season_length[freq!], maxHorizon);
+    // in-sample values are the fitted model's: one fit per series where the model allows (refit false)
+    return { horizon: { series, horizon, freq, models: [model], n_windows, step: horizon, refit: false, quantiles }, bands, inSample: true, h: horizon };
+  }
+  const step = body.step_size ?? body.h;
+  return { horizon: { series, horizon: body.h, freq, models: [model], n_windows: body.n_windows ?? 1, step, refit: body.refit ?? true, quantiles }, bands, inSample: false, h: body.h };
+}
+
+/** POST /nixtla/v2/cross_validation — NixtlaClient.cross_validation() and forecast(add_history=True)'s
+ * in-sample call: POST /v1/cross-validation, one quota unit. */
+export function crossValidationRoute(app: App, ctx: NixtlaContext): void {
+  app.post('/v2/cross_validation', {
+    schema: {
+      summary: 'Nixtla SDK: cross-validation (POST /v1/cross-validation)', tags: ['nixtla'], body: NixtlaCrossValidationRequest,
+      response: { 200: jsonResponse(NixtlaCrossValidationResponse, 'The windows as the SDK reads them: `idxs` into its `y`, `sizes` per series, `mean` and `intervals` flat'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+    },
+    serializerCompiler: plainJsonSerializer,
+  }, async (request, reply) => {
+    const body = request.body as CrossValidationBody;
+    const call = crossValidationRequest(ctx, request, reply, body);
+    const { body: result } = await callHorizon(app, request, reply, 'POST', '/v1/cross-validation', call.horizon);
+    return call.inSample ? inSampleAnswer(result, body.series.sizes, call.h, call.bands) : crossValidationAnswer(result, body.series.sizes, call.h, call.bands);
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from '@fastify/type-provider-typebox';
+import type { App } from '../app.ts';
+import { jsonResponse, problemResponses } from '../schemas.ts';
+import { plainJsonSerializer } from '../routes/index.ts';
+import { NixtlaForecastRequest, NixtlaForecastResponse } from './schemas.ts';
+import { FREQ_REASON, forecastAnswer, horizonFreq, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
+import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
+
+export type ForecastBody = Static<typeof NixtlaForecastRequest> & { series: NixtlaSeries };
+
+/** The SDK's forecast payload → POST /v1/forecast's body; every 422 at once, before anything is charged. */
+export function forecastRequest(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: ForecastBody): { horizon: Record<string, unknown>; bands: LevelBand[] } {
+  const errors = unsupportedSettings(body);
+  const model = resolveModel(ctx, request, reply, body.model, 'forecast');
+  const freq = horizonFreq(body.freq);
+  if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
+  const { bands, quantiles } = levelBands(body.level, errors);
+  const columns = body.series.X?.length ?? 0;
+  const future = body.series.X_future?.length ?? 0;
+  if (future > columns) errors.push({ field: 'series.X_future', reason: `${future} future columns but X has ${columns}: each future column is also one of X's first columns` });
+  checkCovariates(ctx, model, { past: columns > future, future: future > 0 }, errors);
+  throwIfAny(errors);
+  const series = splitSeries(body.series, { freq: freq!, h: body.h, futureColumns: new Set(Array.from({ length: future }, (_, j) => j)) }, errors);
+  throwIfAny(errors);
+  return { horizon: { series, horizon: body.h, freq, model, quantiles }, bands };
+}
+
+/** POST /nixtla/v2/forecast — NixtlaClient.forecast(): POST /v1/forecast, one quota unit. */
+export function forecastRoute(app: App, ctx: NixtlaContext): void {
+  app.post('/v2/forecast', {
+    schema: {
+      summary: 'Nixtla SDK: forecast (POST /v1/forecast)', tags: ['nixtla'], body: NixtlaForecastRequest,
+      response: { 200: jsonResponse(NixtlaForecastResponse, 'The forecast as the SDK reads it: `mean` and `intervals` flat, series in the order sent'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+    },
+    serializerCompiler: plainJsonSerializer,
+  }, async (request, reply) => {
+    const { horizon, bands } = forecastRequest(ctx, request, reply, request.body as ForecastBody);
+    const { body } = await callHorizon(app, request, reply, 'POST', '/v1/forecast', horizon);
+    return forecastAnswer(body, bands);
+  });
+}

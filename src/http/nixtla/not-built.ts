@@ -1,0 +1,34 @@
+// What nixtla==0.9.0 can call and Horizon has not built: a 501 naming the reason and what to use instead.
+// Out of the OpenAPI document (they do no operation); keyed like every /nixtla route (401 first).
+import type { App } from '../app.ts';
+import { HorizonError, toProblem } from '../../errors.ts';
+
+const FINETUNE = 'fine-tuning is not built in Horizon yet: there are no fine-tuned models; forecast with finetune_steps=0 (Horizon\'s statistical models are fitted to each series at every call anyway)';
+
+const NOT_BUILT: [method: 'GET' | 'POST' | 'DELETE', path: string, reason: string][] = [
+  ['POST', '/v2/finetune', FINETUNE],
+  ['POST', '/v2/finetune/async', FINETUNE],
+  ['GET', '/v2/finetuned_models', FINETUNE],
+  ['GET', '/v2/finetuned_models/:id', FINETUNE],
+  ['DELETE', '/v2/finetuned_models/:id', FINETUNE],
+  ['POST', '/v2/online_anomaly_detection', 'online anomaly detection (detect_anomalies_online, jobs.detect_anomalies) is not built in Horizon: use detect_anomalies() (batch, over the history; POST /v1/anomalies)'],
+  ['POST', '/v2/anomaly_detection/async', 'online anomaly detection as a job (jobs.detect_anomalies) is not built in Horizon: use detect_anomalies() (batch, over the history; POST /v1/anomalies)'],
+  ['POST', '/v2/simulate', 'sample paths (simulate) are not built in Horizon: forecast with level or quantiles for the marginal distribution'],
+  ['POST', '/v2/simulate/async', 'sample paths (simulate, jobs.simulate) are not built in Horizon: forecast with level or quantiles for the marginal distribution'],
+  ['POST', '/v2/explain/async', 'feature importance (explain, jobs.explain) is not built in Horizon'],
+  ['POST', '/v2/execute_step/async', 'execute_step is a Nixtla-hosted service with no Horizon equivalent'],
+];
+
+export function notBuiltRoutes(app: App): void {
+  for (const [method, url, reason] of NOT_BUILT) {
+    // answered here rather than thrown: a 5xx thrown is logged as a server fault, and this is none
+    app.route({
+      method, url, schema: { hide: true },
+      handler: async (request, reply) => {
+        const error = new HorizonError('not_implemented', reason);
+        request.logFields.code = error.code;
+        return reply.code(error.status).type('application/problem+json').send(toProblem(error, request.id));
+      },
+    });
+  }
+}

@@ -1,0 +1,103 @@
+// TypeBox schemas of the payloads the Nixtla SDK (nixtla==0.9.0) sends to /nixtla: exactly its fields,
+// unknown ones refused (a 422 naming them), so a parameter Horizon cannot honour is never ignored.
+import { Type } from '@fastify/type-provider-typebox';
+
+const Num = Type.Union([Type.Number(), Type.Null()]);
+const Exog = Type.Array(Type.Array(Type.Union([Type.Number(), Type.String(), Type.Null()])));
+
+export const NixtlaSeries = Type.Object({
+  y: Type.Array(Num, { description: 'the values of every series, one after another (series in unique_id order); null = missing' }),
+  sizes: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, description: 'values per series' }),
+  X: Type.Optional(Type.Union([Exog, Type.Null()], { description: 'exogenous columns, each as long as y: the X_future columns first, then the historical ones' })),
+  X_future: Type.Optional(Type.Union([Exog, Type.Null()], { description: 'forecast only: the future values of the first columns of X, h per series' })),
+  start_datetime: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'the first timestamp of each series (absent for integer time columns)' })),
+  categorical_exog: Type.Optional(Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'not supported (422): Horizon\'s models take numeric covariates' })),
+}, { additionalProperties: false });
+
+/** What every task sends besides its own fields: TimeGPT's settings, accepted at their defaults only. */
+const timegpt = {
+  model: Type.String({ description: 'a Horizon model id (GET /nixtla/v2/models), "auto", or a TimeGPT name (timegpt-*, azureai), which means HORIZON_NIXTLA_DEFAULT_MODEL' }),
+  freq: Type.String({ description: 'a pandas offset alias: h, D, W(-SUN …), MS/ME, QS/QE(-DEC …), YS/YE(-DEC …)' }),
+  clean_ex_first: Type.Optional(Type.Boolean({ description: 'accepted; no effect (Horizon\'s models have no separate exogenous cleaning step)' })),
+  finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: '0 only: fine-tuning is not built in Horizon yet' })),
+  finetune_depth: Type.Optional(Type.Integer({ description: '1 only (fine-tuning is not built)' })),
+  finetune_loss: Type.Optional(Type.String({ description: '"default" only (fine-tuning is not built)' })),
+  finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'null only: there are no fine-tuned models' })),
+  multivariate: Type.Optional(Type.Boolean({ description: 'false only: Horizon\'s models forecast each series on its own' })),
+  model_parameters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'null or {} only: TimeGPT settings without a Horizon equivalent' })),
+  feature_contributions: Type.Optional(Type.Boolean({ description: 'false only: Horizon computes no feature contributions' })),
+  feature_contributions_type: Type.Optional(Type.String()),
+  job_options: Type.Optional(Type.Object({ timeout_seconds: Type.Optional(Type.Integer()) }, { description: 'async submissions: not supported (422); a Horizon job has no timeout of its own', additionalProperties: false })),
+};
+
+const Level = Type.Union([Type.Array(Type.Number()), Type.Null()], { description: 'central prediction intervals in percent, [0, 100); null: the mean only' });
+
+export const NixtlaForecastRequest = Type.Object({
+  series: NixtlaSeries,
+  h: Type.Integer({ minimum: 1, description: 'steps to forecast' }),
+  level: Type.Optional(Level),
+  ...timegpt,
+}, { additionalProperties: false });
+
+export const NixtlaCrossValidationRequest = Type.Object({
+  series: NixtlaSeries,
+  h: Type.Integer({ minimum: 1 }),
+  n_windows: Type.Optional(Type.Integer({ minimum: 1, description: 'rolling windows (Horizon: at most 20)' })),
+  step_size: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'steps between windows; default h' })),
+  refit: Type.Optional(Type.Boolean({ description: 'Horizon\'s cross-validation `refit`: true (default) fits each window on its history; false fits a statistical model once per series' })),
+  hist_exog: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 0 })), Type.Null()], { description: 'the columns of X that are historical only (the others are known in the future)' })),
+  full_history: Type.Optional(Type.Boolean({ description: 'forecast(add_history=True): in-sample forecasts over the history; Horizon picks the windows' })),
+  level: Type.Optional(Level),
+  ...timegpt,
+}, { additionalProperties: false });
+
+export const NixtlaAnomaliesRequest = Type.Object({
+  series: NixtlaSeries,
+  level: Type.Optional(Type.Number({ description: 'the band, in percent (Horizon: above 0, at most 99.99); default 99' })),
+  ...timegpt,
+}, { additionalProperties: false });
+
+export const ModelParamsQuery = Type.Object({
+  model: Type.String(),
+  freq: Type.Optional(Type.String()),
+}, { additionalProperties: false });
+
+export const ModelParams = Type.Object({
+  detail: Type.Object({
+    input_size: Type.Integer({ description: 'values of history the model reads (the SDK sends at most this many, more with level)' }),
+    horizon: Type.Integer({ description: 'the model\'s max_horizon' }),
+  }),
+  model: Type.String({ description: 'the Horizon model this name runs' }),
+});
+
+const Intervals = Type.Union([Type.Record(Type.String(), Type.Array(Num)), Type.Null()], { description: '"lo-<level>" and "hi-<level>" per level' });
+const Warnings = Type.Array(Type.Unknown(), { description: 'Horizon\'s warnings (the SDK does not show them)' });
+
+export const NixtlaForecastResponse = Type.Object({
+  mean: Type.Array(Num), intervals: Intervals, weights_x: Type.Null(), feature_contributions: Type.Null(),
+  model: Type.String({ description: 'the Horizon model that forecast' }), warnings: Warnings,
+});
+
+export const NixtlaCrossValidationResponse = Type.Object({
+  idxs: Type.Optional(Type.Array(Type.Integer(), { description: 'cross-validation: the position in y of each forecast value' })),
+  sizes: Type.Array(Type.Integer(), { description: 'forecast values per series (in-sample: the tail of each series covered)' }),
+  mean: Type.Array(Num), intervals: Intervals, weights_x: Type.Null(), feature_contributions: Type.Null(),
+  model: Type.String(), warnings: Warnings,
+});
+
+export const NixtlaAnomaliesResponse = Type.Object({
+  sizes: Type.Array(Type.Integer(), { description: 'scored values per series: the tail of each series' }),
+  mean: Type.Array(Num), intervals: Intervals, anomaly: Type.Array(Type.Boolean()), weights_x: Type.Null(),
+  model: Type.String(), warnings: Warnings,
+});
+
+export const NixtlaJobAccepted = Type.Object({ job_id: Type.String(), status: Type.Literal('pending') });
+
+export const NixtlaJob = Type.Object({
+  job_id: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('cancelled')]),
+  result: Type.Union([Type.Unknown(), Type.Null()], { description: 'once succeeded: what the synchronous call answers' }),
+  error: Type.Union([Type.Object({ code: Type.String(), detail: Type.String() }), Type.Null()]),
+});
+
+export const NixtlaJobParams = Type.Object({ id: Type.String() });

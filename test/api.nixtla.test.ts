@@ -1,0 +1,231 @@
+// /nixtla, the drop-in for Nixtla's SDK (src/http/nixtla): its error paths and plumbing over raw HTTP on a
+// real server (the SDK itself runs in test/nixtla, pytest): zstd bodies (bomb, corrupt, other encodings),
+// the 422s of TimeGPT settings and of the payload's shape, Horizon's own 422s in the SDK's terms, the
+// model a TimeGPT name runs (header and log line), quota units and headers, 429, 501, 404/405, jobs.
+// Plus the pure translation (translate.ts).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { zstdCompressSync } from 'node:zlib';
+import { startTestServer, capturedLogLines, type TestServer } from './helpers.ts';
+import { bandsOfKeys, horizonFreq, inSampleWindows, levelBands, nixtlaTerms, splitSeries } from '../src/http/nixtla/translate.ts';
+import { nixtlaApi } from '../src/http/nixtla/index.ts';
+import { loadCatalog } from '../src/runtime/catalog.ts';
+import { configFromEnv } from '../src/config.ts';
+
+const y = [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118, 115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140];
+const defaults = { clean_ex_first: true, finetune_steps: 0, finetune_depth: 1, finetune_loss: 'default', finetuned_model_id: null, multivariate: false };
+/** What NixtlaClient.forecast(df, h=3, model=…) sends for one monthly series. */
+const forecast = (over: Record<string, unknown> = {}) => ({ series: { y, sizes: [24], X: null, X_future: null, start_datetime: ['1949-01-01'] }, model: 'naive', h: 3, freq: 'MS', level: null, feature_contributions: false, ...defaults, ...over });
+const crossValidation = (over: Record<string, unknown> = {}) => ({ series: { y, sizes: [24], X: null, start_datetime: ['1949-01-01'] }, model: 'naive', h: 3, n_windows: 2, step_size: 3, freq: 'MS', hist_exog: null, level: [80], refit: true, ...defaults, ...over });
+
+let server: TestServer;
+before(async () => { server = await startTestServer(); });
+after(async () => { await server?.close(); });
+
+const post = (path: string, body: unknown, options: { key?: string | null; headers?: Record<string, string> } = {}) => server.request('POST', path, { body, ...options });
+
+describe('/nixtla: the calls', () => {
+  it('a forecast is one /v1/forecast call: one quota unit, its rate-limit headers, the model in a header and the log line', async () => {
+    const { key } = await server.newAccount({ daily: 5 });
+    const res = await post('/nixtla/v2/forecast', forecast({ model: 'timegpt-1', level: [80] }), { key });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers.get('x-horizon-model'), 'auto');
+    assert.equal(res.headers.get('x-ratelimit-remaining'), '4');
+    assert.equal(res.body.mean.length, 3);
+    assert.deepEqual(Object.keys(res.body.intervals).sort(), ['hi-80', 'lo-80']);
+    assert.equal(res.body.model, 'auto');
+    const line = capturedLogLines.map((l) => JSON.parse(l)).find((l) => l.request_id === res.headers.get('x-request-id'));
+    assert.equal(line.route, '/nixtla/v2/forecast');
+    assert.equal(line.nixtla_model, 'timegpt-1');
+    assert.equal(line.model, 'auto');
+    const inner = capturedLogLines.map((l) => JSON.parse(l)).find((l) => l.request_id === line.v1_request_id && l.route);
+    assert.equal(inner.route, '/v1/forecast', 'the /v1 call it made is logged under its own id');
+  });
+
+  it('a TimeGPT name runs HORIZON_DEFAULT_MODEL where "auto" does not apply; "auto" by name there is a 422', async () => {
+    const res = await post('/nixtla/v2/cross_validation', crossValidation({ model: 'timegpt-2.1' }));
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers.get('x-horizon-model'), 'auto-ets');
+    assert.deepEqual(res.body.sizes, [6]);
+    assert.deepEqual(res.body.idxs, [18, 19, 20, 21, 22, 23]);
+    const auto = await post('/nixtla/v2/cross_validation', crossValidation({ model: 'auto' }));
+    assert.equal(auto.status, 422);
+    assert.equal(auto.body.errors[0].field, 'model');
+  });
+
+  it('the quota is the account\'s: a call over it is 429 with Retry-After', async () => {
+    const { key } = await server.newAccount({ daily: 1 });
+    assert.equal((await post('/nixtla/v2/forecast', forecast(), { key })).status, 200);
+    const refused = await post('/nixtla/v2/forecast', forecast(), { key });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.code, 'quota_exceeded');
+    assert.ok(refused.headers.get('retry-after'));
+    const usage = await server.request('GET', '/nixtla/usage', { key });
+    assert.deepEqual({ limit: usage.body.daily.limit, used: usage.body.daily.used, remaining: usage.body.daily.remaining }, { limit: 1, used: 1, remaining: 0 });
+  });
+
+  it('a job: 202 with its id, polled, readable through /v1, not found for another account, cancel of a finished one is 409', async () => {
+    const submitted = await post('/nixtla/v2/forecast/async', forecast({ level: [80] }));
+    assert.equal(submitted.status, 202, submitted.text);
+    let job;
+    for (let k = 0; k < 100; k++) {
+      job = await server.request('GET', `/nixtla/v2/forecast/jobs/${submitted.body.job_id}`);
+      if (job.body.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(job!.body.status, 'succeeded');
+    const sync = await post('/nixtla/v2/forecast', forecast({ level: [80] }));
+    assert.deepEqual({ ...job!.body.result }, sync.body);
+    const other = await server.newAccount();
+    assert.equal((await server.request('GET', `/nixtla/v2/forecast/jobs/${submitted.body.job_id}`, { key: other.key })).status, 404);
+    const cancel = await server.request('POST', `/nixtla/v2/async/jobs/${submitted.body.job_id}/cancel`, { headers: { 'content-type': 'application/json' } });
+    assert.equal(cancel.status, 409);
+    assert.equal((await server.request('POST', '/nixtla/v2/async/jobs/nope/cancel')).status, 404);
+  });
+
+  it('validate_api_key, models, model_params', async () => {
+    assert.deepEqual((await server.request('GET', '/nixtla/validate_api_key')).body, { detail: 'API key is valid' });
+    const wrong = await server.request('GET', '/nixtla/validate_api_key', { key: 'hzn_AAAAAAAAAAAA_' + 'a'.repeat(43) });
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.body.detail, /not valid/);
+    const models = await server.request('GET', '/nixtla/v2/models');
+    assert.ok(models.body.models.some((m: { name: string }) => m.name === 'auto-ets'));
+    assert.ok(models.body.models.some((m: { name: string }) => m.name === 'auto'));
+    const params = await server.request('GET', '/nixtla/model_params?model=auto-ets&freq=MS');
+    assert.deepEqual(params.body, { detail: { input_size: 10000, horizon: 2000 }, model: 'auto-ets' });
+    const unknown = await server.request('GET', '/nixtla/model_params?model=auto-etz&freq=MS');
+    assert.equal(unknown.status, 422);
+    assert.match(unknown.body.detail, /did you mean "auto-ets"/);
+  });
+});
+
+describe('/nixtla: 422s name the parameter', () => {
+  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+    ['finetune_steps', { finetune_steps: 10 }, 'finetune_steps', /fine-tuning is not built/],
+    ['finetune_depth', { finetune_depth: 3 }, 'finetune_depth', /fine-tuning is not built/],
+    ['finetuned_model_id', { finetuned_model_id: 'my-model' }, 'finetuned_model_id', /no fine-tuned models/],
+    ['feature_contributions', { feature_contributions: true }, 'feature_contributions', /no feature contributions/],
+    ['multivariate', { multivariate: true }, 'multivariate', /each series on its own/],
+    ['model_parameters', { model_parameters: { horizon_style: 'x' } }, 'model_parameters', /horizon_style/],
+    ['an unknown field', { fine_tune: 1 }, 'fine_tune', /unknown field/],
+    ['a frequency Horizon has no grid for', { freq: '15min' }, 'freq', /hourly \(h\), daily/],
+    ['a level of 100', { level: [100] }, 'level[0]', /\[0, 100\)/],
+    ['sizes that do not add up', { series: { y, sizes: [20], X: null, X_future: null } }, 'series.sizes', /add up to 20/],
+    ['categorical features', { series: { y, sizes: [24], X: [y.map((v) => (v > 120 ? 'hi' : 'lo'))], X_future: null } }, 'series.X[0]', /categorical/],
+    ['Horizon\'s own 422, in the SDK\'s terms', { h: 20000 }, 'h', /max_horizon/],
+    ['a model without covariates', { series: { y, sizes: [24], X: [y], X_future: [[1, 2, 3]] }, model: 'auto-ets' }, 'X_df', /does not use known-future covariates/],
+  ];
+  for (const [what, over, field, reason] of cases) {
+    it(what, async () => {
+      const res = await post('/nixtla/v2/forecast', forecast(over));
+      assert.equal(res.status, 422, res.text);
+      const error = res.body.errors.find((e: { field: string }) => e.field === field);
+      assert.ok(error, `${field} in ${JSON.stringify(res.body.errors)}`);
+      assert.match(error.reason, reason);
+      assert.match(res.body.detail, reason);
+    });
+  }
+
+  it('job_options (job_timeout_seconds) on a job', async () => {
+    const res = await post('/nixtla/v2/forecast/async', forecast({ job_options: { timeout_seconds: 60 } }));
+    assert.equal(res.status, 422);
+    assert.equal(res.body.errors[0].field, 'job_options.timeout_seconds');
+  });
+});
+
+describe('/nixtla: bodies, routes and what is not built', () => {
+  const headers = { 'content-type': 'application/json', 'content-encoding': 'zstd' };
+
+  it('a zstd body is read like a plain one', async () => {
+    const res = await server.request('POST', '/nixtla/v2/forecast', { raw: zstdCompressSync(JSON.stringify(forecast())) as unknown as string, headers });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, (await post('/nixtla/v2/forecast', forecast())).body);
+  });
+
+  it('a zstd bomb is 413 at the body limit; a corrupt one 400; another encoding 415', async () => {
+    const bomb = zstdCompressSync(Buffer.alloc(64 << 20, 0x20));
+    assert.ok(bomb.length < 64 << 10, `${bomb.length} bytes on the wire`);
+    const big = await server.request('POST', '/nixtla/v2/forecast', { raw: bomb as unknown as string, headers });
+    assert.equal(big.status, 413);
+    assert.match(big.body.detail, /decompresses to more than the limit of 10485760 bytes/);
+    const corrupt = await server.request('POST', '/nixtla/v2/forecast', { raw: 'not zstd', headers });
+    assert.equal(corrupt.status, 400);
+    assert.equal(corrupt.body.code, 'bad_content_encoding');
+    const gzip = await server.request('POST', '/nixtla/v2/forecast', { raw: '{}', headers: { ...headers, 'content-encoding': 'gzip' } });
+    assert.equal(gzip.status, 415);
+  });
+
+  it('fine-tuning, simulate, explain and online anomaly detection are 501 naming why; keyed like every call', async () => {
+    for (const [method, path] of [['POST', '/nixtla/v2/finetune'], ['GET', '/nixtla/v2/finetuned_models'], ['POST', '/nixtla/v2/simulate/async'], ['POST', '/nixtla/v2/anomaly_detection/async']]) {
+      const res = await server.request(method, path, method === 'POST' ? { body: {} } : {});
+      assert.equal(res.status, 501, `${method} ${path}`);
+      assert.equal(res.body.code, 'not_implemented');
+      assert.ok(res.body.detail.length > 40);
+    }
+    assert.equal((await server.request('GET', '/nixtla/v2/finetuned_models', { key: null })).status, 401);
+  });
+
+  it('404 and 405 under /nixtla name this surface', async () => {
+    const missing = await server.request('GET', '/nixtla/v2/nothing');
+    assert.equal(missing.status, 404);
+    assert.match(missing.body.detail, /Nixtla SDK/);
+    const method = await server.request('PUT', '/nixtla/v2/forecast', { body: {} });
+    assert.equal(method.status, 405);
+    assert.equal(method.headers.get('allow'), 'POST');
+  });
+});
+
+describe('/nixtla: the translation', () => {
+  it('pandas aliases → Horizon freqs', () => {
+    const table: [string, string | undefined][] = [
+      ['MS', 'MS'], ['ME', 'MS'], ['M', 'MS'], ['h', 'H'], ['H', 'H'], ['1h', 'H'], ['D', 'D'], ['W', 'W'], ['W-SUN', 'W'], ['W-MON', 'W'],
+      ['QS', 'Q'], ['QS-OCT', 'Q'], ['QE-DEC', 'Q'], ['Q', 'Q'], ['YS', 'Y'], ['YS-JAN', 'Y'], ['YE-DEC', 'Y'], ['A-DEC', 'Y'],
+      ['2D', undefined], ['15min', undefined], ['B', undefined], ['min', undefined], ['SMS', undefined], ['ms', undefined],
+    ];
+    for (const [pandas, freq] of table) assert.equal(horizonFreq(pandas), freq, pandas);
+  });
+
+  it('levels → quantiles and back', () => {
+    const errors: never[] = [];
+    const { bands, quantiles } = levelBands([80, 95, 80, 0], errors);
+    assert.deepEqual(quantiles, [0.1, 0.9, 0.025, 0.975, 0.5]);
+    assert.deepEqual(bands.map((b) => b.key), ['80', '95', '0']);
+    assert.deepEqual(bandsOfKeys(['mean', '0.1', '0.9', '0.025', '0.975']).map((b) => [b.key, b.lo, b.hi]), [['80', 0.1, 0.9], ['95', 0.025, 0.975]]);
+    assert.deepEqual(levelBands([99.5], []).quantiles, [0.0025, 0.9975]);
+  });
+
+  it('series: dates from start_datetime on the grid (month ends stay month ends), synthetic without one, X and X_future by position', () => {
+    const errors: never[] = [];
+    const [a, b] = splitSeries({ y: [1, 2, 3, 4, 5], sizes: [3, 2], X: [[9, 8, 7, 6, 5]], X_future: [[1, 1, 2, 2]], start_datetime: ['2020-01-31', '2021-06-30T00:00:00'] }, { freq: 'MS', h: 2, futureColumns: new Set([0]) }, errors);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(a.index, ['2020-01-31', '2020-02-29', '2020-03-31']);
+    assert.deepEqual(a.future_variables_index, ['2020-04-30', '2020-05-31']);
+    assert.deepEqual(b.target, [4, 5]);
+    assert.deepEqual(b.hist_variables, { x0: [6, 5] });
+    assert.deepEqual(b.future_variables, { x0: [2, 2] });
+    const [c] = splitSeries({ y: [1, 2], sizes: [2] }, { freq: 'H', futureColumns: new Set() }, errors);
+    assert.deepEqual(c.index, ['2000-01-01T00:00:00', '2000-01-01T01:00:00']);
+  });
+
+  it('in-sample windows tile the history (at most 20, each at most max_horizon)', () => {
+    assert.deepEqual(inSampleWindows([144, 100], 12, 2000), { horizon: 7, n_windows: 19 });
+    assert.deepEqual(inSampleWindows([144], 12, 4), { horizon: 4, n_windows: 20 });
+    assert.deepEqual(inSampleWindows([3], 12, 64), { horizon: 1, n_windows: 1 });
+  });
+
+  it('Horizon field names in the SDK\'s terms', () => {
+    assert.equal(nixtlaTerms('series[2].target[5]'), 'series[2].y[5]');
+    assert.equal(nixtlaTerms('series[0].hist_variables.x1'), 'series[0].X[1]');
+    assert.equal(nixtlaTerms('series[0].future_variables.x0[3]'), 'series[0].X_future[0][3]');
+    assert.equal(nixtlaTerms('models[0].model'), 'model');
+    assert.equal(nixtlaTerms('horizon'), 'h');
+  });
+
+  it('HORIZON_NIXTLA_DEFAULT_MODEL: "auto" by default; a name that is no model stops the start', () => {
+    assert.equal(configFromEnv({}).nixtlaDefaultModel, 'auto');
+    assert.equal(configFromEnv({ HORIZON_NIXTLA_DEFAULT_MODEL: 'auto-ets' }).nixtlaDefaultModel, 'auto-ets');
+    const catalog = loadCatalog();
+    assert.throws(() => nixtlaApi({ config: { nixtlaDefaultModel: 'timegpt' }, registry: { catalog } } as never), /HORIZON_NIXTLA_DEFAULT_MODEL "timegpt" is neither "auto" nor a model id/);
+    assert.doesNotThrow(() => nixtlaApi({ config: { nixtlaDefaultModel: 'auto-ets' }, registry: { catalog } } as never));
+  });
+});
