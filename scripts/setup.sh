@@ -57,3 +57,15 @@ if [ ! -x "$st_venv/bin/schemathesis" ] || ! cmp -s scripts/requirements-schemat
   cp scripts/requirements-schemathesis.txt "$st_stamp"
 fi
 bash "$root/clients/python/setup.sh"  # the Python client: its venv, pinned test deps, the wheel in clients/python/dist
+
+# Nixtla's Python SDK (nixtla==0.9.0) for the /nixtla tests and bench, in its own virtualenv: every
+# package pinned (scripts/requirements-nixtla.txt), installed without resolving, then checked
+nx_venv="$tools/venv-nixtla"
+nx_stamp="$nx_venv/.horizon-requirements"
+if [ ! -x "$nx_venv/bin/python" ] || ! cmp -s scripts/requirements-nixtla.txt "$nx_stamp"; then
+  echo "setup: installing the Nixtla SDK into .tools/venv-nixtla" >&2
+  python3 -m venv "$nx_venv"
+  "$nx_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-nixtla.txt >&2
+  "$nx_venv/bin/pip" check >&2
+  cp scripts/requirements-nixtla.txt "$nx_stamp"
+fi

@@ -38,13 +38,18 @@ clients/python/.venv/bin/python -m pytest clients/python/tests -q -p no:cachepro
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 pc_pass=$(grep -Eo '[0-9]+ passed' test-output/pyclient.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
 pc_fail=$(grep -Eo '[0-9]+ (failed|errors?)' test-output/pyclient.log | tail -2 | awk '{s+=$1} END {print s+0}')
+echo "== Nixtla SDK on /nixtla (pytest, nixtla==0.9.0 against a real server)"
+.tools/venv-nixtla/bin/python -m pytest test/nixtla -q -p no:cacheprovider 2>&1 | tee test-output/nixtla.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+nx_pass=$(grep -Eo '[0-9]+ passed' test-output/nixtla.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
+nx_fail=$(grep -Eo '[0-9]+ (failed|errors?)' test-output/nixtla.log | tail -2 | awk '{s+=$1} END {print s+0}')
 
 # one closing line over both runners (pytest: "N passed[, N failed]"; node: "ℹ pass N" / "ℹ fail N")
 py_pass=$(grep -Eo '[0-9]+ passed' test-output/pytest.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
 py_fail=$(grep -Eo '[0-9]+ (failed|errors?)' test-output/pytest.log | tail -2 | awk '{s+=$1} END {print s+0}')
 node_pass=$(grep -E '^ℹ pass [0-9]+' test-output/node.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
 node_fail=$(grep -E '^ℹ fail [0-9]+' test-output/node.log | tail -1 | grep -Eo '[0-9]+' || echo 0)
-failed=$(( ${py_fail:-0} + ${node_fail:-0} + st_fail + ${pc_fail:-0} ))
+failed=$(( ${py_fail:-0} + ${node_fail:-0} + st_fail + ${pc_fail:-0} + ${nx_fail:-0} ))
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
-echo "$(( ${py_pass:-0} + ${node_pass:-0} + st_pass + ${pc_pass:-0} )) passed, ${failed} failed"
+echo "$(( ${py_pass:-0} + ${node_pass:-0} + st_pass + ${pc_pass:-0} + ${nx_pass:-0} )) passed, ${failed} failed"
 exit $status

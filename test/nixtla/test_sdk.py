@@ -1,0 +1,222 @@
+"""Nixtla's own SDK (nixtla==0.9.0) against Horizon's /nixtla drop-in: NixtlaClient(base_url=.../nixtla,
+api_key=<Horizon key>) with no other change. Each answer is compared with Horizon's own /v1 answer for
+the same series and model, value for value."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import zstandard
+from nixtla import ApiError, JobStatus, NixtlaClient
+
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")  # detect_anomalies() announces its 1.0 rename
+
+
+def v1_series(df: pd.DataFrame, exog: dict[str, str] | None = None) -> list[dict]:
+    """The frame as /v1 series, in the SDK's order (sorted by unique_id); `exog` maps column → hist|future."""
+    out = []
+    for _, g in df.sort_values(["unique_id", "ds"]).groupby("unique_id", sort=True):
+        s = {"target": g["y"].tolist(), "index": g["ds"].dt.strftime("%Y-%m-%d").tolist()}
+        if exog:
+            s["hist_variables"] = {c: g[c].tolist() for c in exog}
+        out.append(s)
+    return out
+
+
+def v1(server, path: str, body: dict) -> dict:
+    res = server.raw("POST", path, body)
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def by_series(df: pd.DataFrame) -> list[pd.DataFrame]:
+    return [g for _, g in df.groupby("unique_id", sort=True)]
+
+
+def test_forecast_with_levels_equals_v1(client: NixtlaClient, server, panel: pd.DataFrame) -> None:
+    fc = client.forecast(panel, h=12, model="auto-ets", level=[80, 95])
+    assert list(fc.columns) == ["unique_id", "ds", "TimeGPT", "TimeGPT-hi-80", "TimeGPT-hi-95", "TimeGPT-lo-80", "TimeGPT-lo-95"]
+    ref = v1(server, "/v1/forecast", {"series": v1_series(panel), "horizon": 12, "freq": "MS", "model": "auto-ets", "quantiles": [0.025, 0.1, 0.9, 0.975]})
+    groups = by_series(fc)
+    assert len(groups) == 3
+    for g, s in zip(groups, ref["series"]):
+        p = s[0]["prediction"]
+        np.testing.assert_array_equal(g["TimeGPT"], p["mean"])
+        np.testing.assert_array_equal(g["TimeGPT-lo-80"], p["0.1"])
+        np.testing.assert_array_equal(g["TimeGPT-hi-80"], p["0.9"])
+        np.testing.assert_array_equal(g["TimeGPT-lo-95"], p["0.025"])
+        np.testing.assert_array_equal(g["TimeGPT-hi-95"], p["0.975"])
+        assert g["ds"].dt.strftime("%Y-%m-%d").tolist() == s[0]["index"]
+
+
+def test_forecast_with_quantiles_equals_v1(client: NixtlaClient, server, panel: pd.DataFrame) -> None:
+    fc = client.forecast(panel, h=6, model="seasonal-naive", quantiles=[0.1, 0.5, 0.9])
+    assert list(fc.columns) == ["unique_id", "ds", "TimeGPT", "TimeGPT-q-10", "TimeGPT-q-50", "TimeGPT-q-90"]
+    ref = v1(server, "/v1/forecast", {"series": v1_series(panel), "horizon": 6, "freq": "MS", "model": "seasonal-naive", "quantiles": [0.1, 0.9]})
+    for g, s in zip(by_series(fc), ref["series"]):
+        p = s[0]["prediction"]
+        np.testing.assert_array_equal(g["TimeGPT-q-10"], p["0.1"])
+        np.testing.assert_array_equal(g["TimeGPT-q-90"], p["0.9"])
+        np.testing.assert_array_equal(g["TimeGPT-q-50"], p["mean"])  # the SDK's q-50 is its mean column
+
+
+def cv_reference(server, panel: pd.DataFrame, **fields) -> list[list[dict]]:
+    """Per series, /v1/cross-validation's windows, earliest first."""
+    ref = v1(server, "/v1/cross-validation", {"series": v1_series(panel), "freq": "MS", **fields})
+    return [sorted(s["windows"], key=lambda w: w["cutoff"]) for s in ref["models"][0]["series"]]
+
+
+@pytest.mark.parametrize("refit", [True, False])
+def test_cross_validation_equals_v1(client: NixtlaClient, server, panel: pd.DataFrame, refit: bool) -> None:
+    cv = client.cross_validation(panel, h=6, n_windows=3, model="auto-ets", level=[80], refit=refit)
+    windows = cv_reference(server, panel, horizon=6, n_windows=3, models=["auto-ets"], quantiles=[0.1, 0.9], refit=refit)
+    for g, (_, series) in zip(by_series(cv), panel.sort_values(["unique_id", "ds"]).groupby("unique_id", sort=True)):
+        ws = windows.pop(0)
+        assert len(ws) == 3 and len(g) == 18
+        dates = series["ds"].reset_index(drop=True)
+        for k, w in enumerate(ws):
+            rows = g.iloc[6 * k: 6 * (k + 1)]
+            np.testing.assert_array_equal(rows["TimeGPT"], w["prediction"]["mean"])
+            np.testing.assert_array_equal(rows["TimeGPT-lo-80"], w["prediction"]["0.1"])
+            np.testing.assert_array_equal(rows["TimeGPT-hi-80"], w["prediction"]["0.9"])
+            np.testing.assert_array_equal(rows["y"], w["actual"])
+            assert (rows["cutoff"] == dates[w["cutoff"] - 1]).all()  # the last date before the window
+            assert rows["ds"].dt.strftime("%Y-%m-%d").tolist() == w["index"]
+
+
+def test_cross_validation_step_size(client: NixtlaClient, server, panel: pd.DataFrame) -> None:
+    cv = client.cross_validation(panel, h=4, n_windows=3, step_size=2, model="seasonal-naive")
+    windows = cv_reference(server, panel, horizon=4, n_windows=3, step=2, models=["seasonal-naive"], quantiles=[])
+    for g, ws in zip(by_series(cv), windows):
+        np.testing.assert_array_equal(g["TimeGPT"], np.concatenate([w["prediction"]["mean"] for w in ws]))
+        assert g["cutoff"].nunique() == 3
+
+
+def test_detect_anomalies_equals_v1(client: NixtlaClient, server, airpassengers: pd.DataFrame) -> None:
+    df = airpassengers.copy()
+    df.loc[65, "y"] = 900.0  # a spike in 1954-06
+    out = client.detect_anomalies(df, model="seasonal-naive", level=99)
+    ref = v1(server, "/v1/anomalies", {"series": v1_series(df), "freq": "MS", "model": "seasonal-naive", "level": 99})["series"][0]
+    assert list(out.columns) == ["unique_id", "ds", "y", "TimeGPT", "TimeGPT-hi-99", "TimeGPT-lo-99", "anomaly"]
+    assert len(out) == 144 - ref["scored_from"]
+    np.testing.assert_array_equal(out["TimeGPT"], ref["forecast"])
+    np.testing.assert_array_equal(out["TimeGPT-lo-99"], ref["lo"])
+    np.testing.assert_array_equal(out["TimeGPT-hi-99"], ref["hi"])
+    assert out["anomaly"].tolist() == ref["anomaly"]
+    assert out.loc[out["anomaly"], "ds"].dt.strftime("%Y-%m").tolist()[0] == "1954-06"
+
+
+def test_jobs_flow(client: NixtlaClient, server, panel: pd.DataFrame) -> None:
+    job = client.jobs.forecast(panel, h=6, model="seasonal-naive", level=[80])
+    result = job.wait(poll_interval=0.2)
+    assert job.status == JobStatus.SUCCEEDED
+    pd.testing.assert_frame_equal(result, client.forecast(panel, h=6, model="seasonal-naive", level=[80]))
+    # the job is Horizon's own: readable through /v1 too
+    assert server.raw("GET", f"/v1/forecast-jobs/{job.job_id}").json()["status"] == "completed"
+    with pytest.raises(ApiError) as finished:
+        job.cancel()
+    assert finished.value.status_code == 409
+
+    cv_job = client.jobs.cross_validation(panel, h=6, n_windows=2, model="seasonal-naive")
+    pd.testing.assert_frame_equal(cv_job.wait(poll_interval=0.2), client.cross_validation(panel, h=6, n_windows=2, model="seasonal-naive"))
+    assert server.raw("GET", f"/v1/cross-validation-jobs/{cv_job.job_id}").json()["status"] == "completed"
+
+
+def test_wrong_key_is_401(server, airpassengers: pd.DataFrame) -> None:
+    wrong = NixtlaClient(base_url=f"{server.url}/nixtla", api_key="hzn_AAAAAAAAAAAA_" + "a" * 43)
+    assert wrong.validate_api_key() is False
+    with pytest.raises(ApiError) as error:
+        wrong.forecast(airpassengers, h=3, model="naive")
+    assert error.value.status_code == 401
+    assert "API key is not valid" in str(error.value)
+
+
+def test_zstd_body(server, airpassengers: pd.DataFrame) -> None:
+    """A payload over 1 MiB, which the SDK sends zstd-compressed: the same forecast as /v1's."""
+
+    class Spy(NixtlaClient):
+        encodings: list[str | None] = []
+
+        def _encode_payload(self, payload, multithreaded_compress, *, task):
+            content, headers = super()._encode_payload(payload, multithreaded_compress, task=task)
+            self.encodings.append(headers.get("content-encoding"))
+            return content, headers
+
+    rng = np.random.default_rng(7)
+    dates = pd.date_range("2020-01-01", periods=400, freq="D")
+    df = pd.DataFrame({"unique_id": np.repeat([f"s{i:03d}" for i in range(600)], 400), "ds": np.tile(dates, 600),
+                       "y": np.round(rng.normal(100, 10, 600 * 400), 2)})
+    spy = Spy(base_url=f"{server.url}/nixtla", api_key=server.key)
+    fc = spy.forecast(df, h=7, model="naive")
+    assert spy.encodings == ["zstd"]
+    ref = v1(server, "/v1/forecast", {"series": v1_series(df), "horizon": 7, "freq": "D", "model": "naive", "quantiles": []})
+    np.testing.assert_array_equal(fc["TimeGPT"], np.concatenate([s[0]["prediction"]["mean"] for s in ref["series"]]))
+
+
+def test_zstd_bomb_is_413(server) -> None:
+    bomb = zstandard.ZstdCompressor(level=19).compress(b" " * (30 << 20))
+    res = server.raw("POST", "/nixtla/v2/forecast", content=bomb, headers={"content-type": "application/json", "content-encoding": "zstd"})
+    assert res.status_code == 413, res.text
+    assert res.json()["code"] == "payload_too_large"
+
+
+def test_unsupported_parameters_are_422_in_the_sdk_exception(client: NixtlaClient, airpassengers: pd.DataFrame) -> None:
+    with pytest.raises(ApiError) as error:
+        client.forecast(airpassengers, h=6, model="auto-ets", finetune_steps=5)
+    assert error.value.status_code == 422
+    assert "finetune_steps: 5: fine-tuning is not built in Horizon yet" in str(error.value)
+    with pytest.raises(ApiError) as error:
+        client.cross_validation(airpassengers, h=6, model="auto-ets", multivariate=True)
+    assert error.value.status_code == 422 and "multivariate" in str(error.value)
+    with pytest.raises(ApiError) as error:
+        client.finetune(airpassengers)
+    assert error.value.status_code == 501 and "fine-tuning is not built" in str(error.value)
+
+
+def test_timegpt_names_run_the_default_model(client: NixtlaClient, server, panel: pd.DataFrame) -> None:
+    fc = client.forecast(panel, h=6)  # the SDK's default model, timegpt-2.1
+    ref = v1(server, "/v1/forecast", {"series": v1_series(panel), "horizon": 6, "freq": "MS", "model": "auto", "quantiles": []})
+    np.testing.assert_array_equal(fc["TimeGPT"], np.concatenate([s[0]["prediction"]["mean"] for s in ref["series"]]))
+    res = server.raw("GET", "/nixtla/model_params", params={"model": "timegpt-1", "freq": "MS"})
+    assert res.headers["x-horizon-model"] == "auto"
+
+
+def test_models_usage_and_key(server, airpassengers: pd.DataFrame) -> None:
+    account = server.control("/account", {"daily": 50, "weekly": 100})
+    client = NixtlaClient(base_url=f"{server.url}/nixtla", api_key=account["key"])
+    assert client.validate_api_key() is True
+    models = client.list_models()
+    assert {"auto", "auto-ets", "seasonal-naive", "chronos-2"} <= set(models)
+    before = client.usage()
+    assert before["daily"]["limit"] == 50 and before["weekly"]["limit"] == 100
+    client.forecast(airpassengers, h=3, model="naive")
+    client.cross_validation(airpassengers, h=3, n_windows=2, model="naive")
+    after = client.usage()
+    assert after["daily"]["used"] == before["daily"]["used"] + 2  # one unit per call, like /v1
+    assert after["daily"]["remaining"] == before["daily"]["remaining"] - 2
+
+
+def test_exogenous_features_equal_v1(client: NixtlaClient, server, airpassengers: pd.DataFrame) -> None:
+    df = airpassengers.assign(promo=np.arange(144) % 3 == 0, trend=np.arange(144, dtype=float)).astype({"promo": float})
+    future = pd.DataFrame({"unique_id": "AirPassengers", "ds": pd.date_range("1961-01-01", periods=6, freq="MS"), "promo": [1.0, 0, 0, 1, 0, 0]})
+    fc = client.forecast(df, h=6, X_df=future, hist_exog_list=["trend"], model="chronos-2", level=[80])
+    series = v1_series(df, {"promo": "future", "trend": "hist"})
+    series[0]["future_variables"] = {"promo": future["promo"].tolist()}
+    series[0]["future_variables_index"] = future["ds"].dt.strftime("%Y-%m-%d").tolist()
+    ref = v1(server, "/v1/forecast", {"series": series, "horizon": 6, "freq": "MS", "model": "chronos-2", "quantiles": [0.1, 0.9]})["series"][0][0]["prediction"]
+    np.testing.assert_array_equal(fc["TimeGPT"], ref["mean"])
+    np.testing.assert_array_equal(fc["TimeGPT-lo-80"], ref["0.1"])
+    # a model without covariates: a 422 naming them, never silently dropped
+    with pytest.raises(ApiError) as error:
+        client.forecast(df, h=6, X_df=future, hist_exog_list=["trend"], model="auto-ets")
+    assert error.value.status_code == 422 and "does not use known-future covariates" in str(error.value)
+
+
+def test_add_history(client: NixtlaClient, airpassengers: pd.DataFrame) -> None:
+    out = client.forecast(airpassengers, h=6, model="auto-ets", add_history=True, level=[80])
+    future = out[out["ds"] > airpassengers["ds"].max()]
+    history = out[out["ds"] <= airpassengers["ds"].max()]
+    assert len(future) == 6
+    assert len(history) > 100  # fitted values over most of the history
+    assert history["ds"].is_monotonic_increasing and history["ds"].max() == airpassengers["ds"].max()
+    assert history["TimeGPT"].notna().all()
