@@ -9,9 +9,12 @@ export const TYPES_PATH = new URL('../src/openapi.ts', import.meta.url);
 
 const HEADER = '// Generated from the server\'s /v1/openapi.json by openapi-typescript (clients/typescript/scripts/generate.ts).\n// Do not edit: regenerate with `HORIZON_UPDATE_SDK_TYPES=1 node --test test/client.typescript.test.ts`.\n\n';
 
-/** The file's whole text for this OpenAPI document. */
+/** The file's whole text for this OpenAPI document, less /nixtla (the drop-in for Nixtla's Python SDK,
+ * which this SDK does not call). */
 export async function generateTypes(document: object): Promise<string> {
-  const ast = await openapiTS(document as OpenAPI3, { exportType: false, alphabetize: true });
+  const { paths = {}, ...rest } = document as OpenAPI3;
+  const own = Object.fromEntries(Object.entries(paths).filter(([path]) => !path.startsWith('/nixtla/')));
+  const ast = await openapiTS({ ...rest, paths: own } as OpenAPI3, { exportType: false, alphabetize: true });
   return HEADER + astToString(ast);
 }
 
