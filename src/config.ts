@@ -24,7 +24,7 @@ export interface Config {
   autoCandidates: string[];
   /** model "auto": cross-validation windows (HORIZON_AUTO_WINDOWS, 1-3) */
   autoWindows?: number;
-  /** model "auto": HORIZON_AUTO_REFIT=1 refits statistical candidates at every CV window; default: one fit per series (refit false) */
+  /** model "auto": HORIZON_AUTO_REFIT=0 cross-validates statistical candidates from one fit per series (refit false); default: refit at every window */
   autoRefit?: boolean;
   bodyLimitBytes: number;
   /** Ray Serve HTTP address (HORIZON_INFERENCE_URL): inference on the cluster instead of local workers */

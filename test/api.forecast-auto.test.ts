@@ -184,3 +184,23 @@ describe('model "auto" configured by the operator', () => {
     }
   });
 });
+
+describe('model "auto" with HORIZON_AUTO_REFIT=0: candidates cross-validated from one fit per series', () => {
+  let once: TestServer;
+  before(async () => { once = await startTestServer({ HORIZON_AUTO_REFIT: '0' }); });
+  after(async () => once?.close());
+
+  it('ranks as cross-validation with refit false does, and answers the picked model\'s plain forecast', async () => {
+    const res = await once.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, quantiles, model: 'auto', auto_candidates: candidates, auto_scope: 'series' } });
+    assert.equal(res.status, 200, res.text);
+    const cv = await once.request('POST', '/v1/cross-validation', { body: { series, freq: 'MS', horizon, quantiles, models: candidates, n_windows: res.body.auto.n_windows, metric: res.body.auto.metric, refit: false } });
+    assert.equal(cv.status, 200, cv.text);
+    assert.deepEqual(res.body.auto.leaderboard, cv.body.leaderboard);
+    for (let i = 0; i < series.length; i++) {
+      const picked = res.body.auto.series[i].model;
+      const single = await once.request('POST', '/v1/forecast', { body: { series: [series[i]], freq: 'MS', horizon, quantiles, model: picked } });
+      assert.equal(single.status, 200, single.text);
+      assert.deepEqual(res.body.series[i], single.body.series[0], `series ${i} (${picked})`);
+    }
+  });
+});

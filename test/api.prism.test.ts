@@ -126,6 +126,12 @@ describe('prism', () => {
     const fallback = prismMembers(catalog, [], (m) => statistical.has(m.id));
     assert.deepEqual(fallback.map((m) => m.model), STATISTICAL_MEMBERS);
     assert.deepEqual(STATISTICAL_MEMBERS, ['auto-ets', 'auto-theta', 'seasonal-naive']);
+    // every model without weights is statistical, the issue-26 ones included: never taken for foundation models
+    const noWeights = new Set(catalog.models.filter((m) => !m.weights && m.id !== 'prism').map((m) => m.id));
+    for (const id of ['damped-ets', 'dyn-opt-theta', 'ces', 'mstl']) assert.ok(noWeights.has(id), id);
+    assert.deepEqual(prismMembers(catalog, [], (m) => noWeights.has(m.id)).map((m) => m.model), STATISTICAL_MEMBERS);
+    assert.deepEqual(prismMembers(catalog, [], (m) => noWeights.has(m.id)).map((m) => m.backtest), ['forward', 'forward', 'forward']);
+    assert.deepEqual(prismMembers(catalog, [], (m) => noWeights.has(m.id), 'refit').map((m) => m.backtest), ['refit', 'refit', 'refit']);
     // configured members win, in their order, as long as they are served
     assert.deepEqual(prismMembers(catalog, ['auto-arima', 'naive', 'chronos'], (m) => statistical.has(m.id)).map((m) => m.model), ['auto-arima', 'naive']);
     // two served foundation models: they are the members, no statistical one

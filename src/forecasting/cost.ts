@@ -16,14 +16,15 @@ import { findModel, type Catalog } from '../runtime/catalog.ts';
 import type { InferRequest } from '../runtime/inference.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { RuntimeSeries } from './normalize.ts';
-import { PRISM_ID } from './prism.ts';
+import { ORIGINS, PRISM_ID } from './prism.ts';
 import type { ForecastPlan } from './forecast.ts';
 import type { AutoPlan } from './auto.ts';
 import type { CrossValidationPlan } from './cross-validation.ts';
 
-/** prism's estimate is its members' forecasts × (1 + this): the validation forecasts and the blend on
- * top of the final fits. Lowered when prism gets cheaper (src/forecasting/prism.ts). */
-export const PRISM_COST_FACTOR = 3;
+/** A prism member that refits at its validation origins (a foundation model, or HORIZON_PRISM_BACKTEST=refit)
+ * costs its forecast × (1 + this): ORIGINS more forecasts on shorter histories, and the blend. A member
+ * with a refit-free backtest (prism v4's statistical members) costs what a series carrying a `backtest` costs. */
+export const PRISM_COST_FACTOR = ORIGINS;
 /** A series carrying a `backtest` (validation forecasts from the same fit: statsforecast's forward() at
  * each origin; prism's members, cross-validation with refit false) costs (1 + this) forecasts. Measured
  * with `bench/model_cost.py --backtest`: fit + two forward() origins took 1.1-1.7× a forecast. */
@@ -60,12 +61,14 @@ export function callCostMs(catalog: Catalog, request: InferRequest, cpuWorkers: 
   return callMs(request.series.map((s) => seriesCostMs(catalog, request.model, request.size, request.freq, s)), cpuWorkers);
 }
 
-/** A model call as forecast.ts's infer() makes it: a worker's, or prism's (Σ members × (1 + PRISM_COST_FACTOR)). */
+/** A model call as forecast.ts's infer() makes it: a worker's, or prism's (Σ over members: × (1 + BACKTEST_COST_FACTOR)
+ * for a member validated from its one fit, × (1 + PRISM_COST_FACTOR) for one that refits). */
 export function requestCostMs(registry: ModelRegistry, request: InferRequest, cpuWorkers: number): number {
   if (request.model !== PRISM_ID) return callCostMs(registry.catalog, request, cpuWorkers);
-  const members = registry.prismMembers();
-  const total = members.reduce((sum, m) => sum + callCostMs(registry.catalog, { ...request, model: m.model, size: m.size }, cpuWorkers), 0);
-  return total * (1 + PRISM_COST_FACTOR);
+  return registry.prismMembers().reduce((sum, m) => {
+    const one = callCostMs(registry.catalog, { ...request, model: m.model, size: m.size }, cpuWorkers);
+    return sum + one * (1 + (m.backtest === 'forward' ? BACKTEST_COST_FACTOR : PRISM_COST_FACTOR));
+  }, 0);
 }
 
 /** A forecast plan (plain model or prism), its backtest included. */
@@ -76,7 +79,12 @@ export function forecastCostMs(registry: ModelRegistry, plan: ForecastPlan, cpuW
 
 /** model "auto": Σ candidates' forecasts of the request × (1 + windows) (the cross-validation, then the final forecasts). */
 export function autoCostMs(registry: ModelRegistry, plan: AutoPlan, cpuWorkers: number): number {
-  return plan.candidates.reduce((sum, c) => sum + forecastCostMs(registry, c.plan, cpuWorkers), 0) * (1 + plan.nWindows);
+  // refit false: a candidate with a refit-free backtest is fitted once (its windows and its forecast from that fit)
+  const refitFree = plan.cv?.body.refit === false;
+  return plan.candidates.reduce((sum, c) => {
+    const once = refitFree && findModel(registry.catalog, c.model)?.refit_free_backtest;
+    return sum + forecastCostMs(registry, c.plan, cpuWorkers) * (1 + (once ? BACKTEST_COST_FACTOR : plan.nWindows));
+  }, 0);
 }
 
 /** A cross-validation: one call per model with every window of every series. */

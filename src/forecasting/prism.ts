@@ -39,7 +39,6 @@ export const PRISM_ID = 'prism';
  * HORIZON_PRISM_MEMBERS.
  */
 export const STATISTICAL_MEMBERS = ['auto-ets', 'auto-theta', 'seasonal-naive'];
-const STATISTICAL = new Set([...STATISTICAL_MEMBERS, 'naive', 'auto-arima', 'auto-ces']);
 /** share of the members' median in every blend; the rest is the inverse-loss weighted mean */
 export const MEDIAN_SHARE = 0.5;
 /** rolling validation origins per series (fewer where the history is short) */
@@ -61,7 +60,8 @@ export function prismMembers(catalog: Catalog, configured: string[], isServed: (
   const served = (ids: string[]) => ids.map((id) => findModel(catalog, id)).filter((m): m is CatalogModel => !!m && m.id !== PRISM_ID && isServed(m));
   const toMember = (m: CatalogModel): PrismMember => ({ model: m.id, size: m.default_size, group: m.group, backtest: backtest === 'forward' && m.refit_free_backtest ? 'forward' : 'refit' });
   if (configured.length) return served(configured).map(toMember);
-  const foundation = served(catalog.models.map((m) => m.id).filter((id) => !STATISTICAL.has(id)));
+  // foundation models are the ones with weights; every model without (the statistical ones) is a fallback only
+  const foundation = served(catalog.models.filter((m) => m.weights).map((m) => m.id));
   return (foundation.length >= 2 ? foundation : served(STATISTICAL_MEMBERS)).map(toMember);
 }
 
