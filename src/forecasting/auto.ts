@@ -18,7 +18,7 @@ import { infer, planForecast, toContract, type ForecastPlan, type ForecastResult
 import { crossValidate, planCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
 import { RequestValidationError, type ForecastRequestBody, type RequestWarning } from './normalize.ts';
 import type { AutoInfo } from '../http/schemas.ts';
-import type { InferenceClient, InferResponse } from '../runtime/inference.ts';
+import { renumberWarnings, type InferenceClient, type InferResponse } from '../runtime/inference.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager } from '../runtime/model-pull.ts';
 
@@ -251,12 +251,7 @@ export async function runAuto(plan: AutoPlan, inference: InferenceClient, regist
 /** The answer for the series `idx` of a whole-request answer, its per-series warnings renumbered. */
 function pick(answer: InferResponse, idx: number[]): InferResponse {
   const at = new Map(idx.map((i, j) => [i, j]));
-  const warnings = answer.warnings.flatMap((text) => {
-    const m = /^series (\d+): /.exec(text);
-    if (!m) return [text];
-    const j = at.get(Number(m[1]));
-    return j === undefined ? [] : [`series ${j}: ${text.slice(m[0].length)}`];
-  });
+  const warnings = renumberWarnings(answer.warnings, (i) => (at.has(i) ? [at.get(i)!] : []));
   return { ...answer, warnings, predictions: idx.map((i) => answer.predictions[i]) };
 }
 

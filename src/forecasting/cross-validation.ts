@@ -6,7 +6,7 @@ import { RequestValidationError, type RequestWarning } from './normalize.ts';
 import { scoreBacktest, type BacktestPlan } from './backtest.ts';
 import { coverage } from './metrics.ts';
 import type { InputSeries } from './normalize.ts';
-import type { InferenceClient, InferResponse, Prediction } from '../runtime/inference.ts';
+import { renumberWarnings, type InferenceClient, type InferResponse, type Prediction } from '../runtime/inference.ts';
 import { findModel } from '../runtime/catalog.ts';
 import type { RuntimeSeries } from './normalize.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
@@ -148,11 +148,7 @@ async function refitFreeWindows(
   const predictions = wins.map((w) => answer.predictions[w.series].backtest?.[w.window]);
   if (predictions.some((p) => !p)) return undefined;
   // a series' warnings go to each of its windows, renumbered to the windows' call
-  const warnings = answer.warnings.flatMap((text) => {
-    const m = /^series (\d+): /.exec(text);
-    if (!m) return [text];
-    return wins.flatMap((w, k) => (w.series === Number(m[1]) ? [`series ${k}: ${text.slice(m[0].length)}`] : []));
-  });
+  const warnings = renumberWarnings(answer.warnings, (i) => wins.flatMap((w, k) => (w.series === i ? [k] : [])));
   for (const p of answer.predictions) delete p.backtest;
   return { windows: { ...answer, warnings, predictions: predictions as Prediction[] }, full: answer };
 }

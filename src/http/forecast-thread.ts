@@ -11,6 +11,8 @@ import { answerReply, postReply, type AnswerJob } from '../forecasting/answer-th
 import { contractShape, type ContractShape } from '../forecasting/contract.ts';
 import { normalizeForecastRequest, RequestValidationError, type ForecastRequestBody } from '../forecasting/normalize.ts';
 import { callCostMs } from '../forecasting/cost.ts';
+import { AUTO_FIELDS, AUTO_ID } from '../forecasting/auto.ts';
+import { PRISM_ID } from '../forecasting/prism.ts';
 import { encodeInferRequest } from '../runtime/wire.ts';
 import { findModel, type Catalog } from '../runtime/catalog.ts';
 import { HorizonError, type FieldError } from '../errors.ts';
@@ -47,11 +49,11 @@ export function planRequest({ id, bytes, context }: RequestJob): RequestReply {
   if (!validate(body)) return { id, kind: 'invalid', errors: fieldErrorsFromAjv(validate.errors ?? [], 'body') };
   const { catalog, defaultModel } = context;
   // model "auto" (unless the catalog has such a model), prism and a backtest make more than one model call
-  const auto = body.model === 'auto' && !findModel(catalog, 'auto');
-  if (auto || body.model === 'prism' || body.evaluation !== undefined) return { id, kind: 'fallback' };
+  const auto = body.model === AUTO_ID && !findModel(catalog, AUTO_ID);
+  if (auto || body.model === PRISM_ID || body.evaluation !== undefined) return { id, kind: 'fallback' };
+  // auto fields with another model: rejectAutoFields answers it on the loop, as before
+  if (AUTO_FIELDS.some((f) => body[f] !== undefined)) return { id, kind: 'fallback' };
   try {
-    const sent = ['auto_candidates', 'auto_scope', 'auto_metric'].filter((f) => body[f] !== undefined);
-    if (sent.length) return { id, kind: 'fallback' }; // rejectAutoFields answers it on the loop, as before
     const model = findModel(catalog, (body.model as string | undefined) ?? defaultModel);
     const sized = body.model_size === undefined && model ? { ...body, model_size: context.defaultSizes[model.id] } : body;
     const plan = normalizeForecastRequest(sized as unknown as ForecastRequestBody, catalog, defaultModel);

@@ -37,6 +37,16 @@ export interface LoadResponse { model: string; size: string; load_ms: number; de
 export type EndpointResolver = (group: string) => string | readonly string[] | undefined;
 
 const RETRY_AFTER_SECONDS = '2';
+
+/** An answer's warnings for a call made of some of its series: a per-series warning ("series i: …") goes
+ * to each new index `to(i)` gives (none: dropped), renumbered; the others are kept as they are. */
+export function renumberWarnings(warnings: readonly string[], to: (i: number) => readonly number[]): string[] {
+  return warnings.flatMap((text) => {
+    const m = /^series (\d+): /.exec(text);
+    if (!m) return [text];
+    return to(Number(m[1])).map((j) => `series ${j}: ${text.slice(m[0].length)}`);
+  });
+}
 /** A coalesced call carries at most this many series (the worker's default batch) */
 const COALESCE_MAX_SERIES = 256;
 
@@ -123,14 +133,8 @@ export class InferenceClient {
       let offset = 0;
       for (const w of waiting) {
         const n = w.body.series.length;
-        const mine = (i: number) => i >= offset && i < offset + n;
         // per-series warnings ("series i: …") go to the caller of series i, renumbered; the rest to all
-        const warnings = answer.warnings.flatMap((text) => {
-          const m = /^series (\d+): /.exec(text);
-          if (!m) return [text];
-          const i = Number(m[1]);
-          return mine(i) ? [`series ${i - offset}: ${text.slice(m[0].length)}`] : [];
-        });
+        const warnings = renumberWarnings(answer.warnings, (i) => (i >= offset && i < offset + n ? [i - offset] : []));
         w.resolve({ ...answer, warnings, predictions: answer.predictions.slice(offset, offset + n) });
         offset += n;
       }
