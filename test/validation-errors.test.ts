@@ -57,7 +57,7 @@ describe('422 reasons through the server', () => {
 
   test('all-null target and a malformed date: plain reasons', async () => {
     const errors = await errorsFor((b) => { b.series[0].target = b.series[0].target.map(() => null); b.series[0].index[4] = '2020/05/01'; });
-    assert.deepEqual(errors.find((e) => e.field === 'series[0].target'), { series: 0, field: 'series[0].target', reason: 'must hold at least one number; all 48 values are null' });
+    assert.deepEqual(errors.find((e) => e.field === 'series[0].target'), { series: 0, field: 'series[0].target', reason: 'no observed values — at least one number is needed; nulls are missing values (all 48 values are null)' });
     assert.match(errors.find((e) => e.field === 'series[0].index[4]')!.reason, /^"2020\/05\/01" is neither a date YYYY-MM-DD nor a date-time YYYY-MM-DDTHH:MM\[:SS\]/);
   });
 

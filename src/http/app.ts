@@ -77,6 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ajv: { customOptions: { ...AJV_OPTIONS } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // the API takes JSON only: a text/plain body (fetch's default for a string) is a 415 that names
+  // application/json, not a 422 saying the body is a string
+  app.removeContentTypeParser('text/plain');
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   // every route's path and methods, for the 405 answer on a known path (registered before any route)
   const allowed = new MethodsByPath();

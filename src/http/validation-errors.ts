@@ -15,6 +15,8 @@ export interface AjvError {
   data?: unknown;
   /** with verbose: the schema object the keyword belongs to */
   parentSchema?: { properties?: Record<string, unknown> };
+  /** where in the schema the keyword failed, e.g. `InputSeries#/properties/target/contains/type` */
+  schemaPath?: string;
 }
 
 const TYPE_NAMES: Record<string, string> = { number: 'a number', integer: 'an integer', null: 'null', string: 'a string', boolean: 'true or false', array: 'an array', object: 'an object' };
@@ -57,7 +59,8 @@ function reasonAt(field: string, errors: AjvError[]): string {
     return `${JSON.stringify(data)} is neither a date YYYY-MM-DD nor a date-time ${DATE_TIME_SPELLING}`;
   }
   if (errors.some((e) => e.keyword === 'contains') && Array.isArray(data)) {
-    return `must hold at least one number; all ${data.length} values are null`;
+    const what = data.length === 0 ? 'it is empty' : `all ${data.length} values are null`;
+    return `no observed values — at least one number is needed; nulls are missing values (${what})`;
   }
   const reasons = [...new Set(errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').map((e) => e.message ?? e.keyword))];
   return `${reasons.join('; ') || 'is not valid'}${got}`;
@@ -78,6 +81,9 @@ export function fieldErrorsFromAjv(errors: readonly AjvError[], context = 'body'
     result.push(series === undefined ? { field, reason } : { series, field, reason });
   };
   for (const error of errors) {
+    // `contains` reports every item that is not a number (each null of an all-null target) before
+    // its own error on the array; the array's one reason says it, and real type errors come from `items`
+    if (error.schemaPath?.includes('/contains/')) continue;
     const parts = error.instancePath.split('/').filter(Boolean).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
     if (error.keyword === 'additionalProperties') {
       const name = String(error.params.additionalProperty);
@@ -93,6 +99,9 @@ export function fieldErrorsFromAjv(errors: readonly AjvError[], context = 'body'
   }
   for (const [key, group] of byPath) {
     const parts = key ? key.split('/') : [];
+    // a target whose values are not all null but none a number: the items' own errors say why
+    const data = group[0].data;
+    if (group.every((e) => e.keyword === 'contains') && Array.isArray(data) && data.some((v) => v !== null)) continue;
     add(parts, reasonAt(fieldOf(parts), group));
   }
   return result;
