@@ -39,7 +39,7 @@ describe('GET /v1/models: every catalog model, with the reason it is not served'
     const chronos = models.get('chronos');
     assert.equal(chronos.available, false);
     assert.equal(chronos.unavailable_reason.code, 'weights_missing');
-    assert.equal(chronos.unavailable_reason.command, 'npx horizon models pull chronos --size small');
+    assert.equal(chronos.unavailable_reason.command, './horizon models pull chronos --size small');
     assert.match(chronos.unavailable_reason.detail, /no weights of chronos are installed/);
     assert.deepEqual(chronos.sizes, ['tiny', 'small', 'base', 'large'], 'the catalog sizes: what a pull can install');
     const moirai = models.get('moirai-2');
@@ -104,7 +104,7 @@ describe('ModelRegistry.unavailableReason', () => {
     assert.equal(reason(registry({ core: [] }, { core: ['tirex'] }), 'tirex')!.code, 'license_not_accepted');
     const weights = reason(registry({ core: [] }, { core: ['tirex'] }, ['tirex']), 'tirex')!;
     assert.equal(weights.code, 'weights_missing');
-    assert.equal(weights.command, 'npx horizon models pull tirex --size default --accept-license');
+    assert.equal(weights.command, './horizon models pull tirex --size default --accept-license');
     assert.equal(reason(registry({ core: ['tirex'] }, {}, ['*']), 'tirex'), undefined);
   });
 

@@ -185,7 +185,7 @@ describe('TimesFM 1.0 without weights', () => {
     const listed = models.body.models.find((m: { model_id: string }) => m.model_id === MODEL);
     assert.equal(listed?.available, false, models.text);
     assert.equal(listed.unavailable_reason.code, 'weights_missing');
-    assert.equal(listed.unavailable_reason.command, `npx horizon models pull ${MODEL} --size ${SIZE}`);
+    assert.equal(listed.unavailable_reason.command, `./horizon models pull ${MODEL} --size ${SIZE}`);
     const res = await empty.request('POST', '/v1/forecast', { body: { model: MODEL, freq: 'MS', horizon: 6, series: [{ target: monthly, index: monthlyIndex }] } });
     assert.equal(res.status, 422, res.text);
     assert.equal(res.body.errors[0].field, 'model');

@@ -87,7 +87,7 @@ const UNAVAILABLE = {
 async function connect() {
   clearErrors();
   const key = $('api-key').value.trim();
-  if (!key) return showError('key', 'enter an API key (hzn_…); `npx horizon keys create` makes one');
+  if (!key) return showError('key', 'enter an API key (hzn_…); `./horizon keys create` makes one');
   sessionStorage.setItem(KEY_STORAGE, key);
   $('key-state').textContent = 'connecting…';
   let answer;

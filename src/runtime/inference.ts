@@ -238,7 +238,7 @@ export class InferenceClient {
         // the worker's detail names server paths: for the operator's log, not for API clients
       {
         const { model = 'this model', size = '' } = body as { model?: string; size?: string };
-        throw new HorizonError('weights_missing', `the weights of ${model}/${size} are not installed on this deployment; the operator installs them with \`npx horizon models pull ${model} --size ${size}\` (into HORIZON_MODEL_DIR/${model}/${size}/)`, { cause: new Error(detail) });
+        throw new HorizonError('weights_missing', `the weights of ${model}/${size} are not installed on this deployment; the operator installs them with \`./horizon models pull ${model} --size ${size}\` (into HORIZON_MODEL_DIR/${model}/${size}/)`, { cause: new Error(detail) });
       }
       case 'shutting_down':
         throw new HorizonError('no_worker', detail, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });

@@ -25,7 +25,7 @@ export interface LicenseAcceptance { license: string; accepted_at: string }
 
 /** The exact command that installs a size (what errors and the CLI tell the operator to run). */
 export function pullCommand(model: CatalogModel, size: string): string {
-  return `npx horizon models pull ${model.id} --size ${size}${model.license.requires_opt_in ? ' --accept-license' : ''}`;
+  return `./horizon models pull ${model.id} --size ${size}${model.license.requires_opt_in ? ' --accept-license' : ''}`;
 }
 
 /** Models whose weights come from a Hub repo (the foundation models). */
