@@ -65,6 +65,11 @@ export interface Config {
   /** quotas of the first account and of accounts created without flags; 0 = unlimited */
   defaultDailyQuota: number;
   defaultWeeklyQuota: number;
+  /** stored series (docs/stored-series.md): HORIZON_SERIES_MAX_PER_ACCOUNT, HORIZON_SERIES_MAX_POINTS (0 = no limit) */
+  seriesMaxPerAccount: number;
+  seriesMaxPoints: number;
+  /** HORIZON_SERIES_SWEEP_MS: how often unscored stored forecasts are looked for (an append also wakes the scorer) */
+  seriesSweepMs: number;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
@@ -164,5 +169,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     // the contract's 200/1,000 unless the operator says otherwise
     defaultDailyQuota: int(env, 'HORIZON_DEFAULT_DAILY_QUOTA', 200),
     defaultWeeklyQuota: int(env, 'HORIZON_DEFAULT_WEEKLY_QUOTA', 1000),
+    seriesMaxPerAccount: int(env, 'HORIZON_SERIES_MAX_PER_ACCOUNT', 100_000),
+    seriesMaxPoints: int(env, 'HORIZON_SERIES_MAX_POINTS', 100_000),
+    seriesSweepMs: Math.max(100, int(env, 'HORIZON_SERIES_SWEEP_MS', 30_000)),
   };
 }
