@@ -59,7 +59,7 @@ describe('structured logs', () => {
     const chronos = summary.find((l) => l.model === 'chronos-2');
     assert.equal(chronos?.served, false);
     assert.equal(chronos?.reason, 'weights_missing');
-    assert.match(chronos?.fix, /./horizon models pull chronos-2/);
+    assert.match(chronos?.fix, /\.\/horizon models pull chronos-2/);
   });
 
   it('/metrics with HORIZON_METRICS_TOKEN: 401 problem+json without it or with an API key, 200 with it', async () => {

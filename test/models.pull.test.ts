@@ -236,7 +236,7 @@ describe('a running server and new weights', () => {
       const before = hub.log.length;
       const missing = await server.request('POST', '/v1/forecast', { body: { model: 'chronos-2', model_size: 'small', freq: 'MS', horizon: HORIZON, series: [{ target, index }] } });
       assert.equal(missing.status, 422, missing.text);
-      assert.match(missing.body.detail, /`./horizon models pull chronos-2 --size small`/);
+      assert.match(missing.body.detail, /`\.\/horizon models pull chronos-2 --size small`/);
       assert.equal(hub.log.length, before, 'nothing is downloaded at request time without HORIZON_AUTO_PULL');
 
       assert.equal((await pull(modelDir, 'chronos-2')).code, 0);
