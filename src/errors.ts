@@ -4,6 +4,7 @@
 export const ERRORS = {
   bad_json: { status: 400, title: 'Unreadable JSON body' },
   bad_content_encoding: { status: 400, title: 'Unreadable compressed body' },
+  bad_request: { status: 400, title: 'Malformed HTTP request' },
   unauthorized: { status: 401, title: 'Missing or invalid API key' },
   license_not_accepted: { status: 403, title: 'Model licence not accepted by the operator' },
   account_disabled: { status: 403, title: 'Account disabled by the operator' },
@@ -11,15 +12,20 @@ export const ERRORS = {
   unversioned_path: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   duplicate_key_name: { status: 409, title: 'An active API key already has this name' },
+  account_exists: { status: 409, title: 'An account with this name exists' },
   job_not_cancellable: { status: 409, title: 'Job already finished' },
+  // the account holds its maximum of stored series, or a series its maximum of points (docs/stored-series.md)
+  series_limit: { status: 409, title: 'Stored-series limit reached' },
   payload_too_large: { status: 413, title: 'Request body too large' },
   // 413 (RFC 9110 15.5.14: the content is larger than the server is willing to process) rather than 422:
   // the body is valid, nothing in it is to be fixed (a 422 names fields in errors[]), and the same body is
   // accepted by the job API, which the detail names; like 413 payload_too_large it is not to be retried as is
   use_job_api: { status: 413, title: 'Too large for a synchronous call: use the job API' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   validation_failed: { status: 422, title: 'Invalid request' },
   quota_exceeded: { status: 429, title: 'Quota exceeded' },
+  headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal error' },
   inference_failed: { status: 500, title: 'Inference failed' },
   // a Nixtla SDK call for what Horizon has not built (fine-tuning, simulate, explain, …): /nixtla's 501, naming it
