@@ -58,8 +58,20 @@ export interface JobChunksTable {
   result: unknown;
   created_at: Generated<Date>;
 }
-export type JobKind = 'forecast' | 'cross-validation';
+export type JobKind = 'forecast' | 'cross-validation' | 'fine-tuning';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A fine-tuned model owned by one account (migration 009; weights under HORIZON_MODEL_DIR/private/<id>/) */
+export interface PrivateModelsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  base_model: string;
+  base_size: string;
+  job_id: string | null;
+  summary: unknown;
+  created_at: Generated<Date>;
+}
 
 export interface Schema {
   accounts: AccountsTable;
@@ -67,6 +79,7 @@ export interface Schema {
   quota_usage: QuotaUsageTable;
   forecast_jobs: ForecastJobsTable;
   job_chunks: JobChunksTable;
+  private_models: PrivateModelsTable;
 }
 
 export interface Database {
