@@ -14,6 +14,8 @@ export const ERRORS = {
   duplicate_key_name: { status: 409, title: 'An active API key already has this name' },
   account_exists: { status: 409, title: 'An account with this name exists' },
   job_not_cancellable: { status: 409, title: 'Job already finished' },
+  // a fine-tuning job's `name` is already one of the account's private models (or of its unfinished jobs)
+  model_name_taken: { status: 409, title: 'The account already has a model of this name' },
   // the account holds its maximum of stored series, or a series its maximum of points (docs/stored-series.md)
   series_limit: { status: 409, title: 'Stored-series limit reached' },
   payload_too_large: { status: 413, title: 'Request body too large' },
@@ -28,6 +30,9 @@ export const ERRORS = {
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal error' },
   inference_failed: { status: 500, title: 'Inference failed' },
+  // a fine-tuning job's failure (the library's message in the detail); job_cancelled: how a running one stops
+  fine_tuning_failed: { status: 500, title: 'Fine-tuning failed' },
+  job_cancelled: { status: 409, title: 'Job cancelled' },
   // a Nixtla SDK call for what Horizon has not built (fine-tuning, simulate, explain, …): /nixtla's 501, naming it
   not_implemented: { status: 501, title: 'Not built in Horizon' },
   pull_failed: { status: 502, title: 'Pulling the model weights failed' },
