@@ -2,11 +2,16 @@
 // worker as X-Request-Id; planForecast notes model, size and series count for the request's log
 // line). A job's context carries the job id as its request id.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { CatalogModel } from '../runtime/catalog.ts';
 
 /** Fields of a request's log line that the handler learns as it goes. */
 export interface LogFields { model?: string; size?: string; series?: number; code?: string; job_id?: string; answer?: 'thread'; request?: 'thread' }
 
-export interface RequestContext { requestId: string; fields: LogFields }
+export interface RequestContext {
+  requestId: string; fields: LogFields;
+  /** the account's private (fine-tuned) models: the registry's catalog holds them for this request or job only */
+  privateModels?: CatalogModel[];
+}
 
 const storage = new AsyncLocalStorage<RequestContext>();
 

@@ -4,6 +4,7 @@
 import type { Static } from '@fastify/type-provider-typebox';
 import { type Catalog, type CatalogModel, findModel, supportsCovariates } from './catalog.ts';
 import { HorizonError } from '../errors.ts';
+import { currentRequest } from '../http/request-context.ts';
 import type { ModelInfo, UnavailableReason } from '../http/schemas.ts';
 import type { MissingWeights, WorkerModels } from './supervisor.ts';
 import { pullCommand, type RecordedLicenses } from './model-weights.ts';
@@ -17,7 +18,9 @@ export type Unavailable = Static<typeof UnavailableReason>;
 export const LICENSE_VARIABLE = 'HORIZON_ACCEPT_LICENSES';
 
 export class ModelRegistry {
-  readonly catalog: Catalog;
+  private readonly baseCatalog: Catalog;
+  /** catalogs extended with one account's private models, per list of them (one per request at most) */
+  private readonly withPrivate = new WeakMap<CatalogModel[], Catalog>();
   readonly defaultModel: string;
   private readonly accepted: Set<string>;
   private readonly modelsByGroup: ModelsByGroup;
@@ -33,7 +36,7 @@ export class ModelRegistry {
     /** licences accepted with `horizon models pull --accept-license` */
     recordedLicenses?: RecordedLicenses;
   }) {
-    this.catalog = catalog;
+    this.baseCatalog = catalog;
     this.defaultModel = options.defaultModel ?? catalog.default_model;
     if (!findModel(catalog, this.defaultModel)) throw new Error(`HORIZON_DEFAULT_MODEL "${this.defaultModel}" is not a model id of the catalog`);
     this.accepted = new Set(options.acceptedLicenses);
@@ -42,6 +45,19 @@ export class ModelRegistry {
     this.recordedLicenses = options.recordedLicenses;
     this.configuredPrismMembers = options.prismMembers ?? [];
     this.prismBacktest = options.prismBacktest ?? 'forward';
+  }
+
+  /** The catalog, plus the calling account's private (fine-tuned) models during its request or job
+   * (request-context.ts): they exist for that account only, everywhere the catalog is read. */
+  get catalog(): Catalog {
+    const own = currentRequest()?.privateModels;
+    if (!own?.length) return this.baseCatalog;
+    let extended = this.withPrivate.get(own);
+    if (!extended) {
+      extended = { ...this.baseCatalog, models: [...this.baseCatalog.models, ...own] };
+      this.withPrivate.set(own, extended);
+    }
+    return extended;
   }
 
   /** prism's members on this deployment right now (served, licence accepted). */
