@@ -65,6 +65,10 @@ def resolve_model(body: dict, catalog: Catalog, group: str) -> tuple[CatalogMode
     size = _string(body, "size")
     model = catalog.models.get(model_id)
     if model is None:
+        from .private_models import find_private  # a fine-tuned model on disk (private_models.py)
+
+        model = find_private(model_id, catalog)
+    if model is None:
         raise ProtocolError(404, "unknown_model", f"model '{model_id}' is not in the catalog")
     if model.group != group:
         raise ProtocolError(

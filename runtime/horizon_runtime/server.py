@@ -203,13 +203,21 @@ class Worker:
         }
 
     def models_payload(self) -> dict:
+        from .private_models import list_private
+
         sizes = {model.id: self.store.servable_sizes(model) for model in self.store.servable}
+        servable_adapters = {model.adapter for model in self.store.servable}
+        # fine-tuned models on disk whose base adapter this group serves (private_models.py)
+        private = [m for m in list_private(self.catalog, self.group) if m.adapter in servable_adapters]
         return {
             "group": self.group,
             "models": [
                 {"model": model.id, "sizes": sizes[model.id], "loaded": self.store.loaded_sizes(model.id)}
                 for model in self.store.servable
                 if sizes[model.id]
+            ] + [
+                {"model": m.id, "sizes": [m.default_size], "loaded": self.store.loaded_sizes(m.id), "private": True}
+                for m in private
             ],
             # library installed, weights not (yet): what `models pull` / auto-pull can make servable
             "missing_weights": [

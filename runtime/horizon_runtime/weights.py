@@ -55,7 +55,9 @@ def _model_dir(model_id: str, size: str, layout: WeightsLayout) -> tuple[Path | 
     root = os.environ.get("HORIZON_MODEL_DIR")
     if not root:
         return None, "HORIZON_MODEL_DIR (not set)"
-    directory = Path(root) / model_id / size
+    from .private_models import private_directory  # fine-tuned models: HORIZON_MODEL_DIR/private/<id>/
+
+    directory = private_directory(model_id) or Path(root) / model_id / size
     return (directory if layout.complete(directory) else None), f"{directory}/ (HORIZON_MODEL_DIR)"
 
 

@@ -1,0 +1,148 @@
+"""Fine-tuning (horizon_runtime.finetune) on the tiny random-weight chronos-2 checkpoint: the loss goes
+down on held-out windows, the installed model is the trained one (the worker's adapter loading it
+forecasts exactly what the pipeline `fit` returned forecasts), the install is atomic with a manifest
+of hashes, a cancel leaves nothing, the process entry point speaks JSON lines, and a worker serves the
+private model by id (also after a restart)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from horizon_runtime import finetune
+from horizon_runtime.catalog import load_catalog
+
+from .conftest import RUNTIME_DIR, start_worker, stop_worker
+
+HORIZON = 8
+
+
+def _series(n_series: int = 6, length: int = 96) -> list[dict]:
+    """Seasonal series with a level per series: easy to learn, hard for random weights."""
+    rng = np.random.default_rng(7)
+    t = np.arange(length)
+    out = []
+    for i in range(n_series):
+        values = 50 + 10 * i + 8 * np.sin(2 * np.pi * t / 12 + i) + rng.normal(0, 0.5, length)
+        out.append({"target": [round(float(v), 4) for v in values]})
+    return out
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory) -> Path:
+    import torch
+
+    from horizon_runtime.fixtures import write_fixtures
+
+    root = tmp_path_factory.mktemp("ft-weights")
+    torch.manual_seed(0)
+    write_fixtures(root, models=("chronos-2",))
+    return root
+
+
+def _spec(model_dir: Path, model_id: str, steps: int = 60, **extra) -> dict:
+    return {
+        "model": "chronos-2", "size": "small", "model_dir": str(model_dir), "model_id": model_id, "device": "cpu",
+        "horizon": HORIZON, "steps": steps, "learning_rate": 1e-3, "mode": "full", "batch_size": 32,
+        "series": _series(), **extra,
+    }
+
+
+@pytest.fixture(scope="module")
+def tuned(model_dir):
+    os.environ["HORIZON_MODEL_DIR"] = str(model_dir)
+    events: list[dict] = []
+    summary, pipeline = finetune.run(_spec(model_dir, "ft-0123456789ab"), events.append)
+    return summary, pipeline, events
+
+
+def test_validation_wql_goes_down_and_progress_is_reported(tuned):
+    summary, _, events = tuned
+    assert summary["validation_wql_after"] < summary["validation_wql_before"], summary
+    progress = [e for e in events if e["event"] == "progress"]
+    assert progress and progress[-1]["step"] == 60
+    assert any(e["loss"] is not None for e in progress)
+    assert any(e["validation_loss"] is not None for e in progress)
+
+
+def test_install_is_atomic_with_a_manifest_of_hashes(tuned, model_dir):
+    directory = model_dir / "private" / "ft-0123456789ab"
+    manifest = json.loads((directory / finetune.MANIFEST).read_text())
+    assert manifest["base"]["model"] == "chronos-2" and manifest["base"]["size"] == "small"
+    assert manifest["training"]["validation_wql_after"] == tuned[0]["validation_wql_after"]
+    names = {f["path"] for f in manifest["files"]}
+    assert {"config.json", "model.safetensors"} <= names
+    for f in manifest["files"]:
+        assert hashlib.sha256((directory / f["path"]).read_bytes()).hexdigest() == f["sha256"]
+    assert not [p for p in (model_dir / "private").iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_the_installed_model_forecasts_exactly_what_the_fitted_pipeline_does(tuned, model_dir):
+    """The worker's own loading code (Chronos2Adapter through the private catalog entry) against the
+    pipeline `fit` returned, same adapter code for the prediction: equal bit for bit."""
+    from horizon_runtime.adapters.base import SeriesInput
+    from horizon_runtime.private_models import find_private
+    from horizon_runtime.registry import adapter_class
+
+    _, pipeline, _ = tuned
+    catalog = load_catalog()
+    entry = find_private("ft-0123456789ab", catalog)
+    assert entry is not None and entry.adapter == "chronos-2"
+    os.environ["HORIZON_DEVICE"] = "cpu"
+    loaded = adapter_class(entry.adapter)(entry, "small", catalog)
+    loaded.load()
+    fitted = adapter_class(entry.adapter)(entry, "small", catalog)
+    fitted.pipeline = pipeline
+    inputs = [SeriesInput(np.asarray(s["target"], dtype=np.float64), {}, {}, {}) for s in _series()]
+    a = loaded.predict_batch(inputs, HORIZON, (0.1, 0.5, 0.9), "MS")
+    b = fitted.predict_batch(inputs, HORIZON, (0.1, 0.5, 0.9), "MS")
+    base = adapter_class("chronos-2")(catalog.models["chronos-2"], "small", catalog)
+    base.load()
+    c = base.predict_batch(inputs, HORIZON, (0.1, 0.5, 0.9), "MS")
+    for x, y, z in zip(a, b, c):
+        assert np.array_equal(x.mean, y.mean) and np.array_equal(x.quantiles, y.quantiles)
+        assert not np.array_equal(x.mean, z.mean)  # and it is not the base model
+
+
+def test_cancel_stops_and_leaves_no_model(model_dir):
+    os.environ["HORIZON_MODEL_DIR"] = str(model_dir)
+    cancelled = threading.Event()
+
+    def emit(event):
+        if event["event"] == "progress":
+            cancelled.set()
+
+    with pytest.raises(finetune.Cancelled):
+        finetune.run(_spec(model_dir, "ft-cccccccccccc", steps=10_000), emit, cancelled)
+    assert not (model_dir / "private" / "ft-cccccccccccc").exists()
+    assert not [p for p in (model_dir / "private").iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_process_entry_point_json_lines_and_worker_serves_it_after_restart(tmp_path, model_dir):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(_spec(model_dir, "ft-aaaaaaaaaaaa", steps=5)))
+    env = {**os.environ, "PYTHONPATH": str(RUNTIME_DIR), "HORIZON_MODEL_DIR": str(model_dir)}
+    done = subprocess.run([sys.executable, "-m", "horizon_runtime.finetune", str(spec)], env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert events[0]["event"] == "started" and events[-1]["event"] == "done"
+    assert events[-1]["summary"]["steps"] == 5
+    for attempt in range(2):  # a worker, then a fresh one: both find it on disk
+        worker = start_worker(HORIZON_MODEL_DIR=str(model_dir), HORIZON_DEVICE="cpu")
+        try:
+            status, models = worker.call("GET", "/models")
+            assert {"model": "ft-aaaaaaaaaaaa", "sizes": ["small"], "loaded": [], "private": True} in models["models"]
+            status, answer = worker.infer(model="ft-aaaaaaaaaaaa", size="small", freq="MS", horizon=HORIZON, quantiles=[0.5], series=[{"target": _series()[0]["target"]}])
+            assert status == 200 and len(answer["predictions"][0]["mean"]) == HORIZON, answer
+            status, unknown = worker.infer(model="ft-ffffffffffff", size="small", freq="MS", horizon=HORIZON, quantiles=[0.5], series=[{"target": [1.0, 2.0]}])
+            assert status == 404 and unknown["error"]["code"] == "unknown_model"
+        finally:
+            stop_worker(worker)
