@@ -55,6 +55,10 @@ export interface Config {
   jobRetryLimit: number;
   jobResultTtlSeconds: number;
   jobConcurrency: number;
+  /** HORIZON_FINETUNE_CONCURRENCY: fine-tuning jobs run at once by this process (one device: 1) */
+  fineTuneConcurrency: number;
+  /** HORIZON_FINETUNE_MAX_STEPS: the most steps a fine-tuning job may ask for */
+  fineTuneMaxSteps: number;
   batchMaxSeries?: number;
   batchMaxWaitMs?: number;
   logLevel: string;
@@ -70,6 +74,13 @@ export interface Config {
   seriesMaxPoints: number;
   /** HORIZON_SERIES_SWEEP_MS: how often unscored stored forecasts are looked for (an append also wakes the scorer) */
   seriesSweepMs: number;
+  /** PostgreSQL: HORIZON_INSTANCE_LEASE_SECONDS without a lease renewal after which a process counts as dead and its pending charges are refunded (migration 008) */
+  instanceLeaseSeconds: number;
+  /** HORIZON_SYNC_MAX_SERIES / HORIZON_SYNC_MAX_POINTS: the most series / observations one synchronous request may hold (0 = no cap); beyond: 413 use_job_api */
+  syncMaxSeries: number;
+  syncMaxPoints: number;
+  /** HORIZON_ACCOUNT_MAX_INFLIGHT: synchronous model requests one account may have running at once on this process (0 = no cap); beyond: 429 too_many_requests */
+  accountMaxInflight: number;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
@@ -161,11 +172,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
     jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),
     jobConcurrency: int(env, 'HORIZON_JOB_CONCURRENCY', 4),
+    fineTuneConcurrency: Math.max(1, int(env, 'HORIZON_FINETUNE_CONCURRENCY', 1)),
+    fineTuneMaxSteps: Math.max(1, int(env, 'HORIZON_FINETUNE_MAX_STEPS', 10_000)),
     batchMaxSeries: optionalInt('HORIZON_BATCH_MAX_SERIES'),
     batchMaxWaitMs: optionalInt('HORIZON_BATCH_MAX_WAIT_MS'),
     logLevel: env.HORIZON_LOG_LEVEL ?? 'info',
     metricsToken: env.HORIZON_METRICS_TOKEN || undefined,
     adminToken: adminToken(env),
+    instanceLeaseSeconds: Math.max(1, int(env, 'HORIZON_INSTANCE_LEASE_SECONDS', 30)),
+    syncMaxSeries: int(env, 'HORIZON_SYNC_MAX_SERIES', 10_000),
+    syncMaxPoints: int(env, 'HORIZON_SYNC_MAX_POINTS', 2_000_000),
+    accountMaxInflight: int(env, 'HORIZON_ACCOUNT_MAX_INFLIGHT', 8),
     // the contract's 200/1,000 unless the operator says otherwise
     defaultDailyQuota: int(env, 'HORIZON_DEFAULT_DAILY_QUOTA', 200),
     defaultWeeklyQuota: int(env, 'HORIZON_DEFAULT_WEEKLY_QUOTA', 1000),

@@ -1,21 +1,63 @@
 // Charges one request against the account's quota and writes the X-RateLimit-* headers
 // (contract B.7); a refused charge becomes a 429 naming the exhausted window.
-import type { FastifyReply } from 'fastify';
+// A charged unit stays pending until its answer is sent (issue 24): the onSend hook installed by
+// installChargeSettlement settles it just before the answer's bytes are written (or refunds it when the
+// answer is a 5xx); a job's unit is settled with the job's row (settleWith). A crash in between leaves
+// it pending, and recovery refunds it (src/store/quota-ledger.ts, src/store/pending-charges.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HorizonError } from '../errors.ts';
 import type { Schema } from '../store/database.ts';
-import { chargeQuotaDeferred, refundQuota } from '../store/quota.ts';
+import { chargeQuotaDeferred, refundQuota, settleUnitsWith, type PendingUnit } from '../store/quota.ts';
+import { ChargeLostError } from '../store/pending-charges.ts';
 
 export interface Charge {
   /** gives the unit back (the request failed with a 5xx) */
   refund(): Promise<void>;
   /** resolves once the unit is stored (an embedded store writes units in batches): awaited before answering */
   persisted(): Promise<void>;
+  /** runs `store` (a job insert) and settles the units with it (one transaction on PostgreSQL) */
+  settleWith<T>(store: (db: Kysely<Schema>) => Promise<T>): Promise<T>;
+  /** the pending units (none on a store without pending charges) */
+  units: PendingUnit[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest { pendingUnits?: PendingUnit[] }
+}
+
+/** Settles a request's pending units as its answer leaves (refunds them when the answer is a 5xx). */
+export function installChargeSettlement(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const units = request.pendingUnits;
+    if (!units?.length) return payload;
+    request.pendingUnits = undefined;
+    if (reply.statusCode >= 500) {
+      // the error handler's answer: give the units back; a store that is down leaves them to recovery
+      await Promise.all(units.map((u) => u.refund())).catch((error: Error) => request.log.warn({ err: error.message }, 'refund failed; recovery will give the unit back'));
+      return payload;
+    }
+    try {
+      await Promise.all(units.map((u) => u.settle()));
+    } catch (error) {
+      // not recorded as answered: this answer is not sent (a 503 is), so usage still equals the answers given
+      request.pendingUnits = units;
+      throw new HorizonError('no_worker', error instanceof ChargeLostError
+        ? 'the answer was ready but this server had lost its lease on the quota store and its charge was refunded; nothing is charged, retry'
+        : `the answer was ready but its quota unit could not be recorded (${(error as Error).message}); nothing is charged, retry`,
+      { headers: { 'retry-after': '1' }, cause: error });
+    }
+    return payload;
+  });
+}
+
+function track(request: FastifyRequest, unit: PendingUnit | undefined): void {
+  if (unit) (request.pendingUnits ??= []).push(unit);
 }
 
 export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply: FastifyReply): Promise<Charge> {
   const chargedAt = new Date();
-  const { decision, persisted } = await chargeQuotaDeferred(db, accountId, chargedAt);
+  const { decision, persisted, unit } = await chargeQuotaDeferred(db, accountId, chargedAt);
   // an unlimited account (both quotas 0) has no window to count down: no X-RateLimit-* headers
   const headers: Record<string, string> = Number.isFinite(decision.limit) ? {
     'x-ratelimit-limit': String(decision.limit),
@@ -32,12 +74,15 @@ export async function chargeRequest(db: Kysely<Schema>, accountId: string, reply
   }
   reply.headers(headers);
   telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'charged' });
+  track(reply.request, unit);
   return {
     persisted,
     refund: async () => {
-      await refundQuota(db, accountId, chargedAt);
+      if (unit) await unit.refund(); else await refundQuota(db, accountId, chargedAt);
       telemetry?.quotaUnits.inc({ account_id: accountId, outcome: 'refunded' });
     },
+    settleWith: (store) => settleUnitsWith(db, unit ? [unit] : [], store),
+    units: unit ? [unit] : [],
   };
 }
 
@@ -61,6 +106,8 @@ export async function chargeUnits(db: Kysely<Schema>, accountId: string, reply: 
   return {
     refund: async () => { for (const charge of charges) await charge.refund(); },
     persisted: async () => { await Promise.all(charges.map((charge) => charge.persisted())); },
+    settleWith: (store) => settleUnitsWith(db, charges.flatMap((charge) => charge.units), store),
+    units: charges.flatMap((charge) => charge.units),
   };
 }
 

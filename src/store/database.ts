@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, PGliteDialect, sql, type Generated } from 'kys
 import { Migrator, type Migration } from 'kysely/migration';
 import { PGlite } from '@electric-sql/pglite';
 import { useQuotaLedger, type QuotaLedger } from './quota-ledger.ts';
+import { usePendingCharges, type PendingCharges } from './pending-charges.ts';
 import pg from 'pg';
 
 export interface AccountsTable {
@@ -99,15 +100,19 @@ export interface DatabaseOptions {
   dataDir: string;
   /** the embedded store's quota journal: flush interval and rewrite size (tests) */
   quotaJournal?: { flushMs?: number; rotateBytes?: number };
+  /** PostgreSQL: seconds without a renewal after which this process counts as dead and its pending charges are refunded (migration 008) */
+  instanceLeaseSeconds?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let database: Database;
   let ledger: QuotaLedger | undefined;
+  let pending: PendingCharges | undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-    database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: () => db.destroy() };
+    const charges = pending = usePendingCharges(db, options.instanceLeaseSeconds ?? 30);
+    database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: async () => { await charges.stop(); await db.destroy(); } };
   } else {
     const inMemory = options.dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
@@ -124,6 +129,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   await migrate(database);
   await ledger?.open(); // replays the quota journal: needs migration 006
+  await pending?.start(); // takes this process's lease and refunds dead processes' pending charges: migration 008
   return database;
 }
 

@@ -11,6 +11,10 @@
 //   at concurrency 1 that was one write per request (bench/README.md). The journal is as durable as
 //   PGlite's own files, which are not fsync'd either: safe against a crash of the process, not of the OS.
 // - in memory (tests): the units of one event-loop turn are written together and awaited.
+// A charge's unit is *pending* until its answer is sent (issue 24): its journal line is tagged `c`, the
+// line `s<seq>` settles it just before the answer is written, `r<seq>` refunds it (a 5xx). Opening the
+// store refunds every charge still pending — its request never answered (kill -9) — so usage equals the
+// answers given. Those lines are kept through journal rewrites until their charge is settled.
 // PostgreSQL deployments keep horizon_charge: several API processes share their database.
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { sql, type Kysely } from 'kysely';
@@ -50,6 +54,10 @@ export class QuotaLedger {
   private unwritten: { seq: number; line: string }[] = [];
   private flushTimer?: NodeJS.Timeout;
   private closed = false;
+  /** journal lines of charges not yet settled or refunded, by sequence number (kept through rewrites) */
+  private unsettled = new Map<number, string>();
+  /** how many charges open() refunded because their request never answered */
+  recoveredRefunds = 0;
 
   constructor(db: Kysely<Schema>, journal?: JournalOptions) {
     this.db = db;
@@ -62,14 +70,24 @@ export class QuotaLedger {
     const applied = Number((await sql<{ applied_seq: string }>`SELECT applied_seq FROM quota_journal_state`.execute(this.db)).rows[0].applied_seq);
     this.queued = this.durable = applied;
     const text = existsSync(this.journal.path) ? readFileSync(this.journal.path, 'utf8') : '';
-    for (const line of text.split('\n')) {
-      const [seqText, accountId, day, unitsText] = line.split(' ');
+    /** charges whose request never answered: neither settled nor refunded */
+    const unanswered = new Map<number, { accountId: string; day: string }>();
+    // a line cut short by the crash has no newline: its write never returned, nothing was acknowledged
+    for (const line of text.split('\n').slice(0, -1)) {
+      const [seqText, accountId, day, unitsText, tag] = line.split(' ');
       const [seq, units] = [Number(seqText), Number(unitsText)];
-      // a line cut short by the crash (no units yet, or a refund's bare "-") was never acknowledged:
-      // its request did not answer
-      if (!line || unitsText === undefined || !Number.isInteger(seq) || !Number.isInteger(units) || seq <= applied) continue;
+      if (!line || unitsText === undefined || !Number.isInteger(seq) || !Number.isInteger(units)) continue;
+      if (tag === 'c') unanswered.set(seq, { accountId, day });
+      else if (tag?.startsWith('s') || tag?.startsWith('r')) unanswered.delete(Number(tag.slice(1)));
+      if (seq <= applied) continue;
       this.queued = Math.max(this.queued, seq);
       this.addPending(accountId, day, units);
+    }
+    if (unanswered.size > 0) {
+      // one more sequence number: the refunds are written with everything else, then the journal is emptied
+      this.queued++;
+      for (const { accountId, day } of unanswered.values()) this.addPending(accountId, day, -1);
+      this.recoveredRefunds = unanswered.size;
     }
     await this.write();
     if (this.queued !== this.durable) throw new Error('the quota journal could not be written to the store');
@@ -81,6 +99,11 @@ export class QuotaLedger {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.flushTimer);
+    // a charge still pending now never answers (the server stops after its requests end: normally none)
+    for (const [seq, line] of [...this.unsettled]) {
+      const [, accountId, day] = line.split(' ');
+      this.record(accountId, day, -1, `r${seq}`);
+    }
     await this.serial(() => this.write());
     if (this.journalFd !== undefined) {
       closeSync(this.journalFd);
@@ -120,14 +143,17 @@ export class QuotaLedger {
     return load;
   }
 
-  /** Adds `units` (negative: a refund) to the account's day; returns the sequence number to wait for. */
-  record(accountId: string, day: string, units: number): number {
+  /** Adds `units` (negative: a refund) to the account's day; returns the sequence number to wait for.
+   * `tag`: `c` a charge that stays pending until settled, `r<seq>` the refund of charge seq. */
+  record(accountId: string, day: string, units: number, tag?: string): number {
     if (this.journalFd !== undefined) {
       // stored before anything changes: a failed append fails the charge, nothing half-done
       const seq = this.queued + 1;
-      const line = `${seq} ${accountId} ${day} ${units}\n`;
+      const line = `${seq} ${accountId} ${day} ${units}${tag ? ` ${tag}` : ''}\n`;
       writeSync(this.journalFd, line);
       this.unwritten.push({ seq, line });
+      if (tag === 'c') this.unsettled.set(seq, line);
+      else if (tag?.startsWith('r')) this.unsettled.delete(Number(tag.slice(1)));
       this.scheduleFlush();
     }
     const state = this.accounts.get(accountId);
@@ -135,6 +161,13 @@ export class QuotaLedger {
     else if (state) this.accounts.delete(accountId); // another day's unit: read the windows again next time
     this.addPending(accountId, day, units);
     return ++this.queued;
+  }
+
+  /** The answer of charge `seq` is about to be sent: one synchronous append, so a crash after it keeps the unit. */
+  settle(seq: number, accountId: string, day: string): void {
+    if (this.journalFd === undefined || !this.unsettled.has(seq)) return;
+    this.record(accountId, day, 0, `s${seq}`);
+    this.unsettled.delete(seq);
   }
 
   private addPending(accountId: string, day: string, units: number): void {
@@ -215,9 +248,12 @@ export class QuotaLedger {
     while (k < this.unwritten.length && this.unwritten[k].seq <= upTo) k++;
     this.unwritten = this.unwritten.slice(k);
     if (fstatSync(this.journalFd!).size < this.journal!.rotateBytes) return;
-    // synchronous, so no record() comes between: the new file holds exactly the unwritten lines
+    // synchronous, so no record() comes between: the new file holds exactly the unwritten lines and the
+    // charges still pending (already written ones are skipped at replay by their sequence number)
     const path = this.journal!.path;
-    writeFileSync(`${path}.next`, this.unwritten.map((u) => u.line).join(''));
+    const kept = new Map(this.unwritten.map((u) => [u.seq, u.line]));
+    for (const [seq, line] of this.unsettled) kept.set(seq, line);
+    writeFileSync(`${path}.next`, [...kept].sort((a, b) => a[0] - b[0]).map(([, line]) => line).join(''));
     renameSync(`${path}.next`, path);
     closeSync(this.journalFd!);
     this.journalFd = openSync(path, 'a');

@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './database.ts';
 import { quotaLedger } from './quota-ledger.ts';
+import { pendingCharges, refundCharges, settleCharges, ChargeLostError } from './pending-charges.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_GROUP = 512;
@@ -42,7 +43,7 @@ export interface QuotaDecision {
   retryAfterSeconds?: number;
 }
 
-interface ChargeRow { admitted: number; day_used_before: number; week_used_before: number; daily_quota: number; weekly_quota: number }
+interface ChargeRow { admitted: number; day_used_before: number; week_used_before: number; daily_quota: number; weekly_quota: number; charge_ids?: string[] }
 
 /** The decision for the request at `position` (0-based) of a group charged together. */
 function decide(row: ChargeRow, position: number, windows: QuotaWindows, now: Date): QuotaDecision {
@@ -74,7 +75,7 @@ function decide(row: ChargeRow, position: number, windows: QuotaWindows, now: Da
   return decision;
 }
 
-interface Waiter { now: Date; resolve(d: QuotaDecision): void; reject(e: unknown): void }
+interface Waiter { now: Date; resolve(d: QuotaDecision & { chargeId?: string }): void; reject(e: unknown): void }
 
 const queues = new WeakMap<Kysely<Schema>, Map<string, { waiting: Waiter[]; running: boolean }>>();
 
@@ -82,48 +83,117 @@ async function chargeGroup(db: Kysely<Schema>, accountId: string, group: Waiter[
   // one group, one window: the first waiter's clock (a group spans microseconds)
   const now = group[0].now;
   const windows = quotaWindows(now);
+  const pending = pendingCharges(db);
   try {
-    const { rows } = await sql<ChargeRow>`
+    // with pending charges (migration 008) each admitted unit gets a row that its answer settles
+    const { rows } = pending
+      ? await sql<ChargeRow>`
+      SELECT admitted, day_used_before, week_used_before, daily_quota, weekly_quota, charge_ids::text[] AS charge_ids
+        FROM horizon_charge_pending(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer, ${pending.instanceId}::uuid)`.execute(db)
+      : await sql<ChargeRow>`
       SELECT * FROM horizon_charge(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer)`.execute(db);
-    group.forEach((w, i) => w.resolve(decide(rows[0], i, windows, now)));
+    group.forEach((w, i) => w.resolve({ ...decide(rows[0], i, windows, now), chargeId: rows[0].charge_ids?.[i] }));
   } catch (error) {
     for (const w of group) w.reject(error);
   }
 }
 
+/** An admitted unit whose answer is not sent yet (issue 24): settled when it is, refunded when it fails;
+ * a crash leaves it pending, and recovery refunds it. Settling or refunding twice does nothing. */
+export interface PendingUnit {
+  /** the answer is about to be sent: the unit stays (rejects with ChargeLostError if recovery refunded it) */
+  settle(): Promise<void>;
+  /** the request failed: the unit is given back */
+  refund(): Promise<void>;
+  /** PostgreSQL: its pending_charges row (settled inside a job's transaction by settleUnitsWith) */
+  readonly chargeId?: string;
+  /** still neither settled nor refunded */
+  readonly pending: boolean;
+  /** settled by someone else (settleUnitsWith's transaction committed) */
+  markSettled(): void;
+}
+
+/** Settles or refunds at most once, whichever comes first. */
+class OnceUnit implements PendingUnit {
+  private state: 'pending' | 'settled' | 'refunded' = 'pending';
+  readonly chargeId?: string;
+  private readonly doSettle: () => Promise<void>;
+  private readonly doRefund: () => Promise<void>;
+  constructor(doSettle: () => Promise<void>, doRefund: () => Promise<void>, chargeId?: string) {
+    this.doSettle = doSettle;
+    this.doRefund = doRefund;
+    this.chargeId = chargeId;
+  }
+  get pending(): boolean { return this.state === 'pending'; }
+  markSettled(): void { this.state = 'settled'; }
+  async settle(): Promise<void> { if (this.state !== 'pending') return; await this.doSettle(); this.state = 'settled'; }
+  async refund(): Promise<void> { if (this.state !== 'pending') return; this.state = 'refunded'; await this.doRefund(); }
+}
+
+/** Runs `store` (a job insert) and settles `units` with it: in one transaction on PostgreSQL (a stored
+ * job is always a charged one, and the other way round), right after it on the embedded store (its
+ * settlement is one synchronous journal append). */
+export async function settleUnitsWith<T>(db: Kysely<Schema>, units: PendingUnit[], store: (db: Kysely<Schema>) => Promise<T>): Promise<T> {
+  if (units.some((u) => !u.pending)) throw new ChargeLostError('a unit of this request was already settled or refunded');
+  const ids = units.map((u) => u.chargeId).filter((id): id is string => id !== undefined);
+  if (ids.length === 0) {
+    const result = await store(db);
+    for (const unit of units) await unit.settle();
+    return result;
+  }
+  const result = await db.transaction().execute(async (trx) => {
+    const stored = await store(trx);
+    const settled = await settleCharges(trx, ids);
+    if (settled.length !== ids.length) throw new ChargeLostError('a pending charge was refunded by recovery before its job was stored');
+    return stored;
+  });
+  for (const unit of units) unit.markSettled();
+  return result;
+}
+
 /** A decision and, for a store with a ledger, the write of its unit still under way. */
-export interface DeferredDecision { decision: QuotaDecision; persisted: () => Promise<void> }
+export interface DeferredDecision { decision: QuotaDecision; persisted: () => Promise<void>; unit?: PendingUnit }
 
 const written = () => Promise.resolve();
 
 /** Charges one request; the unit may still be being written when this resolves (see persisted). */
 export async function chargeQuotaDeferred(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<DeferredDecision> {
   const ledger = quotaLedger(db);
-  if (!ledger) return { decision: await chargeGroupQueued(db, accountId, now), persisted: written };
+  if (!ledger) {
+    const { chargeId, ...decision } = await chargeGroupQueued(db, accountId, now);
+    const registry = pendingCharges(db);
+    const unit = chargeId && registry ? new OnceUnit(() => registry.settle(chargeId), async () => { await refundCharges(db, [chargeId]); }, chargeId) : undefined;
+    return { decision, persisted: written, unit };
+  }
   const windows = quotaWindows(now);
   const usage = await ledger.usage(accountId, windows.day, windows.weekStart);
   const room = Math.min(usage.daily === 0 ? 1 : usage.daily - usage.dayUsed, usage.weekly === 0 ? 1 : usage.weekly - usage.weekUsed);
   const row: ChargeRow = { admitted: room > 0 ? 1 : 0, day_used_before: usage.dayUsed, week_used_before: usage.weekUsed, daily_quota: usage.daily, weekly_quota: usage.weekly };
   const decision = decide(row, 0, windows, now);
   if (!decision.admitted) return { decision, persisted: written };
-  const seq = ledger.record(accountId, windows.day, 1);
-  return { decision, persisted: () => ledger.persisted(seq) };
+  const seq = ledger.record(accountId, windows.day, 1, 'c');
+  const unit = new OnceUnit(
+    async () => ledger.settle(seq, accountId, windows.day),
+    () => ledger.persisted(ledger.record(accountId, windows.day, -1, `r${seq}`)),
+  );
+  return { decision, persisted: () => ledger.persisted(seq), unit };
 }
 
 /** Charges one request; resolves once its unit is stored. */
 export async function chargeQuota(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision> {
-  const { decision, persisted } = await chargeQuotaDeferred(db, accountId, now);
+  const { decision, persisted, unit } = await chargeQuotaDeferred(db, accountId, now);
   await persisted();
+  await unit?.settle(); // no answer to wait for: the unit is final now
   return decision;
 }
 
-function chargeGroupQueued(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision> {
+function chargeGroupQueued(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision & { chargeId?: string }> {
   let perDb = queues.get(db);
   if (!perDb) queues.set(db, perDb = new Map());
   let queue = perDb.get(accountId);
   if (!queue) perDb.set(accountId, queue = { waiting: [], running: false });
   const entry = queue;
-  const decision = new Promise<QuotaDecision>((resolve, reject) => entry.waiting.push({ now, resolve, reject }));
+  const decision = new Promise<QuotaDecision & { chargeId?: string }>((resolve, reject) => entry.waiting.push({ now, resolve, reject }));
   if (!entry.running) {
     entry.running = true;
     void (async () => {

@@ -27,9 +27,10 @@ export const crossValidationJobsCreate: Route = (app, deps) => {
       await charge.persisted(); // a stored job's units are stored first
       // stored before 202 (the validated body; the job plans it again when it runs): if the enqueue below
       // is lost, start-up reconciliation delivers the job
-      const row = await insertJob(deps.database.db, {
+      // the units are settled with the row (one transaction on PostgreSQL): a stored job is a charged one
+      const row = await charge.settleWith((db) => insertJob(db, {
         id: randomUUID(), accountId: owner.accountId, kind: 'cross-validation', model: models.map((m) => m.model).join(','), models, request: body,
-      });
+      }));
       await deps.queue.enqueue(row.id).catch((error: Error) => request.log.warn({ job_id: row.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'));
       return row;
     });

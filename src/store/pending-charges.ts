@@ -1,0 +1,116 @@
+// Pending charges of a PostgreSQL store (migration 008): a unit charged by this process stays pending
+// until its answer is sent (settle) or its request fails (refund). This process holds a lease in
+// api_instances, renewed every lease/3; every renewal also runs the recovery, which refunds the
+// pending units of any process whose lease lapsed (kill -9, a lost machine) — so the units of a dead
+// replica are given back by another replica, or by the same deployment's next start.
+// Settlements of one event-loop turn go to the database together (one DELETE per batch).
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Schema } from './database.ts';
+
+/** A pending charge's row is gone before it was settled: recovery refunded it (this process's lease lapsed). */
+export class ChargeLostError extends Error {}
+
+interface Waiter { id: string; resolve(): void; reject(error: unknown): void }
+
+export class PendingCharges {
+  readonly instanceId = randomUUID();
+  private readonly db: Kysely<Schema>;
+  private readonly leaseSeconds: number;
+  private timer?: NodeJS.Timeout;
+  private waiting: Waiter[] = [];
+  private flushing = false;
+  private renewing?: Promise<void>;
+
+  constructor(db: Kysely<Schema>, leaseSeconds: number) {
+    this.db = db;
+    this.leaseSeconds = leaseSeconds;
+  }
+
+  /** Takes the lease and recovers what dead processes left pending (before this process charges anything). */
+  async start(): Promise<void> {
+    await this.renew();
+    this.timer = setInterval(() => {
+      // a failed renewal (the database is down) is retried at the next tick; recovery waits for it too
+      if (!this.renewing) this.renewing = this.renew().then(() => undefined, () => undefined).finally(() => { this.renewing = undefined; });
+    }, Math.max(100, (this.leaseSeconds * 1000) / 3));
+    this.timer.unref();
+  }
+
+  /** Renews this process's lease, then refunds the pending units of processes whose lease lapsed. */
+  async renew(): Promise<number> {
+    await sql`INSERT INTO api_instances (id) VALUES (${this.instanceId}::uuid)
+      ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`.execute(this.db);
+    return recoverCharges(this.db, this.leaseSeconds);
+  }
+
+  /** Stops renewing; what is still pending (nothing after a graceful close) is refunded now. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.renewing;
+    await sql`SELECT horizon_refund_pending(coalesce(array_agg(id), '{}'::bigint[])) FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
+    await sql`DELETE FROM api_instances WHERE id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
+  }
+
+  /** The answer of charge `id` is about to be sent: its unit stays. Rejects with ChargeLostError when recovery refunded it. */
+  settle(id: string): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => this.waiting.push({ id, resolve, reject }));
+    if (!this.flushing) {
+      this.flushing = true;
+      setImmediate(() => void this.flushLoop());
+    }
+    return done;
+  }
+
+  private async flushLoop(): Promise<void> {
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting.splice(0, 1024);
+        try {
+          const gone = new Set(await settleCharges(this.db, batch.map((w) => w.id)));
+          for (const w of batch) {
+            if (gone.has(w.id)) w.resolve();
+            else w.reject(new ChargeLostError(`pending charge ${w.id} was refunded by recovery before its answer was sent`));
+          }
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
+
+/** Deletes the pending rows `ids` (their units stay charged); returns the ids that were still pending. */
+export async function settleCharges(db: Kysely<Schema> | Transaction<Schema>, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`DELETE FROM pending_charges WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) RETURNING id::text AS id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** Refunds the pending charges `ids` that are still pending (a 5xx); returns the units given back. */
+export async function refundCharges(db: Kysely<Schema>, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { rows } = await sql<{ n: number }>`SELECT horizon_refund_pending(${`{${ids.join(',')}}`}::bigint[]) AS n`.execute(db);
+  return rows[0].n;
+}
+
+/** Refunds every pending charge of a process whose lease lapsed `leaseSeconds` ago or more. */
+export async function recoverCharges(db: Kysely<Schema>, leaseSeconds: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT horizon_recover_charges(make_interval(secs => ${leaseSeconds})) AS n`.execute(db);
+  return rows[0].n;
+}
+
+const registries = new WeakMap<Kysely<Schema>, PendingCharges>();
+
+/** Marks `db` (PostgreSQL) as charging with pending units under this process's lease. */
+export function usePendingCharges(db: Kysely<Schema>, leaseSeconds: number): PendingCharges {
+  let registry = registries.get(db);
+  if (!registry) registries.set(db, registry = new PendingCharges(db, leaseSeconds));
+  return registry;
+}
+
+export function pendingCharges(db: Kysely<Schema>): PendingCharges | undefined {
+  return registries.get(db);
+}
