@@ -65,7 +65,7 @@ export async function startServer(config: Config, options: {
 } = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds });
   await bootstrapFirstAccount(database, config, print);
 
   const catalog = loadCatalog();
