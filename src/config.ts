@@ -81,6 +81,8 @@ export interface Config {
   syncMaxPoints: number;
   /** HORIZON_ACCOUNT_MAX_INFLIGHT: synchronous model requests one account may have running at once on this process (0 = no cap); beyond: 429 too_many_requests */
   accountMaxInflight: number;
+  /** HORIZON_FAIR_CHUNK_SERIES: a model call of more series is cut into chunks of this many, queued fairly between accounts (0 = never) */
+  fairChunkSeries: number;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
@@ -183,6 +185,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     syncMaxSeries: int(env, 'HORIZON_SYNC_MAX_SERIES', 10_000),
     syncMaxPoints: int(env, 'HORIZON_SYNC_MAX_POINTS', 2_000_000),
     accountMaxInflight: int(env, 'HORIZON_ACCOUNT_MAX_INFLIGHT', 8),
+    fairChunkSeries: int(env, 'HORIZON_FAIR_CHUNK_SERIES', 1000),
     // the contract's 200/1,000 unless the operator says otherwise
     defaultDailyQuota: int(env, 'HORIZON_DEFAULT_DAILY_QUOTA', 200),
     defaultWeeklyQuota: int(env, 'HORIZON_DEFAULT_WEEKLY_QUOTA', 1000),

@@ -27,6 +27,8 @@ export const ERRORS = {
   request_timeout: { status: 408, title: 'Request timeout' },
   validation_failed: { status: 422, title: 'Invalid request' },
   quota_exceeded: { status: 429, title: 'Quota exceeded' },
+  // issue 24: this account's synchronous model requests running at once are at HORIZON_ACCOUNT_MAX_INFLIGHT
+  too_many_inflight: { status: 429, title: 'Too many requests in flight for this account' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal error' },
   inference_failed: { status: 500, title: 'Inference failed' },

@@ -29,7 +29,7 @@ export interface RequestContext {
 }
 export interface RequestJob { id: number; kind: 'request'; bytes: Uint8Array; context: RequestContext }
 export type RequestReply =
-  | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; estimateMs: number; shape: ContractShape; inferBody: string }
+  | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string }
   | { id: number; kind: 'fallback' }
   | { id: number; kind: 'bad_json' }
   | { id: number; kind: 'invalid'; errors: FieldError[] }
@@ -59,7 +59,7 @@ export function planRequest({ id, bytes, context }: RequestJob): RequestReply {
     const plan = normalizeForecastRequest(sized as unknown as ForecastRequestBody, catalog, defaultModel);
     const request = { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
     return {
-      id, kind: 'planned', model: plan.model, size: plan.size, seriesCount: plan.series.length,
+      id, kind: 'planned', model: plan.model, size: plan.size, seriesCount: plan.series.length, points: (body.series as { target: unknown[] }[]).reduce((n, s) => n + s.target.length, 0),
       estimateMs: callCostMs(catalog, request, context.cpuWorkers), shape: contractShape(plan),
       inferBody: JSON.stringify(encodeInferRequest(request, context.float32)),
     };

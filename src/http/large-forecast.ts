@@ -13,6 +13,7 @@ import type { AnswerThreads } from '../forecasting/answer-threads.ts';
 import { syncBudgetMs, type Config } from '../config.ts';
 import { noteLogFields } from './request-context.ts';
 import { chargeRequest, withRefundOn5xx } from './charge.ts';
+import { checkSyncSize } from './sync-limits.ts';
 import { ownerOf } from './auth.ts';
 import type { App, AppContext } from './app.ts';
 import type { RequestContext, RequestReply } from './forecast-thread.ts';
@@ -52,8 +53,18 @@ export async function planInThread(deps: AppContext, body: LargeBody, config: Pi
   };
   const reply = await deps.answerThreads!.run({ kind: 'request', bytes: body.bytes, context }) as RequestReply;
   switch (reply.kind) {
-    case 'planned': return reply;
-    case 'fallback': return { kind: 'parsed', body: JSON.parse(body.bytes.toString('utf8')) };
+    // more series than one fair chunk: the loop's path, whose model call is cut into chunks queued fairly
+    // between accounts (runtime/inference.ts FairGate); one encoded body would hold the worker for all of it
+    case 'planned':
+      if (!(deps.inference.chunkSeries > 0 && reply.seriesCount > deps.inference.chunkSeries)) return reply;
+      checkSyncSize(deps.config, '/v1/forecast-jobs', reply.seriesCount, reply.points);
+      return { kind: 'parsed', body: JSON.parse(body.bytes.toString('utf8')) };
+    case 'fallback': {
+      // the caps the preHandler could not count on bytes (sync-limits.ts)
+      const parsed = JSON.parse(body.bytes.toString('utf8')) as { series: { target: unknown[] }[] };
+      checkSyncSize(deps.config, '/v1/forecast-jobs', parsed.series.length, parsed.series.reduce((n, s) => n + s.target.length, 0));
+      return { kind: 'parsed', body: parsed };
+    }
     case 'bad_json': throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
     case 'invalid': throw new RequestValidationError(reply.errors);
     case 'failed': throw reply.code ? new HorizonError(reply.code as never, reply.message) : new Error(reply.message);
@@ -62,11 +73,12 @@ export async function planInThread(deps: AppContext, body: LargeBody, config: Pi
 
 /** The rest of a planned large forecast on the loop: what planForecast checks against the registry, the
  * budget, the charge, then bytes in and out. */
-export async function runPlanned(deps: AppContext & { config: Pick<Config, 'syncBudgetMs' | 'inferenceTimeoutMs'> }, planned: Extract<RequestReply, { kind: 'planned' }>, request: FastifyRequest, reply: FastifyReply): Promise<Buffer> {
+export async function runPlanned(deps: AppContext & { config: Pick<Config, 'syncBudgetMs' | 'inferenceTimeoutMs'> & Partial<Pick<Config, 'syncMaxSeries' | 'syncMaxPoints'>> }, planned: Extract<RequestReply, { kind: 'planned' }>, request: FastifyRequest, reply: FastifyReply): Promise<Buffer> {
   const { registry } = deps;
   noteLogFields({ model: planned.model, size: planned.size, series: planned.seriesCount, request: 'thread', answer: 'thread' });
   const group = registry.groupFor(planned.model);
   checkWeights(registry, deps.pulls, planned.model, planned.size, 'sync');
+  checkSyncSize(deps.config, '/v1/forecast-jobs', planned.seriesCount, planned.points);
   checkSyncBudget(planned.estimateMs, syncBudgetMs(deps.config), '/v1/forecast-jobs', planned.seriesCount);
   const charge = await chargeRequest(deps.database.db, ownerOf(request).accountId, reply);
   return withRefundOn5xx(charge, async () => {

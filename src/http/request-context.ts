@@ -11,6 +11,8 @@ export interface RequestContext {
   requestId: string; fields: LogFields;
   /** the account's private (fine-tuned) models: the registry's catalog holds them for this request or job only */
   privateModels?: CatalogModel[];
+  /** the calling account: the inference client queues model calls fairly between accounts (inference.ts) */
+  accountId?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

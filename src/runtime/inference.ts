@@ -52,6 +52,63 @@ const COALESCE_MAX_SERIES = 256;
 
 interface Waiting { body: InferRequest; requestId: string | undefined; resolve(answer: InferResponse): void; reject(error: unknown): void }
 
+/**
+ * Fair queueing of model calls between accounts (issue 24): each group's worker calls pass a gate of a
+ * few slots (2 per worker: one running, one queued in the worker, so the worker never holds a long FIFO
+ * backlog); a call that finds no free slot waits in its account's queue, and a freed slot goes to the
+ * next account in round robin. A large call is cut into chunks of `chunkSeries` series, each queued on
+ * its own, so another account's small call waits for at most one chunk, not the whole request. Calls
+ * outside a request (a job) are queued by their job id: jobs interleave with each other and with requests.
+ */
+export class FairGate {
+  private running = 0;
+  /** waiting calls by flow (account), in round-robin order: a flow served goes to the back */
+  private readonly queues = new Map<string, (() => void)[]>();
+  private readonly slots: () => number;
+  constructor(slots: () => number) { this.slots = slots; }
+
+  /** Resolves with the release function once this flow's call may go to the worker. */
+  acquire(flow: string): Promise<() => void> {
+    const release = () => { this.running--; this.next(); };
+    if (this.queues.size === 0 && this.running < this.slots()) {
+      this.running++;
+      return Promise.resolve(once(release));
+    }
+    return new Promise((resolve) => {
+      const queue = this.queues.get(flow);
+      const start = () => resolve(once(release));
+      if (queue) queue.push(start); else this.queues.set(flow, [start]);
+    });
+  }
+
+  /** calls waiting, by flow (tests and metrics) */
+  waiting(): Record<string, number> {
+    return Object.fromEntries([...this.queues].map(([flow, q]) => [flow, q.length]));
+  }
+
+  private next(): void {
+    while (this.running < this.slots() && this.queues.size > 0) {
+      const [flow, queue] = this.queues.entries().next().value!;
+      const start = queue.shift()!;
+      this.queues.delete(flow);
+      if (queue.length > 0) this.queues.set(flow, queue); // to the back: the next flow goes first
+      this.running++;
+      start();
+    }
+  }
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => { if (!done) { done = true; fn(); } };
+}
+
+/** The fairness flow of the current call: its account, else its job (request) id. */
+function currentFlow(): string {
+  const context = currentRequest();
+  return context?.accountId ?? context?.requestId ?? 'anonymous';
+}
+
 export class InferenceClient {
   private readonly pools = new Map<string, Pool>();
   private readonly resolve: EndpointResolver;
@@ -63,14 +120,42 @@ export class InferenceClient {
   private readonly coalesce: boolean;
   /** calls of one event-loop turn that can share one worker call, by group and batch key */
   private readonly gathering = new Map<string, { group: string; waiting: Waiting[]; series: number }>();
+  /** per group: the fair gate of its worker calls */
+  private readonly gates = new Map<string, FairGate>();
+  /** a call of more series than this is cut into chunks queued fairly (HORIZON_FAIR_CHUNK_SERIES; 0: never) */
+  readonly chunkSeries: number;
 
   /** float32: ask the worker for float32 answers where they are exact (HORIZON_INFER_FLOAT32).
    * coalesce: concurrent calls with the same model, size, freq, horizon and levels go as one (HORIZON_INFER_COALESCE). */
-  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean } = {}) {
+  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean; chunkSeries?: number } = {}) {
     this.resolve = resolve;
     this.timeoutMs = timeoutMs;
     this.float32 = options.float32 ?? true;
     this.coalesce = options.coalesce ?? true;
+    this.chunkSeries = options.chunkSeries ?? 1000;
+  }
+
+  /** The group's fair gate (2 slots per ready worker, at least 2). */
+  gate(group: string): FairGate {
+    let gate = this.gates.get(group);
+    if (!gate) this.gates.set(group, gate = new FairGate(() => Math.max(2, 2 * this.endpoints(group).length)));
+    return gate;
+  }
+
+  /** A large call in chunks of chunkSeries series, each queued fairly; the answers joined in order. */
+  private async inferChunked(group: string, body: InferRequest): Promise<InferResponse> {
+    const chunks: InferRequest[] = [];
+    for (let start = 0; start < body.series.length; start += this.chunkSeries) chunks.push({ ...body, series: body.series.slice(start, start + this.chunkSeries) });
+    const answers = await Promise.all(chunks.map((chunk) => this.inferNow(group, chunk, currentRequest()?.requestId)));
+    const warnings: string[] = [];
+    const seen = new Set<string>();
+    answers.forEach((answer, k) => {
+      const offset = k * this.chunkSeries;
+      for (const w of renumberWarnings(answer.warnings, (i) => [i + offset])) if (!seen.has(w)) { seen.add(w); warnings.push(w); }
+    });
+    const timing: Record<string, number> = {};
+    for (const answer of answers) for (const [key, ms] of Object.entries(answer.timing)) timing[key] = (timing[key] ?? 0) + ms;
+    return { ...answers[0], warnings, timing, predictions: answers.flatMap((a) => a.predictions) };
   }
 
   /**
@@ -85,6 +170,7 @@ export class InferenceClient {
     const requestId = currentRequest()?.requestId;
     const none = (o: object | undefined) => o === undefined || Object.keys(o).length === 0;
     const plain = body.series.every((s) => none(s.past_covariates) && none(s.future_covariates) && none(s.static_covariates));
+    if (this.chunkSeries > 0 && body.series.length > this.chunkSeries) return this.inferChunked(group, body);
     if (!this.coalesce || !plain || body.series.length >= COALESCE_MAX_SERIES) return this.inferNow(group, body, requestId);
     const key = `${group}\u0000${body.model}\u0000${body.size}\u0000${body.freq}\u0000${body.horizon}\u0000${body.quantiles.join(',')}`;
     let gathered = this.gathering.get(key);
@@ -193,13 +279,18 @@ export class InferenceClient {
     if (!baseUrl) {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     }
+    // model calls wait for a fair turn (FairGate); loads and health checks do not
+    const release = path === '/infer' && !at ? await this.gate(group).acquire(currentFlow()) : undefined;
+    // the worker picked when the turn comes (the one with the fewest calls then)
+    const url = release ? this.pick(group) ?? baseUrl : baseUrl;
     // the worker logs its side of the request under the same id
-    this.inFlight.set(baseUrl, (this.inFlight.get(baseUrl) ?? 0) + 1);
+    this.inFlight.set(url, (this.inFlight.get(url) ?? 0) + 1);
     try {
-      return await this.send<T>(group, baseUrl, path, body, requestId, asText);
+      return await this.send<T>(group, url, path, body, requestId, asText);
     } finally {
-      const left = this.inFlight.get(baseUrl)! - 1;
-      if (left > 0) this.inFlight.set(baseUrl, left); else this.inFlight.delete(baseUrl); // restarted workers get new ports
+      release?.();
+      const left = this.inFlight.get(url)! - 1;
+      if (left > 0) this.inFlight.set(url, left); else this.inFlight.delete(url); // restarted workers get new ports
     }
   }
 
