@@ -22,6 +22,7 @@ import { AJV_OPTIONS } from './ajv-options.ts';
 import { installJsonParser } from './large-forecast.ts';
 import { authHook } from './auth.ts';
 import { installChargeSettlement } from './charge.ts';
+import { installSyncLimits, type SyncLimits } from './sync-limits.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
 import { nixtlaApi } from './nixtla/index.ts';
@@ -40,7 +41,7 @@ import { adminHook, type AdminTokens } from './admin.ts';
 import type { AnswerThreads } from '../forecasting/answer-threads.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes'>>;
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes'>> & Partial<SyncLimits>;
   database: Database;
   registry: ModelRegistry;
   inference: InferenceClient;
@@ -133,6 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
   // a charged unit is settled as its answer leaves, refunded if that answer is a 5xx (charge.ts)
   installChargeSettlement(app);
+  // per-account caps on synchronous requests (in flight, series, observations) and the account's fair turn (sync-limits.ts)
+  installSyncLimits(app, deps.config);
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
     // a method no route has (QUERY, …) can fail in body parsing before the not-found handler runs
