@@ -26,6 +26,8 @@ import { Telemetry } from './http/telemetry.ts';
 import { runInContext } from './http/request-context.ts';
 import { summarizeModels } from './runtime/model-summary.ts';
 import { writeServerInfo } from './http/server-info.ts';
+import { SeriesScorer } from './jobs/series-scorer.ts';
+import { storeJobForecasts } from './forecasting/stored-series.ts';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -65,7 +67,7 @@ export async function startServer(config: Config, options: {
 } = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await bootstrapFirstAccount(database, config, print);
 
   const catalog = loadCatalog();
@@ -98,7 +100,7 @@ export async function startServer(config: Config, options: {
   });
   // a pull's waiters go on once every worker lists the new size
   const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
-  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce, chunkSeries: config.fairChunkSeries });
+  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce });
   inferenceClient = inference;
   // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
   const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url)) : undefined;
@@ -106,8 +108,10 @@ export async function startServer(config: Config, options: {
 
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
   const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
+  // stored forecasts are scored when appends cover them, and by a sweep (restarts, other replicas)
+  const seriesScorer = new SeriesScorer(database.db, { logger, sweepMs: config.seriesSweepMs });
   const app = await buildApp({
-    config, database, registry, inference, queue, pulls, answerThreads, version: VERSION,
+    config, database, registry, inference, queue, pulls, answerThreads, seriesScorer, version: VERSION,
     admin: { operator: config.adminToken, local: localAdminToken },
     workers: () => backend.status(),
     logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
@@ -142,6 +146,8 @@ export async function startServer(config: Config, options: {
           : isStoredAutoJob(request)
           ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit }, { pulls, mode: 'job' }), jobInference, registry, pulls)
           : await runForecast(jobInference, registry, plan, undefined, pulls);
+        // series_ids with store: true: the forecasts are kept before the job completes (ids from the job id)
+        if (!cv) await storeJobForecasts(database.db, registry.catalog, request, result, jobId);
         app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...(chunked && { chunks_reused: chunked.counts.reused, chunks_computed: chunked.counts.computed }) }, 'job attempt completed');
         return result;
       } catch (error) {
@@ -150,6 +156,7 @@ export async function startServer(config: Config, options: {
       }
     });
   });
+  seriesScorer.start();
   const recovered = await queue.reconcile();
   if (recovered.enqueued || recovered.failed) app.log.info(recovered, 'reconciled unfinished jobs');
 
@@ -160,6 +167,7 @@ export async function startServer(config: Config, options: {
     removeServerInfo();
     await app.close();
     await queue.stop();
+    await seriesScorer.stop();
     await pulls?.stop();
     await backend.stop();
     await inference.close();

@@ -7,6 +7,8 @@ import { isAuto, planAuto, rejectAutoFields, runAuto, type AutoBody } from '../.
 import { autoCostMs, checkSyncBudget, forecastCostMs } from '../../forecasting/cost.ts';
 import { syncBudgetMs } from '../../config.ts';
 import { LargeBody, planInThread, runPlanned } from '../large-forecast.ts';
+import { seriesRefsHook, storeSyncForecasts } from '../series-refs.ts';
+import { DEFAULT_QUANTILES } from '../../forecasting/normalize.ts';
 
 /** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
  * header carries the worker's load, queue and infer milliseconds (load 0: the model was warm).
@@ -23,6 +25,8 @@ export const forecastCreate: Route = (app, deps) => {
     // a large body arrives as bytes (LargeBody, large-forecast.ts) and is validated in a forecast thread:
     // the handler rethrows the schema's verdict for every other body, as Fastify would have
     attachValidation: true,
+    // series_ids (stored series) become inline series before the schema check (series-refs.ts)
+    preValidation: seriesRefsHook(deps),
   }, async (request, reply) => {
     let body = request.body as AutoBody;
     if (request.body instanceof LargeBody) {
@@ -38,7 +42,11 @@ export const forecastCreate: Route = (app, deps) => {
       // too much for one synchronous call: 413 use_job_api at once, nothing charged (src/forecasting/cost.ts)
       checkSyncBudget(autoCostMs(deps.registry, auto, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/forecast-jobs', body.series.length);
       const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
-      return withRefundOn5xx(charge, () => runAuto(auto, deps.inference, deps.registry));
+      return withRefundOn5xx(charge, async () => {
+        const result = await runAuto(auto, deps.inference, deps.registry);
+        await storeSyncForecasts(deps, request, { horizon: body.horizon, quantiles: body.quantiles ?? [...DEFAULT_QUANTILES], context: body.context }, result);
+        return result;
+      });
     }
     rejectAutoFields(body);
     const plan = planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
@@ -50,8 +58,13 @@ export const forecastCreate: Route = (app, deps) => {
     };
     return withRefundOn5xx(charge, async () => {
       // a large answer is written in an answer thread: the same JSON, as bytes (no serializer runs on them)
-      const bytes = forecastBytes(deps.inference, deps.registry, plan, deps.answerThreads, onTiming);
-      if (!bytes) return runForecast(deps.inference, deps.registry, plan, onTiming);
+      // a forecast kept for scoring (store: true) is needed as an object, so it is written on the loop
+      const bytes = request.seriesRefs?.store ? undefined : forecastBytes(deps.inference, deps.registry, plan, deps.answerThreads, onTiming);
+      if (!bytes) {
+        const result = await runForecast(deps.inference, deps.registry, plan, onTiming);
+        await storeSyncForecasts(deps, request, plan, result);
+        return result;
+      }
       const body = await bytes;
       reply.type('application/json; charset=utf-8');
       return body as unknown as Awaited<ReturnType<typeof runForecast>>;

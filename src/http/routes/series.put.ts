@@ -1,0 +1,37 @@
+import type { Route } from './index.ts';
+import { problemResponses, jsonResponse } from '../schemas.ts';
+import { SeriesIdParams, SeriesPut, SeriesView } from '../series-schemas.ts';
+import { ownerOf } from '../auth.ts';
+import { HorizonError } from '../../errors.ts';
+import { RequestValidationError } from '../../forecasting/normalize.ts';
+import { validateHistory } from '../../forecasting/stored-series.ts';
+import { getSeries, putSeries } from '../../store/series.ts';
+import { seriesView } from './series-view.ts';
+
+/** PUT /v1/series/{id} — creates a stored series (201) or replaces its history and settings (200); a
+ * replacement drops the series' forecasts not scored yet. Not charged: storing is not forecasting. */
+export const seriesPut: Route = (app, deps) => {
+  app.put('/v1/series/:id', {
+    schema: {
+      summary: 'Create or replace a stored series', tags: ['series'], params: SeriesIdParams, body: SeriesPut,
+      response: { 200: jsonResponse(SeriesView, 'Replaced'), 201: jsonResponse(SeriesView, 'Created'), ...problemResponses(400, 401, 409, 413, 415, 422) },
+    },
+  }, async (request, reply) => {
+    const owner = ownerOf(request);
+    const { id } = request.params;
+    const body = request.body;
+    const history = validateHistory(body, { maxSeries: deps.config.seriesMaxPerAccount ?? 0, maxPoints: deps.config.seriesMaxPoints ?? 0 });
+    if (body.forecast_every !== undefined && !body.schedule) throw new RequestValidationError([{ field: 'forecast_every', reason: 'needs `schedule` (at least its horizon): what each scheduled forecast asks' }]);
+    if (body.schedule && body.forecast_every === undefined) throw new RequestValidationError([{ field: 'schedule', reason: 'needs `forecast_every`: after how many appended steps a forecast is made' }]);
+    if (body.webhook && !body.drift) throw new RequestValidationError([{ field: 'webhook', reason: 'a webhook receives drift events: it needs a `drift` rule' }]);
+    const schedule = body.schedule ? { every: body.forecast_every!, ...body.schedule } : null;
+    const result = await putSeries(deps.database.db, owner.accountId, id, {
+      freq: history.freq, grid: history.grid, target: history.target, schedule, drift: body.drift ?? null, webhook: body.webhook ?? null,
+    }, deps.config.seriesMaxPerAccount ?? 0);
+    if ('limit' in result) {
+      throw new HorizonError('series_limit', `this account already holds ${result.limit} stored series, its limit (HORIZON_SERIES_MAX_PER_ACCOUNT); delete one (DELETE /v1/series/{id}) before creating "${id}"`);
+    }
+    const row = await getSeries(deps.database.db, owner.accountId, id);
+    return reply.code(result.created ? 201 : 200).send(seriesView(row!));
+  });
+};

@@ -1,0 +1,138 @@
+// TypeBox schemas of the stored-series operations (issue 25, docs/stored-series.md).
+import { Type } from '@fastify/type-provider-typebox';
+import { INDEX_DATE_PATTERN, MAX_TARGET_MAGNITUDE } from './schemas.ts';
+import { SERIES_ID_PATTERN } from '../forecasting/stored-series.ts';
+
+const Freq = Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]);
+const IndexDate = Type.String({ pattern: INDEX_DATE_PATTERN, description: 'YYYY-MM-DD, or a date-time for freq H (as in InputSeries.index)' });
+const Value = Type.Union([Type.Number({ minimum: -MAX_TARGET_MAGNITUDE, maximum: MAX_TARGET_MAGNITUDE }), Type.Null()]);
+const Nullable = Type.Union([Type.Number(), Type.Null()]);
+/** Query integers arrive as strings (nothing is coerced, ajv-options.ts); the routes check their ranges. */
+const QueryInt = (description: string) => Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description }));
+
+export const SeriesIdParams = Type.Object({ id: Type.String({ pattern: SERIES_ID_PATTERN, description: 'the series id: 1-128 of letters, digits and _ . : - (first a letter or digit)' }) });
+
+const Schedule = Type.Object({
+  horizon: Type.Integer({ minimum: 1, description: 'steps each scheduled forecast predicts' }),
+  model: Type.Optional(Type.String()),
+  model_size: Type.Optional(Type.String()),
+  quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, uniqueItems: true })),
+  context: Type.Optional(Type.Integer({ minimum: 1 })),
+}, { additionalProperties: false, description: 'what a scheduled forecast asks (as POST /v1/forecast would); stored with store: true' });
+
+const Drift = Type.Object({
+  window: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'scored forecasts in the rolling window; default 10' })),
+  min_forecasts: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'scored forecasts needed before the rule is checked; default 5' })),
+  max_mase: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'drift when the rolling MASE is above this' })),
+  coverage_tolerance: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'drift when an interval\'s rolling coverage is further than this from its nominal level (0.8 for "80")' })),
+}, { additionalProperties: false, description: 'a drift rule: an event (and webhook) when the rolling accuracy crosses it, another when it returns' });
+
+const Webhook = Type.Object({
+  url: Type.String({ pattern: '^https?://', maxLength: 2048, description: 'receives each event as a POST (JSON)' }),
+  secret: Type.String({ minLength: 16, maxLength: 256, description: 'signs each delivery: X-Horizon-Signature: sha256=<hex HMAC-SHA256 of "<X-Horizon-Timestamp>.<body>">' }),
+}, { additionalProperties: false });
+
+export const SeriesPut = Type.Object({
+  freq: Freq,
+  index: Type.Array(IndexDate, { minItems: 1, description: 'the history\'s dates, strictly ascending on the freq grid (gaps are stored as missing values)' }),
+  target: Type.Array(Value, { minItems: 1, description: 'one value per index date; null = missing; at least one number' }),
+  forecast_every: Type.Optional(Type.Integer({ minimum: 1, description: 'forecast (and store the forecast) after every `forecast_every` appended steps, as `schedule` says; needs schedule' })),
+  schedule: Type.Optional(Schedule),
+  drift: Type.Optional(Drift),
+  webhook: Type.Optional(Webhook),
+}, { additionalProperties: false });
+
+export const ObservationsAppend = Type.Object({
+  index: Type.Array(IndexDate, { minItems: 1, description: 'dates strictly ascending; a date already stored must repeat its stored value (a retried append is a no-op); later dates are appended' }),
+  target: Type.Array(Value, { minItems: 1, description: 'one value per date; null = missing' }),
+}, { additionalProperties: false });
+
+export const ObservationsAppended = Type.Object({
+  series_id: Type.String(),
+  appended: Type.Integer({ description: 'dates added' }),
+  unchanged: Type.Integer({ description: 'dates already stored with these values (a retry): nothing changed for them' }),
+  points: Type.Integer({ description: 'grid steps stored now (gaps included)' }),
+  last_date: Type.String(),
+  scheduled_forecast: Type.Optional(Type.Union([Type.String({ description: 'id of the stored forecast this append triggered (forecast_every)' }), Type.Null()])),
+});
+
+const ForecastView = Type.Object({
+  id: Type.String(),
+  model: Type.String(),
+  model_size: Type.String(),
+  issued_at: Type.String(),
+  horizon: Type.Integer(),
+  index: Type.Array(Type.String(), { description: 'the forecast dates' }),
+  prediction: Type.Record(Type.String(), Type.Array(Type.Number())),
+  actuals: Type.Union([Type.Array(Nullable), Type.Null()], { description: 'the observed values at those dates, once all are stored (null before)' }),
+  scored_at: Type.Union([Type.String(), Type.Null()]),
+  scores: Type.Union([Type.Object({
+    mase: Nullable, wql: Nullable, smape: Nullable, coverage: Type.Record(Type.String(), Type.Number()), observed: Type.Integer(),
+  }, { additionalProperties: true }), Type.Null()]),
+});
+
+const EventView = Type.Object({ id: Type.String(), kind: Type.String(), created_at: Type.String(), detail: Type.Unknown() });
+
+export const SeriesView = Type.Object({
+  series_id: Type.String(),
+  freq: Type.String(),
+  points: Type.Integer({ description: 'grid steps stored (gaps included)' }),
+  first_date: Type.String(),
+  last_date: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  forecast_every: Type.Union([Type.Integer(), Type.Null()]),
+  schedule: Type.Union([Schedule, Type.Null()]),
+  drift: Type.Union([Drift, Type.Null()]),
+  webhook: Type.Union([Type.Object({ url: Type.String() }), Type.Null()], { description: 'the webhook URL (the secret is never shown)' }),
+  index: Type.Optional(Type.Array(Type.String(), { description: 'GET only: the last `tail` dates of the history' })),
+  target: Type.Optional(Type.Array(Nullable)),
+  forecasts: Type.Optional(Type.Array(ForecastView, { description: 'GET only: the latest stored forecasts, newest first, with their actuals and scores' })),
+  events: Type.Optional(Type.Array(EventView, { description: 'GET only: the latest events (drift), newest first' })),
+  drifting: Type.Optional(Type.Boolean({ description: 'GET only: whether the last drift event raised drift (and none cleared it since)' })),
+});
+
+export const SeriesGetQuery = Type.Object({
+  tail: QueryInt('dates of history returned (the last ones), 0-100000; default 1000'),
+  forecasts: QueryInt('stored forecasts returned, 0-1000; default 20'),
+}, { additionalProperties: false });
+
+export const SeriesListQuery = Type.Object({
+  limit: QueryInt('page size, 1-1000; default 100'),
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
+}, { additionalProperties: false });
+
+export const SeriesList = Type.Object({
+  series: Type.Array(Type.Object({ series_id: Type.String(), freq: Type.String(), points: Type.Integer(), created_at: Type.String(), updated_at: Type.String() })),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+
+const Rolling = Type.Object({
+  forecasts: Type.Integer({ description: 'scored forecasts in the window' }),
+  mase: Nullable, wql: Nullable, smape: Nullable,
+  coverage: Type.Record(Type.String(), Type.Number(), { description: 'per central interval ("80": quantiles 0.1 and 0.9), the fraction of observed actuals inside it' }),
+  by_step: Type.Array(Type.Object({ step: Type.Integer(), forecasts: Type.Integer(), mase: Nullable, wql: Nullable, coverage: Type.Record(Type.String(), Type.Number()) }), { description: 'the same per horizon step (1 = the first forecast step)' }),
+});
+
+export const AccuracyQuery = Type.Object({
+  window: QueryInt('the latest scored forecasts aggregated, 1-10000; default 100'),
+}, { additionalProperties: false });
+
+export const ModelAccuracyQuery = Type.Object({
+  model: Type.String({ minLength: 1, description: 'a model id' }),
+  window: QueryInt('the latest scored forecasts of the model over the account\'s series, 1-10000; default 1000'),
+}, { additionalProperties: false });
+
+export const SeriesAccuracy = Type.Object({
+  series_id: Type.String(),
+  window: Type.Integer(),
+  overall: Rolling,
+  models: Type.Array(Type.Intersect([Type.Object({ model: Type.String() }), Rolling]), { description: 'the same per model' }),
+});
+
+export const ModelAccuracy = Type.Object({
+  model: Type.String(),
+  window: Type.Integer(),
+  overall: Rolling,
+  series: Type.Array(Type.Object({ series_id: Type.String(), forecasts: Type.Integer(), mase: Nullable, wql: Nullable, coverage: Type.Record(Type.String(), Type.Number()) }), { description: 'per series, over the same window' }),
+});

@@ -1,0 +1,222 @@
+// Stored series, their stored forecasts and scores (migration 010, issue 25). The tables are typed here
+// (withTables) rather than in database.ts: nothing else reads them.
+import { sql, type Generated, type Kysely, type Transaction } from 'kysely';
+import type { Schema } from './database.ts';
+
+export interface StoredSeriesTable {
+  account_id: string;
+  series_id: string;
+  freq: string;
+  grid: unknown;
+  target: (number | null)[];
+  schedule: unknown | null;
+  drift: unknown | null;
+  webhook: unknown | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface StoredForecastsTable {
+  id: string;
+  account_id: string;
+  series_id: string;
+  model: string;
+  model_size: string;
+  first_step: number;
+  horizon: number;
+  quantiles: unknown;
+  season_length: number;
+  context: number;
+  request: unknown;
+  prediction: unknown;
+  forecast_index: unknown;
+  issued_at: Generated<Date>;
+  scored_at: Date | null;
+  actuals: unknown | null;
+  scores: unknown | null;
+}
+
+export interface SeriesEventsTable {
+  id: string;
+  account_id: string;
+  series_id: string;
+  kind: string;
+  detail: unknown;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  account_id: string;
+  series_id: string;
+  url: string;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: Generated<Date>;
+  delivered_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface SeriesSchema extends Schema {
+  stored_series: StoredSeriesTable;
+  stored_forecasts: StoredForecastsTable;
+  series_events: SeriesEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}
+
+export type SeriesDb = Kysely<SeriesSchema>;
+export const seriesDb = (db: Kysely<Schema>): SeriesDb => db.withTables<Omit<SeriesSchema, keyof Schema>>() as SeriesDb;
+
+export interface SeriesRow {
+  account_id: string;
+  series_id: string;
+  freq: string;
+  grid: unknown;
+  target: (number | null)[];
+  schedule: unknown | null;
+  drift: unknown | null;
+  webhook: unknown | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SeriesSummary { series_id: string; freq: string; points: number; created_at: Date; updated_at: Date }
+
+/** float8[] parameters: node-pg and PGlite both take a JS array; the cast keeps PostgreSQL from guessing. */
+const floatArray = (values: (number | null)[]) => sql<(number | null)[]>`${values}::double precision[]`;
+
+export async function getSeries(db: Kysely<Schema>, accountId: string, seriesId: string): Promise<SeriesRow | undefined> {
+  return await seriesDb(db).selectFrom('stored_series').selectAll().where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst() as SeriesRow | undefined;
+}
+
+export async function getManySeries(db: Kysely<Schema>, accountId: string, seriesIds: string[]): Promise<Map<string, SeriesRow>> {
+  if (seriesIds.length === 0) return new Map();
+  const rows = await seriesDb(db).selectFrom('stored_series').selectAll().where('account_id', '=', accountId).where('series_id', 'in', [...new Set(seriesIds)]).execute() as SeriesRow[];
+  return new Map(rows.map((r) => [r.series_id, r]));
+}
+
+export async function listSeries(db: Kysely<Schema>, accountId: string, options: { limit: number; after?: string }): Promise<SeriesSummary[]> {
+  let query = seriesDb(db).selectFrom('stored_series')
+    .select(['series_id', 'freq', 'created_at', 'updated_at', sql<number>`coalesce(cardinality(target), 0)`.as('points')])
+    .where('account_id', '=', accountId);
+  if (options.after !== undefined) query = query.where('series_id', '>', options.after);
+  const rows = await query.orderBy('series_id').limit(options.limit).execute();
+  return rows.map((r) => ({ ...r, points: Number(r.points) }));
+}
+
+export async function countSeries(db: Kysely<Schema> | Transaction<Schema>, accountId: string): Promise<number> {
+  const row = await seriesDb(db as Kysely<Schema>).selectFrom('stored_series').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface SeriesWrite { freq: string; grid: unknown; target: (number | null)[]; schedule: unknown | null; drift: unknown | null; webhook: unknown | null }
+
+/**
+ * Creates or replaces a series. A replacement drops the forecasts not yet scored (they would be scored
+ * against a different history); scored ones stay in the accuracy record. `maxSeries` is checked in the
+ * transaction that creates, under a lock on the account row, so concurrent creations cannot overshoot it.
+ */
+export async function putSeries(db: Kysely<Schema>, accountId: string, seriesId: string, write: SeriesWrite, maxSeries: number): Promise<{ created: boolean } | { limit: number }> {
+  return await db.transaction().execute(async (trx) => {
+    const tx = seriesDb(trx as unknown as Kysely<Schema>);
+    await sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`.execute(tx);
+    const existing = await tx.selectFrom('stored_series').select('series_id').where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
+    const values = {
+      freq: write.freq, grid: JSON.stringify(write.grid), target: floatArray(write.target),
+      schedule: write.schedule === null ? null : JSON.stringify(write.schedule),
+      drift: write.drift === null ? null : JSON.stringify(write.drift),
+      webhook: write.webhook === null ? null : JSON.stringify(write.webhook),
+    };
+    if (existing) {
+      await tx.updateTable('stored_series').set({ ...values, updated_at: sql`now()` } as never).where('account_id', '=', accountId).where('series_id', '=', seriesId).execute();
+      await tx.deleteFrom('stored_forecasts').where('account_id', '=', accountId).where('series_id', '=', seriesId).where('scored_at', 'is', null).execute();
+      return { created: false };
+    }
+    if (maxSeries > 0 && (await countSeries(trx, accountId)) >= maxSeries) return { limit: maxSeries };
+    await tx.insertInto('stored_series').values({ account_id: accountId, series_id: seriesId, ...values } as never).execute();
+    return { created: true };
+  });
+}
+
+export async function deleteSeries(db: Kysely<Schema>, accountId: string, seriesId: string): Promise<boolean> {
+  const result = await seriesDb(db).deleteFrom('stored_series').where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Appends to a series under a row lock: `decide` sees the stored row and returns the values to add at
+ * its end (or throws, e.g. a 422); nothing is written when it returns none.
+ */
+export async function appendToSeries<T extends { append: (number | null)[] }>(
+  db: Kysely<Schema>, accountId: string, seriesId: string, decide: (row: SeriesRow) => T,
+): Promise<{ row: SeriesRow; decision: T } | undefined> {
+  return await db.transaction().execute(async (trx) => {
+    const tx = seriesDb(trx as unknown as Kysely<Schema>);
+    const row = await tx.selectFrom('stored_series').selectAll().where('account_id', '=', accountId).where('series_id', '=', seriesId).forUpdate().executeTakeFirst() as SeriesRow | undefined;
+    if (!row) return undefined;
+    const decision = decide(row);
+    if (decision.append.length > 0) {
+      await tx.updateTable('stored_series')
+        .set({ target: sql`target || ${floatArray(decision.append)}`, updated_at: sql`now()` } as never)
+        .where('account_id', '=', accountId).where('series_id', '=', seriesId).execute();
+    }
+    return { row, decision };
+  });
+}
+
+export type ForecastInsert = Omit<StoredForecastsTable, 'issued_at' | 'scored_at' | 'actuals' | 'scores'>;
+
+/** Idempotent by id (a job redelivered after storing its forecasts stores nothing twice). */
+export async function insertForecasts(db: Kysely<Schema>, rows: ForecastInsert[]): Promise<void> {
+  const json = (v: unknown) => JSON.stringify(v);
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500).map((r) => ({ ...r, quantiles: json(r.quantiles), request: json(r.request), prediction: json(r.prediction), forecast_index: json(r.forecast_index) }));
+    await seriesDb(db).insertInto('stored_forecasts').values(chunk as never).onConflict((oc) => oc.column('id').doNothing()).execute();
+  }
+}
+
+export type ForecastRow = Omit<StoredForecastsTable, 'issued_at'> & { issued_at: Date };
+
+/** Forecasts of a series whose every step the series now covers and that are not scored yet. */
+export async function dueForecasts(db: Kysely<Schema>, accountId: string, seriesId: string, points: number): Promise<ForecastRow[]> {
+  return await seriesDb(db).selectFrom('stored_forecasts').selectAll()
+    .where('account_id', '=', accountId).where('series_id', '=', seriesId).where('scored_at', 'is', null)
+    .where(sql<boolean>`first_step + horizon <= ${points}`)
+    .orderBy('first_step').execute() as ForecastRow[];
+}
+
+/** Series with at least one unscored forecast: the sweep's work list (after a restart or a lost wake-up). */
+export async function seriesWithPendingForecasts(db: Kysely<Schema>, limit: number): Promise<{ account_id: string; series_id: string }[]> {
+  return await seriesDb(db).selectFrom('stored_forecasts').select(['account_id', 'series_id']).distinct()
+    .where('scored_at', 'is', null).limit(limit).execute();
+}
+
+/** Writes a forecast's actuals and scores once: false when it was already scored (by this or another process). */
+export async function recordScore(db: Kysely<Schema> | Transaction<Schema>, id: string, actuals: (number | null)[], scores: unknown): Promise<boolean> {
+  const result = await seriesDb(db as Kysely<Schema>).updateTable('stored_forecasts')
+    .set({ scored_at: sql`now()`, actuals: JSON.stringify(actuals), scores: JSON.stringify(scores) } as never)
+    .where('id', '=', id).where('scored_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The latest scored forecasts, newest first (by when they were made): the rolling window. */
+export async function scoredForecasts(db: Kysely<Schema>, accountId: string | undefined, filter: { seriesId?: string; model?: string; limit: number }): Promise<ForecastRow[]> {
+  let query = seriesDb(db).selectFrom('stored_forecasts').selectAll().where('scored_at', 'is not', null);
+  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+  if (filter.seriesId !== undefined) query = query.where('series_id', '=', filter.seriesId);
+  if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+  return await query.orderBy('issued_at', 'desc').orderBy('first_step', 'desc').orderBy('id').limit(filter.limit).execute() as ForecastRow[];
+}
+
+export async function seriesForecasts(db: Kysely<Schema>, accountId: string, seriesId: string, limit: number): Promise<ForecastRow[]> {
+  return await seriesDb(db).selectFrom('stored_forecasts').selectAll().where('account_id', '=', accountId).where('series_id', '=', seriesId)
+    .orderBy('issued_at', 'desc').orderBy('first_step', 'desc').limit(limit).execute() as ForecastRow[];
+}
+
+export async function seriesEvents(db: Kysely<Schema>, accountId: string, seriesId: string, limit: number) {
+  return await seriesDb(db).selectFrom('series_events').selectAll().where('account_id', '=', accountId).where('series_id', '=', seriesId)
+    .orderBy('created_at', 'desc').limit(limit).execute();
+}
