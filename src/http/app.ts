@@ -1,6 +1,7 @@
 // buildApp(deps) returns an un-listened Fastify instance; the server entry and the tests give it
 // real dependencies (store, inference client, registry, queue).
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
@@ -22,6 +23,8 @@ import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
 import { AJV_OPTIONS } from './ajv-options.ts';
 import { installJsonParser } from './large-forecast.ts';
 import { authHook } from './auth.ts';
+import { installChargeSettlement } from './charge.ts';
+import { installSyncLimits, type SyncLimits } from './sync-limits.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
 import { nixtlaApi } from './nixtla/index.ts';
@@ -40,7 +43,7 @@ import { adminHook, type AdminTokens } from './admin.ts';
 import type { AnswerThreads } from '../forecasting/answer-threads.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes' | 'seriesMaxPerAccount' | 'seriesMaxPoints'>>;
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes' | 'seriesMaxPerAccount' | 'seriesMaxPoints'>> & Partial<SyncLimits>;
   database: Database;
   registry: ModelRegistry;
   inference: InferenceClient;
@@ -79,6 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // one JSON line per request, written by the onResponse hook below with the fields operators filter on
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     ajv: { customOptions: { ...AJV_OPTIONS } },
+    // errors Node's HTTP parser raises before Fastify has a request (a 100 kB Authorization header → 431)
+    clientErrorHandler: problemClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // the API takes JSON only: a text/plain body (fetch's default for a string) is a 415 that names
@@ -133,11 +138,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const context: AppContext = { ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}) };
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
+  // a charged unit is settled as its answer leaves, refunded if that answer is a 5xx (charge.ts)
+  installChargeSettlement(app);
+  // per-account caps on synchronous requests (in flight, series, observations) and the account's fair turn (sync-limits.ts)
+  installSyncLimits(app, deps.config);
 
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
     // a method no route has (QUERY, …) can fail in body parsing before the not-found handler runs
     const methods = request.is404 ? allowed.methodsFor(request.url.split('?')[0]) : [];
-    const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error);
+    const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error, deps.config.bodyLimitBytes);
     if (request.logFields) request.logFields.code = horizonError.code;
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
     if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
@@ -178,7 +187,7 @@ function methodNotAllowed(method: string, url: string, methods: string[]): Horiz
   return new HorizonError('method_not_allowed', `${path} does not take ${method}; it takes ${methods.join(', ')}`, { headers: { allow: methods.join(', ') } });
 }
 
-function toHorizonError(error: FastifyError | HorizonError): HorizonError {
+function toHorizonError(error: FastifyError | HorizonError, bodyLimitBytes: number): HorizonError {
   if (error instanceof HorizonError) return error;
   if (error instanceof RequestValidationError) return validationError(error.errors);
   const fastifyError = error as FastifyError;
@@ -187,9 +196,27 @@ function toHorizonError(error: FastifyError | HorizonError): HorizonError {
   }
   switch (fastifyError.statusCode) {
     case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON, and no member may be named "__proto__"`);
-    case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${fastifyError.message.match(/\d+/)?.[0] ?? 'the configured'} bytes`);
+    // Fastify's own message has no number ("Request body is too large"): the limit is the app's
+    case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${bodyLimitBytes} bytes (HORIZON_BODY_LIMIT_BYTES); split the series across several requests`);
     case 415: return new HorizonError('unsupported_media_type', 'send the body as Content-Type: application/json');
     case 404: return new HorizonError('not_found', fastifyError.message);
   }
   return new HorizonError('internal_error', `unexpected error: ${fastifyError.message}`, { cause: error });
+}
+
+/** Fastify's clientErrorHandler: the same problem+json as every other error instead of Fastify's own JSON. */
+function problemClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  // a reset connection has nobody to answer (Fastify's default does the same)
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const horizonError = error.code === 'HPE_HEADER_OVERFLOW'
+    ? new HorizonError('headers_too_large', `the request's header fields are larger than the limit of ${http.maxHeaderSize} bytes in all; an API key is 61 characters (Authorization: Bearer hzn_…)`)
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new HorizonError('request_timeout', 'the request was not received in time')
+      : new HorizonError('bad_request', `the HTTP request could not be parsed (${error.code ?? error.message})`);
+  const body = JSON.stringify(toProblem(horizonError, randomUUID()));
+  this.log.debug({ code: horizonError.code }, 'client error');
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${horizonError.status} ${http.STATUS_CODES[horizonError.status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }

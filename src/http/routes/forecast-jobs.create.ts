@@ -32,7 +32,8 @@ export const forecastJobsCreate: Route = (app, deps) => {
     const job = await withRefundOn5xx(charge, async () => {
       await charge.persisted(); // a stored job's unit is stored first
       // stored before 202: if the enqueue below is lost, start-up reconciliation delivers the job
-      const row = await insertJob(deps.database.db, { id: randomUUID(), accountId: owner.accountId, model: plan.model, request: plan });
+      // the unit is settled with the row (one transaction on PostgreSQL): a stored job is a charged one
+      const row = await charge.settleWith((db) => insertJob(db, { id: randomUUID(), accountId: owner.accountId, model: plan.model, request: plan }));
       await deps.queue.enqueue(row.id).catch((error: Error) => request.log.warn({ job_id: row.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'));
       return row;
     });
