@@ -137,9 +137,10 @@ test('AirPassengers with auto-ets: the chart draws history, forecast and band; t
   await tooltip.locator('.tt-date', { hasText: air.index[100] }).waitFor();
   assert.equal(Number(await tooltip.locator('[data-key="history"]').textContent()), air.target[100]);
 
-  // the table holds every forecast value exactly
+  // the table holds every forecast value rounded to the data's precision (AirPassengers: whole numbers)
   const table = await page.$$eval('[data-model-panel="0"] table.forecast tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
-  assert.deepEqual(table, forecast.index.map((date: string, t: number) => [date, ...['mean', '0.1', '0.5', '0.9'].map((k) => String(forecast.prediction[k][t]))]));
+  assert.deepEqual(table, forecast.index.map((date: string, t: number) => [date, ...['mean', '0.1', '0.5', '0.9'].map((k) => forecast.prediction[k][t].toFixed(0))]));
+  assert.ok(forecast.prediction.mean.some((v: number) => !Number.isInteger(v)), 'the API\'s numbers have decimals the table leaves out');
 
   await page.mouse.move(box.x + xStep, box.y + box.height / 2);
   await tooltip.locator('.tt-date', { hasText: forecast.index[step] }).waitFor();
@@ -213,7 +214,8 @@ test('the hourly and weekly samples and an uploaded file: every column is a seri
     const name = await page.$eval('#series-pick', (s: HTMLSelectElement) => s.options[s.selectedIndex].textContent);
     assert.match((await page.textContent('[data-model-panel="0"] h3'))!, new RegExp(`· ${name}$`));
     const firstMean = await page.textContent('[data-model-panel="0"] table.forecast tbody tr:first-child td[data-key="mean"]');
-    assert.equal(Number(firstMean), answer.series[columns - 1][0].prediction.mean[0]);
+    // both samples are written with more than 4 decimals: the table stops at 4 (the CSV keeps all)
+    assert.equal(firstMean, answer.series[columns - 1][0].prediction.mean[0].toFixed(4));
   }
   await page.screenshot({ path: join(OUT, 'nn5-weekly.png'), fullPage: true });
 
@@ -294,4 +296,59 @@ test('the page and its assets are public, unknown assets are a problem+json 404,
   assert.equal(await browserPage.evaluate(() => sessionStorage.getItem('horizon.apiKey')), server.key);
   assert.equal(await browserPage.evaluate(() => localStorage.length), 0);
   await closeClean(browserPage);
+});
+
+test('first hour: the model list reads whole before connecting; after a failed request earlier results are dimmed; tables keep the data\'s decimals', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/playground`);
+  // the text a select shows must fit its box (it read "connect f" when the empty size list took the row)
+  const cut = () => page.evaluate(() => [...document.querySelectorAll<HTMLSelectElement>('form select')].filter((s) => s.offsetParent !== null).map((s) => {
+    const style = getComputedStyle(s);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = s.options[s.selectedIndex]?.text ?? '';
+    // the box less its padding and the arrow (about 20 px in Chromium)
+    const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    return { id: s.id, text, width: Math.ceil(context.measureText(text).width), room };
+  }).filter((s) => s.width > s.room));
+  assert.equal(await page.textContent('#model option'), 'connect first');
+  assert.deepEqual(await cut(), []);
+  await page.close();
+
+  const connected = await openConnected();
+  // values written with 2 decimals: the table shows 2, the API's numbers have more
+  const rows = Array.from({ length: 36 }, (_, i) => `${2020 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01,${(100 + 10 * Math.sin(i / 2) + i / 7).toFixed(2)}`);
+  await connected.selectOption('#model', 'auto-ets');
+  await connected.fill('#csv', `month,sales\n${rows.join('\n')}\n`);
+  await connected.fill('#horizon', '6');
+  const ok = await submit(connected);
+  assert.equal(ok.status, 200, JSON.stringify(ok.answer));
+  await connected.waitForSelector('[data-model-panel="0"] table.forecast');
+  const cells = await connected.$$eval('[data-model-panel="0"] table.forecast tbody tr td[data-key="mean"]', (tds) => tds.map((td) => td.textContent!));
+  const mean: number[] = ok.answer.series[0][0].prediction.mean;
+  assert.deepEqual(cells, mean.map((v) => v.toFixed(2)));
+  assert.ok(mean.some((v) => v.toFixed(2) !== String(v)), 'the API\'s numbers have more digits than the table shows');
+  assert.equal(await connected.$eval('#panels', (p) => p.classList.contains('stale')), false);
+  assert.equal(await connected.isVisible('#stale-note'), false);
+
+  // a CSV error: the page's own, before any request; the earlier panel stays but is dimmed and marked
+  await connected.fill('#csv', 'month,sales\n2020-01-01,112\n2020-02-01,abc\n');
+  await connected.click('#run');
+  assert.match((await connected.textContent('[data-error-for="data"]'))!, /"abc" is not a number/);
+  assert.equal(await connected.$eval('#panels', (p) => p.classList.contains('stale')), true);
+  assert.equal(await connected.isVisible('#stale-note'), true);
+  assert.ok(Number(await connected.$eval('#panels', (p) => getComputedStyle(p).opacity)) < 0.5, 'dimmed');
+
+  // a good request again: fresh panels, not dimmed
+  await connected.selectOption('#sample', 'airpassengers');
+  await connected.waitForFunction(() => document.getElementById('data-summary')!.textContent!.startsWith('144 rows'));
+  assert.equal((await submit(connected)).status, 200);
+  await connected.waitForFunction(() => !document.getElementById('panels')!.classList.contains('stale'));
+  assert.equal(await connected.isVisible('#stale-note'), false);
+
+  // an API refusal (422) also dims what is shown
+  await connected.fill('#horizon', '5000');
+  assert.equal((await submit(connected)).status, 422);
+  await connected.waitForFunction(() => document.getElementById('panels')!.classList.contains('stale'));
+  await closeClean(connected);
 });

@@ -1,5 +1,5 @@
 // The playground page: API key, data, model choice, forecast requests and result panels.
-import { CsvError, DEFAULT_HORIZON, apiIndex, forecastCsv, formFieldOf, inferFreq, levelsOf, parseCsv, parseQuantiles } from './data.js';
+import { CsvError, DEFAULT_HORIZON, apiIndex, forecastCsv, formFieldOf, inferFreq, levelsOf, parseCsv, parseQuantiles, roundToData } from './data.js';
 import { PALETTE, drawForecast } from './chart.js';
 
 const $ = (id) => document.getElementById(id);
@@ -152,7 +152,15 @@ function onDataChange() {
     $('data-summary').textContent = '';
     if (!(error instanceof CsvError)) throw error;
     showError('data', error.message);
+    markStale();
   }
+}
+
+/** Results of an earlier request stay readable but dimmed, marked as not the answer to what is in the form now. */
+function markStale() {
+  if (!state.results.length) return;
+  $('panels').classList.add('stale');
+  $('stale-note').hidden = false;
 }
 
 async function loadSample() {
@@ -223,12 +231,13 @@ async function runForecast(event) {
   }
   for (const a of answers.filter((a) => !a.response.ok)) showProblem(a.body, a.response.status, { compare: a.run.compare });
   const succeeded = answers.filter((a) => a.response.ok);
-  if (succeeded.length === 0) { $('run-state').textContent = ''; return; }
+  if (succeeded.length === 0) { $('run-state').textContent = ''; markStale(); return; }
   const remaining = succeeded.at(-1).response.headers.get('x-ratelimit-remaining');
   $('run-state').textContent = `done in ${Math.round(performance.now() - started)} ms${remaining === null ? '' : ` · ${remaining} requests left in the quota`}`;
   state.results = succeeded.map((a) => ({ response: a.body, colors: a.colors }));
   state.names = data.names;
   state.columns = data.columns;
+  state.decimals = data.decimals;
   state.historyIndex = body.series[0].index;
   const pick = $('series-pick');
   pick.replaceChildren(...state.names.map((name, i) => el('option', { value: String(i) }, name)));
@@ -238,6 +247,7 @@ async function runForecast(event) {
 
 // ---- results ---------------------------------------------------------------------------------
 
+const decimalsText = (n) => (n === 0 ? 'whole numbers' : n > 4 ? '4 decimals' : `${n} decimal${n === 1 ? '' : 's'}`);
 const score = (v) => (v === null || v === undefined ? '—' : String(Math.round(v * 1e4) / 1e4));
 
 function metricsTable(metrics, s) {
@@ -248,12 +258,12 @@ function metricsTable(metrics, s) {
     el('tbody', {}, row('this series', metrics.series[s]), ...(metrics.series.length > 1 ? [row('all series', metrics.aggregate)] : [])));
 }
 
-function forecastTable(prediction) {
+function forecastTable(prediction, decimals) {
   const levels = levelsOf(prediction.prediction);
   return el('div', { class: 'table-wrap' }, el('table', { class: 'forecast' },
     el('thead', {}, el('tr', {}, el('th', {}, 'date'), el('th', {}, 'mean'), ...levels.map((l) => el('th', {}, `q${l}`)))),
     el('tbody', {}, ...prediction.index.map((date, t) => el('tr', {}, el('td', {}, date),
-      ...['mean', ...levels].map((k) => el('td', { 'data-key': k }, String(prediction.prediction[k][t]))))))));
+      ...['mean', ...levels].map((k) => el('td', { 'data-key': k }, roundToData(prediction.prediction[k][t], decimals))))))));
 }
 
 function download(result) {
@@ -278,10 +288,12 @@ function renderPanels() {
       response.metrics ? metricsTable(response.metrics, s) : null,
       warnings.length ? el('ul', { class: 'warnings' }, ...warnings.map((w) => el('li', {}, `${w.field}: ${w.message}`))) : null,
       chartNode,
-      el('details', { open: '' }, el('summary', {}, `Forecast values (${prediction.index.length} steps)`), forecastTable(prediction)));
+      el('details', { open: '' }, el('summary', {}, `Forecast values (${prediction.index.length} steps, rounded to ${decimalsText(state.decimals[s])} like the data; the CSV has every digit)`), forecastTable(prediction, state.decimals[s])));
     return { panel, chartNode, prediction, result };
   });
   $('panels').replaceChildren(...panels.map((p) => p.panel));
+  $('panels').classList.remove('stale');
+  $('stale-note').hidden = true;
   $('panels').classList.toggle('two', panels.length > 1);
   for (const { chartNode, prediction, result } of panels) {
     state.charts.push(drawForecast(chartNode, { historyIndex: state.historyIndex, history: state.columns[s], prediction, colors: result.colors }));

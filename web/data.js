@@ -21,6 +21,7 @@ export function parseCsv(text) {
   const names = header.slice(1).map((name, i) => name || `value ${i + 1}`);
   const dates = [];
   const columns = names.map(() => []);
+  const decimals = names.map(() => 0); // per column: the most digits after the point any of its cells has
   for (let r = 1; r < rows.length; r++) {
     const cells = rows[r];
     const line = r + 1; // 1-based, header = line 1
@@ -35,9 +36,25 @@ export function parseCsv(text) {
       const value = Number(raw);
       if (!Number.isFinite(value)) throw new CsvError(`row ${line}, column "${names[c - 1]}": "${raw}" is not a number (leave the cell empty for a missing value)`);
       columns[c - 1].push(value);
+      decimals[c - 1] = Math.max(decimals[c - 1], decimalsOf(raw));
     }
   }
-  return { names, dates, columns };
+  return { names, dates, columns, decimals };
+}
+
+/** Digits after the point as written ("12.50" → 2, "3" → 0); an exponent counts what it shifts. */
+function decimalsOf(raw) {
+  const m = /^[+-]?\d*(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(raw);
+  if (!m) return 0;
+  return Math.min(Math.max((m[1]?.length ?? 0) - Number(m[2] ?? 0), 0), 12);
+}
+
+/** At most this many decimals in a table: float32 exports (ETTh1's 5.827000141143799) carry noise, not precision. */
+const MAX_TABLE_DECIMALS = 4;
+
+/** `value` with as many decimals as the data has (at most 4): what a forecast table shows; the CSV keeps every digit. */
+export function roundToData(value, decimals) {
+  return value.toFixed(Math.min(decimals ?? MAX_TABLE_DECIMALS, MAX_TABLE_DECIMALS));
 }
 
 const DAY = 86_400_000;

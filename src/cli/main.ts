@@ -1,17 +1,17 @@
-// The operator CLI (contract B.9): serve; accounts create; keys create/list/revoke.
-// Account and key commands open the same store the server uses; with the embedded store the
-// server must be stopped (its lock file says so).
+// The operator CLI (contract B.9): serve; accounts; keys; models; forecast; mcp; eval.
+// Account and key commands open the same store the server uses; an embedded store held by a running
+// server is reached through that server's admin API instead (cli/accounts.ts).
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../config.ts';
 import { openDatabase, type Database } from '../store/database.ts';
 import { acquireStoreLock, StoreLockedError } from '../store/lock.ts';
-import { createAccount, findAccountByName, AccountExistsError, type Account } from '../store/accounts.ts';
-import { createApiKey, listApiKeys, revokeApiKey, DuplicateKeyNameError } from '../store/api-keys.ts';
+import { AccountExistsError } from '../store/accounts.ts';
+import { DuplicateKeyNameError } from '../store/api-keys.ts';
 import { startServer } from '../server.ts';
 import { modelsCommand, CliError } from './models.ts';
-import { withAccounts, describeAccount, accountsTable, NoSuchAccountError } from './accounts.ts';
+import { withAccounts, describeAccount, accountsTable, NoSuchAccountError, OperatorError } from './accounts.ts';
 import { forecastCommand, ForecastUsageError, FORECAST_USAGE } from './forecast.ts';
 import { mcpCommand, McpUsageError, MCP_USAGE } from './mcp.ts';
 
@@ -32,7 +32,7 @@ const USAGE = `usage:
   horizon mcp [--url URL] [--key KEY]   (MCP server on stdio for agents, against a running server; docs/mcp.md)
   horizon eval [--models a,b] [--datasets all|a,b] [--url URL --key KEY] …   (see eval/README.md)
 
-accounts list/update/disable/enable also work while the server runs (through it, embedded store; directly, PostgreSQL).
+accounts and keys commands also work while the server runs (through it, embedded store; directly, PostgreSQL).
 
 environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_MODEL_DIR (./models), HF_ENDPOINT / HF_TOKEN (pulls), HORIZON_DATABASE_URL (PostgreSQL instead of the embedded store); see README`;
 
@@ -54,11 +54,9 @@ async function withStore<T>(work: (database: Database) => Promise<T>): Promise<T
   } finally { await release(); }
 }
 
-async function accountNamed(database: Database, name: string | undefined): Promise<Account> {
+function accountFlag(name: string | undefined): string {
   if (!name) throw new UsageError('--account <name> is required');
-  const account = await findAccountByName(database.db, name);
-  if (!account) throw new UsageError(`no account named "${name}"`);
-  return account;
+  return name;
 }
 
 function output(json: boolean, value: object, text: string): void {
@@ -123,12 +121,12 @@ async function main(argv: string[]): Promise<number> {
     const name = rest[0];
     if (!name) throw new UsageError('accounts create needs a <name>');
     const config = configFromEnv();
-    const account = await withStore((d) => createAccount(d.db, {
-      name,
+    const quotas = {
       dailyQuota: quota(values['daily-quota'], '--daily-quota') ?? config.defaultDailyQuota,
       weeklyQuota: quota(values['weekly-quota'], '--weekly-quota') ?? config.defaultWeeklyQuota,
-    }));
-    output(json, { id: account.id, name: account.name, daily_quota: account.daily_quota, weekly_quota: account.weekly_quota, created_at: account.created_at.toISOString() },
+    };
+    const account = await withAccounts(config, withStore, (b) => b.create(name, quotas));
+    output(json, { id: account.id, name: account.name, daily_quota: account.daily_quota, weekly_quota: account.weekly_quota, created_at: account.created_at },
       `created account "${account.name}" (daily quota ${account.daily_quota}, weekly quota ${account.weekly_quota})`);
     return 0;
   }
@@ -155,22 +153,24 @@ async function main(argv: string[]): Promise<number> {
 
   if (group === 'keys' && command === 'create') {
     if (!values.name) throw new UsageError('--name <key-name> is required');
-    const key = await withStore(async (d) => createApiKey(d.db, (await accountNamed(d, values.account)).id, values.name!));
-    output(json, { id: key.id, name: key.name, key: key.key, prefix: key.prefix, created_at: key.created_at.toISOString() },
+    const account = accountFlag(values.account);
+    const key = await withAccounts(configFromEnv(), withStore, (b) => b.createKey(account, values.name!));
+    output(json, { id: key.id, name: key.name, key: key.key, prefix: key.prefix, created_at: key.created_at },
       `created key "${key.name}" (id ${key.id}); the secret is shown only now:\n${key.key}`);
     return 0;
   }
 
   if (group === 'keys' && command === 'list') {
-    const keys = await withStore(async (d) => listApiKeys(d.db, (await accountNamed(d, values.account)).id));
+    const account = accountFlag(values.account);
+    const keys = await withAccounts(configFromEnv(), withStore, (b) => b.listKeys(account));
     output(json, { keys }, keys.map((k) => `${k.id}  ${k.prefix}  ${k.revoked_at ? 'revoked' : 'active '}  ${k.name}`).join('\n') || '(no keys)');
     return 0;
   }
 
   if (group === 'keys' && command === 'revoke') {
     if (!values.id) throw new UsageError('--id <key-id> is required');
-    const key = await withStore(async (d) => revokeApiKey(d.db, (await accountNamed(d, values.account)).id, values.id!));
-    if (!key) throw new UsageError(`no active key with id "${values.id}" in that account`);
+    const account = accountFlag(values.account);
+    const key = await withAccounts(configFromEnv(), withStore, (b) => b.revokeKey(account, values.id!));
     output(json, key, `revoked key "${key.name}" (${key.id})`);
     return 0;
   }
@@ -182,7 +182,7 @@ main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error:
   if (error instanceof McpUsageError) { process.stderr.write(`horizon: ${error.message}\n\n${MCP_USAGE}\n`); process.exitCode = 2; return; }
   if (error instanceof ForecastUsageError) { process.stderr.write(`horizon: ${error.message}\n${error.showUsage ? `\n${FORECAST_USAGE}\n` : ''}`); process.exitCode = 2; return; }
   if (error instanceof CliError) { process.stderr.write(`horizon: ${error.message}\n`); process.exitCode = error.exitCode; return; }
-  const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
+  const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof OperatorError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
   process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
   process.exitCode = expected ? 2 : 1;
 });

@@ -4,6 +4,7 @@
 import { installedGroups } from '../runtime/supervisor.ts';
 import { findModel, loadCatalog, type CatalogModel } from '../runtime/catalog.ts';
 import { configFromEnv } from '../config.ts';
+import { didYouMean } from '../forecasting/did-you-mean.ts';
 import { PULL_EXIT, runPull, type PullEvent } from '../runtime/model-pull.ts';
 import {
   type InstalledSize, installedSizes, pullable, pullCommand, readLicenseAcceptances, recordLicenseAcceptance, removeWeights,
@@ -143,9 +144,12 @@ export async function modelsCommand(command: string | undefined, args: string[],
   const id = args[0];
   if (!id) throw new CliError(`models ${command ?? ''} needs a model id`, PULL_EXIT.usage);
   const model = findModel(catalog, id);
-  if (!model) throw new CliError(`unknown model "${id}"; models with weights: ${catalog.models.filter(pullable).map((m) => m.id).join(', ')}`, PULL_EXIT.usage);
+  if (!model) {
+    const withWeights = catalog.models.filter(pullable).map((m) => m.id);
+    throw new CliError(`unknown model "${id}"${didYouMean(id, withWeights)}; models with weights: ${withWeights.join(', ')}`, PULL_EXIT.usage);
+  }
   if (!pullable(model)) throw new CliError(`${id} has no weights to ${command === 'rm' ? 'remove' : 'pull'} (it runs from its library alone)`, PULL_EXIT.usage);
-  if (flags.size && !model.sizes[flags.size]) throw new CliError(`${id} has no size "${flags.size}"; sizes: ${Object.keys(model.sizes).join(', ')}`, PULL_EXIT.usage);
+  if (flags.size && !model.sizes[flags.size]) throw new CliError(`${id} has no size "${flags.size}"${didYouMean(flags.size, Object.keys(model.sizes))}; sizes: ${Object.keys(model.sizes).join(', ')}`, PULL_EXIT.usage);
 
   if (command === 'rm') {
     const removed = removeWeights(modelDir, model, flags.size);

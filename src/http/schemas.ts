@@ -26,9 +26,7 @@ export const InputSeries = Type.Object({
 }, { additionalProperties: false, $id: 'InputSeries' });
 
 export const ForecastRequest = Type.Object({
-  series: Type.Optional(Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the series to forecast; required unless series_ids names stored series instead' })),
-  series_ids: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' }), { minItems: 1, maxItems: 100000, uniqueItems: true, description: 'instead of series: ids of the account\'s stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404' })),
-  store: Type.Optional(Type.Boolean({ description: 'with series_ids: keep each series\' forecast (issue time, model, request) and score it once the appended actuals cover it (GET /v1/series/{id}/accuracy)' })),
+  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1 }),
   horizon: Type.Integer({ minimum: 1, description: 'steps to predict; at most the model\'s max_horizon' }),
   freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
   model: Type.Optional(Type.String({ description: 'model id (GET /v1/models); default: the deployment default_model' })),
@@ -426,6 +424,17 @@ export const AdminAccount = Type.Object({
 export const AdminAccountList = Type.Object({ accounts: Type.Array(AdminAccount) });
 
 export const AdminAccountParams = Type.Object({ name: Type.String({ minLength: 1, description: 'the account name (as in `horizon accounts create <name>`)' }) });
+
+export const AdminAccountCreate = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'a new account\'s name' }),
+  daily_quota: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'requests per UTC day; 0 = unlimited; default 200' })),
+  weekly_quota: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'requests per ISO week; 0 = unlimited; default 1000' })),
+}, { additionalProperties: false, examples: [{ name: 'acme', daily_quota: 500 }] });
+
+export const AdminKeyParams = Type.Object({
+  name: Type.String({ minLength: 1, description: 'the account name' }),
+  id: Type.String({ description: 'the key id (as listed)' }),
+});
 
 export const AdminAccountUpdate = Type.Object({
   daily_quota: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'requests per UTC day; 0 = unlimited' })),

@@ -16,6 +16,10 @@ import { playgroundAssetsGet } from './playground.assets.get.ts';
 import { metricsGet } from './metrics.get.ts';
 import { adminAccountsList } from './admin-accounts.list.ts';
 import { adminAccountsUpdate } from './admin-accounts.update.ts';
+import { adminAccountsCreate } from './admin-accounts.create.ts';
+import { adminKeysList } from './admin-keys.list.ts';
+import { adminKeysCreate } from './admin-keys.create.ts';
+import { adminKeysRevoke } from './admin-keys.revoke.ts';
 import { crossValidationCreate } from './cross-validation.create.ts';
 import { anomaliesCreate } from './anomalies.create.ts';
 import { crossValidationJobsCreate } from './cross-validation-jobs.create.ts';
@@ -23,24 +27,16 @@ import { crossValidationJobsGet } from './cross-validation-jobs.get.ts';
 import { crossValidationJobsList } from './cross-validation-jobs.list.ts';
 import { crossValidationJobsCancel } from './cross-validation-jobs.cancel.ts';
 import { mcpRoutes } from './mcp.ts';
-import { seriesPut } from './series.put.ts';
-import { seriesGet } from './series.get.ts';
-import { seriesList } from './series.list.ts';
-import { seriesDelete } from './series.delete.ts';
-import { seriesObservationsAppend } from './series-observations.append.ts';
-import { seriesAccuracyGet } from './series-accuracy.get.ts';
-import { accuracyGet } from './accuracy.get.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
-  playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, crossValidationCreate,
+  playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, adminAccountsCreate, adminKeysList, adminKeysCreate, adminKeysRevoke, crossValidationCreate,
   anomaliesCreate,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,
-  seriesPut, seriesGet, seriesList, seriesDelete, seriesObservationsAppend, seriesAccuracyGet, accuracyGet,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify
