@@ -55,6 +55,7 @@ class _Base:
     def _plan(self, df: "pd.DataFrame", h: int, freq: str | None, model: str | None, quantiles: Sequence[float] | None,
               id_col: str, time_col: str, target_col: str, X_df: Any, static_df: Any, model_size: str | None,
               context: int | None) -> tuple[list[Any], list[dict[str, Any]], dict[str, Any]]:
+        _frames.check_columns(df, id_col, time_col, target_col)
         code = _frames.contract_freq(freq) if freq else _frames.infer_freq(df, id_col, time_col)
         ids, series = _frames.frame_to_series(df, code, id_col, time_col, target_col, X_df, static_df)
         body: dict[str, Any] = {"horizon": int(h), "freq": code}

@@ -49,6 +49,26 @@ def contract_freq(freq: str) -> str:
     raise ValueError(f"freq {freq!r} ({type(offset).__name__}) is not supported by the API, which accepts {', '.join(FREQS)}; resample the data first")
 
 
+_COLUMN_ARGS = {"id_col": "the series id", "time_col": "the dates", "target_col": "the values"}
+
+
+def check_columns(df: Any, id_col: str, time_col: str, target_col: str) -> None:
+    """A frame without the columns asked for is a ValueError naming them and the arguments that pick them,
+    before anything indexes it (pandas' own error is a KeyError from deep inside a groupby)."""
+    _pandas()  # without pandas, the ImportError that says how to get it comes first
+    columns = list(getattr(df, "columns", []))
+    wanted = {"id_col": id_col, "time_col": time_col, "target_col": target_col}
+    missing = {arg: col for arg, col in wanted.items() if col not in columns}
+    if not missing:
+        return
+    named = ", ".join(f"{col!r} ({arg}, {_COLUMN_ARGS[arg]})" for arg, col in missing.items())
+    raise ValueError(
+        f"df has no column {named}; its columns are {', '.join(map(repr, columns))}. "
+        f"Name yours with id_col=, time_col=, target_col= (defaults 'unique_id', 'ds', 'y'); "
+        f"a frame of one series without an id column: df.assign(unique_id='my-series')"
+    )
+
+
 def infer_freq(df: "pd.DataFrame", id_col: str, time_col: str) -> str:
     """One contract frequency for every series, inferred from their dates; errors say what to pass instead."""
     pd = _pandas()
