@@ -26,7 +26,9 @@ export const InputSeries = Type.Object({
 }, { additionalProperties: false, $id: 'InputSeries' });
 
 export const ForecastRequest = Type.Object({
-  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1 }),
+  series: Type.Optional(Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the series to forecast; required unless series_ids names stored series instead' })),
+  series_ids: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' }), { minItems: 1, maxItems: 100000, uniqueItems: true, description: 'instead of series: ids of the account\'s stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404' })),
+  store: Type.Optional(Type.Boolean({ description: 'with series_ids: keep each series\' forecast (issue time, model, request) and score it once the appended actuals cover it (GET /v1/series/{id}/accuracy)' })),
   horizon: Type.Integer({ minimum: 1, description: 'steps to predict; at most the model\'s max_horizon' }),
   freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
   model: Type.Optional(Type.String({ description: 'model id (GET /v1/models); default: the deployment default_model' })),

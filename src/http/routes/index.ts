@@ -27,6 +27,13 @@ import { crossValidationJobsGet } from './cross-validation-jobs.get.ts';
 import { crossValidationJobsList } from './cross-validation-jobs.list.ts';
 import { crossValidationJobsCancel } from './cross-validation-jobs.cancel.ts';
 import { mcpRoutes } from './mcp.ts';
+import { seriesPut } from './series.put.ts';
+import { seriesGet } from './series.get.ts';
+import { seriesList } from './series.list.ts';
+import { seriesDelete } from './series.delete.ts';
+import { seriesObservationsAppend } from './series-observations.append.ts';
+import { seriesAccuracyGet } from './series-accuracy.get.ts';
+import { accuracyGet } from './accuracy.get.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
@@ -37,6 +44,7 @@ export const routes: Route[] = [
   anomaliesCreate,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,
+  seriesPut, seriesGet, seriesList, seriesDelete, seriesObservationsAppend, seriesAccuracyGet, accuracyGet,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify
