@@ -28,6 +28,8 @@ import { summarizeModels } from './runtime/model-summary.ts';
 import { writeServerInfo } from './http/server-info.ts';
 import { SeriesScorer } from './jobs/series-scorer.ts';
 import { storeJobForecasts } from './forecasting/stored-series.ts';
+import { FineTuner } from './runtime/fine-tuning.ts';
+import { PrivateModels, runFineTuningJob, type FineTuningJobRequest } from './jobs/fine-tuning-job.ts';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -39,6 +41,8 @@ export interface RunningServer {
   /** where inference runs: the local supervisor, or the Ray Serve cluster */
   backend: InferenceBackend;
   database: Database;
+  /** fine-tuning's process runner and the accounts' private models */
+  fineTuning: { tuner: FineTuner; privateModels: PrivateModels };
   close(): Promise<void>;
 }
 
@@ -104,14 +108,16 @@ export async function startServer(config: Config, options: {
   inferenceClient = inference;
   // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
   const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url)) : undefined;
-  const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
+  const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, fineTuneConcurrency: config.fineTuneConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
+  // fine-tuning: one process per job (src/runtime/fine-tuning.ts); the accounts' private models (src/jobs/fine-tuning-job.ts)
+  const fineTuning = { tuner: new FineTuner({ modelDir: config.modelDir, concurrency: config.fineTuneConcurrency }), privateModels: new PrivateModels(database.db, catalog) };
 
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
   const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
   // stored forecasts are scored when appends cover them, and by a sweep (restarts, other replicas)
   const seriesScorer = new SeriesScorer(database.db, { logger, sweepMs: config.seriesSweepMs });
   const app = await buildApp({
-    config, database, registry, inference, queue, pulls, answerThreads, seriesScorer, version: VERSION,
+    config, database, registry, inference, queue, pulls, answerThreads, seriesScorer, fineTuning, version: VERSION,
     admin: { operator: config.adminToken, local: localAdminToken },
     workers: () => backend.status(),
     logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
@@ -124,7 +130,15 @@ export async function startServer(config: Config, options: {
   for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
   await queue.start();
   // a job's worker calls and log lines carry its job id as their request id
-  await queue.consume((request, jobId, kind) => {
+  await queue.consume(async (request, jobId, kind, accountId) => {
+    if (kind === 'fine-tuning') {
+      const spec = (request as FineTuningJobRequest).spec;
+      const fields = { request_id: jobId, job_id: jobId, kind, model: spec.model, size: spec.size, series: spec.series.length };
+      return runInContext({ requestId: jobId, fields }, () =>
+        runFineTuningJob(request as FineTuningJobRequest, jobId, accountId, { db: database.db, tuner: fineTuning.tuner, privateModels: fineTuning.privateModels, refreshWorkers: () => backend.refreshAll() }));
+    }
+    // the account's private models are in the catalog for its job, as for its requests
+    const privateModels = await fineTuning.privateModels.entries(accountId);
     // a forecast job stores its plan; a cross-validation job its (validated) body, planned again when it runs
     const cv = kind === 'cross-validation' ? request as CrossValidationBody : undefined;
     const plan = request as ForecastPlan;
@@ -132,7 +146,7 @@ export async function startServer(config: Config, options: {
       ? { request_id: jobId, job_id: jobId, kind, models: cv.models.map((m) => (typeof m === 'string' ? m : m.model)).join(','), series: cv.series.length }
       : { request_id: jobId, job_id: jobId, model: plan.model, size: plan.size, series: plan.series.length };
     const started = performance.now();
-    return runInContext({ requestId: jobId, fields }, async () => {
+    return runInContext({ requestId: jobId, fields, privateModels }, async () => {
       // a job estimated over HORIZON_JOB_CHUNK_BUDGET_MS runs its model calls in stored chunks (src/jobs/chunks.ts)
       const chunked = chunkingFor(request, kind, jobId, {
         shared: inference, registry, db: database.db, pulls, logger,
@@ -166,6 +180,7 @@ export async function startServer(config: Config, options: {
   const close = () => closing ??= (async () => {
     removeServerInfo();
     await app.close();
+    await fineTuning.tuner.stop();
     await queue.stop();
     await seriesScorer.stop();
     await pulls?.stop();
@@ -175,5 +190,5 @@ export async function startServer(config: Config, options: {
     await database.close();
     await releaseLock();
   })();
-  return { app, url, supervisor, backend, database, close };
+  return { app, url, supervisor, backend, database, fineTuning, close };
 }

@@ -96,8 +96,10 @@ def _windows(series: list[dict], horizon: int, windows: int) -> list[tuple[int, 
 
 
 def validation_wql(pipeline, series: list[dict], horizon: int, windows: list[tuple[int, int]], batch_size: int) -> float:
-    """WQL of the 0.1…0.9 quantiles over the validation windows, pooled: 2 Σ pinball / (levels · Σ |y|)."""
+    """WQL of the 0.1…0.9 quantiles over the validation windows, pooled: 2 Σ pinball / (levels · Σ |y|), of the
+    forecasts as the API serves them (levels sorted at each step)."""
     from .adapters.chronos_2 import chronos2_prepared
+    from .quantiles import make_monotone
 
     losses, scale = 0.0, 0.0
     for start in range(0, len(windows), batch_size):
@@ -106,7 +108,8 @@ def validation_wql(pipeline, series: list[dict], horizon: int, windows: list[tup
         q, _ = pipeline.predict_quantiles(tasks, prediction_length=horizon, quantile_levels=list(WQL_LEVELS), cross_learning=False)
         for (i, cut), task_q in zip(chunk, q):
             actual = np.asarray([np.nan if v is None else v for v in series[i]["target"][cut:cut + horizon]], dtype=np.float64)
-            pred = task_q[0].float().cpu().numpy().astype(np.float64)  # (horizon, levels)
+            # (horizon, levels), made monotone in the level as the served forecasts are (quantiles.make_monotone)
+            pred = make_monotone(task_q[0].float().cpu().numpy().astype(np.float64).T).T
             seen = ~np.isnan(actual)
             levels = np.asarray(WQL_LEVELS)
             diff = actual[seen, None] - pred[seen]

@@ -41,9 +41,12 @@ import { addExamples } from './openapi-examples.ts';
 const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../../web/horizon-logo.svg', import.meta.url)));
 import { adminHook, type AdminTokens } from './admin.ts';
 import type { AnswerThreads } from '../forecasting/answer-threads.ts';
+import type { FineTuner } from '../runtime/fine-tuning.ts';
+import type { PrivateModels } from '../jobs/fine-tuning-job.ts';
+import { privateModelsHook } from './private-models-hook.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes' | 'seriesMaxPerAccount' | 'seriesMaxPoints'>> & Partial<SyncLimits>;
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes' | 'seriesMaxPerAccount' | 'seriesMaxPoints' | 'fineTuneMaxSteps'>> & Partial<SyncLimits>;
   database: Database;
   registry: ModelRegistry;
   inference: InferenceClient;
@@ -59,6 +62,8 @@ export interface AppDeps {
   telemetry?: Telemetry;
   /** threads that write large forecast answers off the event loop (HORIZON_ANSWER_THREADS); absent: all on the loop */
   answerThreads?: AnswerThreads;
+  /** fine-tuning (POST /v1/fine-tuning-jobs) and the accounts' private models; absent: no account has any */
+  fineTuning?: { tuner: FineTuner; privateModels: PrivateModels };
   /** scores stored forecasts when appends cover them (server.ts starts it); absent: only a sweep elsewhere scores */
   seriesScorer?: SeriesScorer;
 }
@@ -127,6 +132,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // the handler and everything it awaits see the request (the inference client sends its id to the worker)
   app.addHook('preHandler', (request, _reply, done) => runInContext({ requestId: request.id, fields: request.logFields }, done));
+  // the caller's private models join the catalog for its request (private-models-hook.ts)
+  if (deps.fineTuning) app.addHook('preHandler', privateModelsHook(deps.fineTuning.privateModels));
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     telemetry.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1e3);

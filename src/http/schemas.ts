@@ -298,6 +298,13 @@ export const ModelInfo = Type.Object({
   available: Type.Boolean({ description: 'whether this deployment serves the model now; when false, unavailable_reason says why and how to enable it' }),
   unavailable_reason: Type.Optional(UnavailableReason),
   loaded: Type.Array(Type.String()),
+  // a private (fine-tuned) model's own fields (docs/fine-tuning.md); only its account ever sees it
+  private: Type.Optional(Type.Boolean({ description: 'a fine-tuned model of this account (DELETE /v1/models/{id} removes it)' })),
+  base_model: Type.Optional(Type.String()),
+  base_size: Type.Optional(Type.String()),
+  job_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the fine-tuning job that made it' })),
+  created_at: Type.Optional(Type.String({ format: 'date-time' })),
+  training: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the training summary: series, steps, mode, learning_rate, horizon, validation_windows, validation_wql_before, validation_wql_after, losses, train_seconds, steps_per_second, device' })),
 });
 
 export const ModelList = Type.Object({

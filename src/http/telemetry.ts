@@ -56,6 +56,25 @@ export class Telemetry {
         for (const state of JOB_STATES) this.set({ state }, counts.get(state) ?? 0);
       },
     });
+    // running fine-tuning jobs' progress (docs/fine-tuning.md), read from the store like horizon_jobs: every replica's jobs
+    const fineTuning = async () => {
+      const rows = await db.selectFrom('forecast_jobs').select(['id', 'progress']).where('kind', '=', 'fine-tuning').where('status', '=', 'running').execute();
+      return rows.map((r) => ({ job_id: r.id, ...(r.progress as { step?: number; steps?: number; loss?: number | null; validation_loss?: number | null } | null) }));
+    };
+    for (const [name, help, field] of [
+      ['horizon_fine_tuning_step', 'Last training step a running fine-tuning job reported', 'step'],
+      ['horizon_fine_tuning_steps', 'Steps a running fine-tuning job trains for', 'steps'],
+      ['horizon_fine_tuning_loss', 'Last training loss a running fine-tuning job reported', 'loss'],
+      ['horizon_fine_tuning_validation_loss', 'Last validation loss a running fine-tuning job reported', 'validation_loss'],
+    ] as const) {
+      new Gauge({
+        name, help, labelNames: ['job_id'], registers,
+        async collect() {
+          this.reset();
+          for (const job of await fineTuning()) if (typeof job[field] === 'number') this.set({ job_id: job.job_id }, job[field]);
+        },
+      });
+    }
     new Gauge({
       name: 'horizon_job_queue_depth', help: 'Jobs (forecast and cross-validation) accepted and not yet started', registers,
       // its own read of the jobs gauge (the registry collects metrics concurrently, in no set order)

@@ -4,17 +4,25 @@
 import { PgBoss, fromPglite } from 'pg-boss';
 import type { Kysely } from 'kysely';
 import type { Database, JobKind, Schema } from '../store/database.ts';
-import { finishJob, getJob, markRunning, unfinishedJobIds, deleteExpiredJobs } from '../store/jobs.ts';
+import { finishJob, getJob, markRunning, unfinishedJobs, deleteExpiredJobs } from '../store/jobs.ts';
 import { HorizonError } from '../errors.ts';
 import { deleteChunks } from '../store/job-chunks.ts';
 import { retriedInPlace } from './chunks.ts';
 
 export const FORECAST_QUEUE = 'forecast';
+/** fine-tuning jobs: a queue of their own, so hours of training never hold the forecast jobs' slots */
+export const FINETUNE_QUEUE = 'fine-tuning';
+
+function queueOf(kind: JobKind): string {
+  return kind === 'fine-tuning' ? FINETUNE_QUEUE : FORECAST_QUEUE;
+}
 
 export interface JobQueueOptions {
   /** redeliveries after the first attempt when the failure is transient (worker gone, timeout) */
   retryLimit: number;
   concurrency: number;
+  /** fine-tuning jobs run at once by this process (HORIZON_FINETUNE_CONCURRENCY) */
+  fineTuneConcurrency?: number;
   resultTtlSeconds: number;
   /** seconds without a heartbeat after which a running delivery counts as lost */
   heartbeatSeconds?: number;
@@ -24,7 +32,7 @@ export interface JobQueueOptions {
 
 /** Runs one job's inference; throws HorizonError on failure. `jobId` names it in the logs; `kind` says
  * what the stored request is (a forecast plan, or a cross-validation body). */
-export type JobExecutor = (request: unknown, jobId: string, kind: JobKind) => Promise<unknown>;
+export type JobExecutor = (request: unknown, jobId: string, kind: JobKind, accountId: string) => Promise<unknown>;
 
 const TRANSIENT = new Set(['no_worker', 'inference_timeout']);
 
@@ -56,11 +64,22 @@ export class JobQueue {
       heartbeatSeconds: this.options.heartbeatSeconds ?? 10,
       deleteAfterSeconds: this.options.resultTtlSeconds,
     }).catch((error: Error) => { if (!/exists/i.test(error.message)) throw error; });
+    await this.boss.createQueue(FINETUNE_QUEUE, {
+      retryLimit: this.options.retryLimit,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 30,
+      heartbeatSeconds: this.options.heartbeatSeconds ?? 10,
+      // a training runs for as long as its steps take (the heartbeat detects a dead process); pg-boss's
+      // ceiling is 24 h: a longer training is failed and retried (docs/fine-tuning.md)
+      expireInSeconds: 24 * 3600,
+      deleteAfterSeconds: this.options.resultTtlSeconds,
+    }).catch((error: Error) => { if (!/exists/i.test(error.message)) throw error; });
   }
 
   /** Hands a stored job to the queue. Idempotent: the pg-boss id is the job id. */
-  async enqueue(jobId: string): Promise<void> {
-    await this.boss.send(FORECAST_QUEUE, { job_id: jobId }, { id: jobId });
+  async enqueue(jobId: string, kind: JobKind = 'forecast'): Promise<void> {
+    await this.boss.send(queueOf(kind), { job_id: jobId }, { id: jobId });
   }
 
   /**
@@ -71,10 +90,10 @@ export class JobQueue {
   async reconcile(): Promise<{ enqueued: number; failed: number }> {
     let enqueued = 0;
     let failed = 0;
-    for (const id of await unfinishedJobIds(this.db)) {
-      const delivery = await this.boss.getJobById(FORECAST_QUEUE, id);
+    for (const { id, kind } of await unfinishedJobs(this.db)) {
+      const delivery = await this.boss.getJobById(queueOf(kind), id);
       if (!delivery) {
-        await this.enqueue(id);
+        await this.enqueue(id, kind);
         enqueued += 1;
       } else if (delivery.state === 'failed' || delivery.state === 'cancelled' || delivery.state === 'completed') {
         const detail = `the job's deliveries ended (${delivery.state}) without a result after ${delivery.retryCount + 1} attempts; the process running it most likely died`;
@@ -90,12 +109,12 @@ export class JobQueue {
   /** Starts consuming: each delivery runs `execute` on the stored request and records the outcome. */
   async consume(execute: JobExecutor): Promise<void> {
     const { concurrency, retryLimit, resultTtlSeconds, logger } = this.options;
-    await this.boss.work<{ job_id: string }>(FORECAST_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: 0.5 }, async ([delivery]) => {
+    const work = async ([delivery]: { data: { job_id: string }; retryCount: number }[]) => {
       const jobId = delivery.data.job_id;
       const row = await getJob(this.db, jobId);
       if (!row || !(await markRunning(this.db, jobId))) return; // cancelled, expired or already finished
       try {
-        const result = await execute(row.request, jobId, row.kind);
+        const result = await execute(row.request, jobId, row.kind, row.account_id);
         await finishJob(this.db, jobId, { status: 'completed', result }, resultTtlSeconds);
       } catch (error) {
         const horizonError = error instanceof HorizonError ? error : undefined;
@@ -113,7 +132,9 @@ export class JobQueue {
       }
       // finished (or cancelled meanwhile): a chunked job's stored chunks are not needed any more
       await deleteChunks(this.db, jobId).catch((error: Error) => logger?.warn({ job_id: jobId, err: error.message }, 'job chunks not deleted'));
-    });
+    };
+    await this.boss.work<{ job_id: string }>(FORECAST_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: 0.5 }, work);
+    await this.boss.work<{ job_id: string }>(FINETUNE_QUEUE, { batchSize: 1, localConcurrency: this.options.fineTuneConcurrency ?? 1, pollingIntervalSeconds: 0.5 }, work);
     this.sweepTimer = setInterval(() => {
       void this.reconcile().catch((error: Error) => logger?.warn({ err: error.message }, 'job reconcile failed'));
       void deleteExpiredJobs(this.db).catch(() => undefined);

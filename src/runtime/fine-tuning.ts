@@ -63,6 +63,7 @@ export class FineTuner {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly children = new Map<string, ChildProcess>();
+  private stopping = false;
 
   constructor(options: { modelDir: string; concurrency: number; env?: NodeJS.ProcessEnv }) {
     this.modelDir = options.modelDir;
@@ -150,6 +151,7 @@ export class FineTuner {
       // not installed: nothing of this attempt may stay (a kill right after the rename leaves the model directory)
       rmSync(privateModelDir(this.modelDir, spec.model_id), { recursive: true, force: true });
       rmSync(join(this.modelDir, 'private', `.tmp-${spec.model_id}-${running.pid}`), { recursive: true, force: true });
+      if (this.stopping) throw new HorizonError('no_worker', 'the server stopped while the job ran; it runs again (from its first step) on a running server');
       if (signal.aborted) throw new HorizonError('job_cancelled', 'the job was cancelled');
       if (code === EXIT_CANCELLED) throw new HorizonError('job_cancelled', 'the fine-tuning process was stopped');
       if (failure) throw new HorizonError(failure.code === 'weights_missing' ? 'weights_missing' : 'fine_tuning_failed', `fine-tuning failed: ${failure.detail}`);
@@ -160,6 +162,18 @@ export class FineTuner {
       rmSync(specDir, { recursive: true, force: true });
       this.release();
     }
+  }
+
+  /** Server shutdown: stops every training (SIGTERM, SIGKILL after the grace period); their jobs are delivered again. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const exits = [...this.children.values()].map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('close', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
+    }));
+    await Promise.all(exits);
   }
 
   /** Removes a private model's weights (DELETE /v1/models/{id}); renamed first, so no worker sees half a directory. */

@@ -103,6 +103,21 @@ export async function cancelAccountJob(
   return { cancelled: false, job: await getAccountJob(db, accountId, id, kind) };
 }
 
+/** Jobs not yet finished, with their kind (a fine-tuning job has a queue of its own). */
+export async function unfinishedJobs(db: Kysely<Schema>): Promise<{ id: string; kind: JobKind }[]> {
+  return db.selectFrom('forecast_jobs').select(['id', 'kind']).where('status', 'in', ['queued', 'running']).execute();
+}
+
+/** A job's progress as clients see it (chunked jobs: {chunks_done, chunks_total}; fine-tuning: {step, steps, loss, validation_loss}). */
+export async function setJobProgress(db: Kysely<Schema>, id: string, progress: unknown): Promise<void> {
+  await db.updateTable('forecast_jobs').set({ progress: JSON.stringify(progress) }).where('id', '=', id).where('status', '=', 'running').execute();
+}
+
+/** The job's status now (a running job polls it to notice a cancel made by any process). */
+export async function jobStatus(db: Kysely<Schema>, id: string): Promise<JobStatus | undefined> {
+  return (await db.selectFrom('forecast_jobs').select('status').where('id', '=', id).executeTakeFirst())?.status;
+}
+
 /** Ids of jobs not yet finished (re-delivered to the queue on start-up). */
 export async function unfinishedJobIds(db: Kysely<Schema>): Promise<string[]> {
   const rows = await db.selectFrom('forecast_jobs').select('id').where('status', 'in', ['queued', 'running']).execute();

@@ -27,6 +27,12 @@ import { crossValidationJobsGet } from './cross-validation-jobs.get.ts';
 import { crossValidationJobsList } from './cross-validation-jobs.list.ts';
 import { crossValidationJobsCancel } from './cross-validation-jobs.cancel.ts';
 import { mcpRoutes } from './mcp.ts';
+import { fineTuningJobsCreate } from './fine-tuning-jobs.create.ts';
+import { fineTuningJobsGet } from './fine-tuning-jobs.get.ts';
+import { fineTuningJobsList } from './fine-tuning-jobs.list.ts';
+import { fineTuningJobsCancel } from './fine-tuning-jobs.cancel.ts';
+import { modelsDelete } from './models.delete.ts';
+import { modelsGet } from './models.get.ts';
 import { seriesPut } from './series.put.ts';
 import { seriesGet } from './series.get.ts';
 import { seriesList } from './series.list.ts';
@@ -44,6 +50,7 @@ export const routes: Route[] = [
   anomaliesCreate,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,
+  fineTuningJobsCreate, fineTuningJobsGet, fineTuningJobsList, fineTuningJobsCancel, modelsDelete, modelsGet,
   seriesPut, seriesGet, seriesList, seriesDelete, seriesObservationsAppend, seriesAccuracyGet, accuracyGet,
 ];
 
