@@ -17,39 +17,43 @@ describe('fairness between accounts', () => {
   before(async () => {
     server = await startTestServer({
       HORIZON_FAIR_CHUNK_SERIES: '50', HORIZON_ACCOUNT_MAX_INFLIGHT: '1',
+      // 3,000 series (~700 kB) are read in a forecast thread and sent as encoded chunks; 1,500 (~350 kB) take the loop's path
+      HORIZON_REQUEST_THREAD_MIN_BYTES: '500000',
       HORIZON_SYNC_MAX_SERIES: '4000', HORIZON_SYNC_MAX_POINTS: '100000',
     });
   });
   after(async () => { await server.close(); });
 
-  it('a small request from another account completes while a large one is in progress; a second large one is 429 naming the cap', async () => {
-    const a = await server.newAccount();
-    const b = await server.newAccount();
-    const order: string[] = [];
-    const large = server.request('POST', '/v1/forecast', { key: a.key, body: manySeries(3000, 12) }).then((res) => { order.push('large'); return res; });
-    // the large request is charged, so its model call is under way (60 chunks of 50 series)
-    for (let i = 0; i < 600 && ((await accountOverviewById(server.database.db, a.accountId))?.used_today ?? 0) < 1; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal((await accountOverviewById(server.database.db, a.accountId))?.used_today, 1);
+  for (const [n, path] of [[3000, 'a forecast thread'], [1500, 'the event loop']] as const) {
+    it(`a small request from another account completes while a large one (${n} series, read in ${path}) is in progress; a second large one is 429 naming the cap`, async () => {
+      const a = await server.newAccount();
+      const b = await server.newAccount();
+      const order: string[] = [];
+      const large = server.request('POST', '/v1/forecast', { key: a.key, body: manySeries(n, 12) }).then((res) => { order.push('large'); return res; });
+      // the large request is charged, so its model call is under way (chunks of 50 series)
+      for (let i = 0; i < 600 && ((await accountOverviewById(server.database.db, a.accountId))?.used_today ?? 0) < 1; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal((await accountOverviewById(server.database.db, a.accountId))?.used_today, 1);
 
-    const second = await server.request('POST', '/v1/forecast', { key: a.key, body: simpleRequest() });
-    assert.equal(second.status, 429, second.text);
-    assert.equal(second.body.code, 'too_many_inflight');
-    assert.equal(second.headers.get('retry-after'), '1');
-    assert.match(second.body.detail, /HORIZON_ACCOUNT_MAX_INFLIGHT=1/);
+      const second = await server.request('POST', '/v1/forecast', { key: a.key, body: simpleRequest() });
+      assert.equal(second.status, 429, second.text);
+      assert.equal(second.body.code, 'too_many_inflight');
+      assert.equal(second.headers.get('retry-after'), '1');
+      assert.match(second.body.detail, /HORIZON_ACCOUNT_MAX_INFLIGHT=1/);
 
-    const small = await server.request('POST', '/v1/forecast', { key: b.key, body: simpleRequest() });
-    order.push('small');
-    assert.equal(small.status, 200, small.text);
-    const big = await large;
-    assert.equal(big.status, 200, big.text.slice(0, 300));
-    assert.deepEqual(order, ['small', 'large'], 'the other account\'s small request finished first');
-    assert.equal(big.body.series.length, 3000);
-    // chunking changes nothing in the answers: series 2999 alone gives the same forecast
-    const alone = await server.request('POST', '/v1/forecast', { key: b.key, body: { ...manySeries(3000, 12), series: [(manySeries(3000, 12).series as unknown[])[2999]] } });
-    assert.deepEqual(alone.body.series[0], big.body.series[2999]);
-    // the refused request was not charged
-    assert.equal((await accountOverviewById(server.database.db, a.accountId))?.used_today, 1);
-  });
+      const small = await server.request('POST', '/v1/forecast', { key: b.key, body: simpleRequest() });
+      order.push('small');
+      assert.equal(small.status, 200, small.text);
+      const big = await large;
+      assert.equal(big.status, 200, big.text.slice(0, 300));
+      assert.deepEqual(order, ['small', 'large'], 'the other account\'s small request finished first');
+      assert.equal(big.body.series.length, n);
+      // chunking changes nothing in the answers: series 2999 alone gives the same forecast
+      const alone = await server.request('POST', '/v1/forecast', { key: b.key, body: { ...manySeries(n, 12), series: [(manySeries(n, 12).series as unknown[])[n - 1]] } });
+      assert.deepEqual(alone.body.series[0], big.body.series[n - 1]);
+      // the refused request was not charged
+      assert.equal((await accountOverviewById(server.database.db, a.accountId))?.used_today, 1);
+    });
+  }
 
   it('more series or observations than a synchronous request may hold: 413 use_job_api naming the cap and the job route; the job takes it', async () => {
     const tooMany = await server.request('POST', '/v1/forecast', { body: manySeries(4001, 1) });

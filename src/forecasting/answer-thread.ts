@@ -3,15 +3,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HorizonError } from '../errors.ts';
 import { answerBytes, type ContractShape } from './contract.ts';
 
-export interface AnswerJob { id: number; kind?: 'answer'; text: string; shape: ContractShape }
+/** `text`: the worker's answer, or the answers of a call cut into fair chunks of `chunkSeries` series */
+export interface AnswerJob { id: number; kind?: 'answer'; text: string | string[]; shape: ContractShape; chunkSeries?: number }
 export type AnswerReply =
   | { id: number; body: Uint8Array; timing: Record<string, number> }
   | { id: number; error: { code?: string; message: string } };
 
 /** The reply to an answer job: the bytes, or the error the event loop would have thrown. */
-export function answerReply({ id, text, shape }: AnswerJob): AnswerReply {
+export function answerReply({ id, text, shape, chunkSeries }: AnswerJob): AnswerReply {
   try {
-    return { id, ...answerBytes(text, shape) };
+    return { id, ...answerBytes(text, shape, chunkSeries) };
   } catch (error) {
     return { id, error: { code: error instanceof HorizonError ? error.code : undefined, message: (error as Error).message } };
   }

@@ -41,8 +41,8 @@ export class AnswerThreads {
   }
 
   /** The contract's JSON bytes for the worker's answer `text`; the errors the loop would have thrown. */
-  async shape(text: string, shape: ContractShape): Promise<ShapedAnswer> {
-    const reply = await this.run({ text, shape } satisfies Omit<AnswerJob, 'id'>) as AnswerReply;
+  async shape(text: string | string[], shape: ContractShape, chunkSeries?: number): Promise<ShapedAnswer> {
+    const reply = await this.run({ text, shape, chunkSeries } satisfies Omit<AnswerJob, 'id'>) as AnswerReply;
     if ('error' in reply) {
       // the error the event loop would have thrown: a HorizonError keeps its code, anything else stays a plain 500
       throw reply.error.code ? new HorizonError(reply.error.code as ErrorCode, reply.error.message) : new Error(reply.error.message);

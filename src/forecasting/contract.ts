@@ -4,7 +4,7 @@ import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
 import type { NormalizedRequest } from './normalize.ts';
 import type { InferResponse } from '../runtime/inference.ts';
-import { decodeInferResponse } from '../runtime/wire.ts';
+import { decodeInferResponse, joinChunkAnswers } from '../runtime/wire.ts';
 import type { ForecastResponse } from '../http/schemas.ts';
 
 export type ForecastResult = Static<typeof ForecastResponse>;
@@ -21,8 +21,9 @@ const encoder = new TextEncoder();
 
 /** The contract's JSON bytes of a worker's /infer answer text (what an answer thread does). encode() gives
  * a fresh buffer of its own, so a thread transfers it instead of copying. */
-export function answerBytes(text: string, shape: ContractShape): { body: Uint8Array; timing: Record<string, number> } {
-  const answer = decodeInferResponse(JSON.parse(text));
+export function answerBytes(text: string | string[], shape: ContractShape, chunkSeries = 0): { body: Uint8Array; timing: Record<string, number> } {
+  // a call cut into fair chunks (runtime/inference.ts): the chunks' answers joined in order
+  const answer = typeof text === 'string' ? decodeInferResponse(JSON.parse(text)) : joinChunkAnswers(text.map((t) => decodeInferResponse(JSON.parse(t))), chunkSeries);
   return { body: encoder.encode(JSON.stringify(shapeAnswer(shape, answer))), timing: answer.timing ?? {} };
 }
 

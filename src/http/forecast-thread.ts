@@ -26,10 +26,12 @@ export interface RequestContext {
   /** each model's default size on this deployment (registry.defaultSize: the catalog's, if its weights are here) */
   defaultSizes: Record<string, string>;
   float32: boolean; cpuWorkers: number;
+  /** a plan of more series is encoded as chunks of this many (the inference client's fair chunks; 0: one body) */
+  chunkSeries?: number;
 }
 export interface RequestJob { id: number; kind: 'request'; bytes: Uint8Array; context: RequestContext }
 export type RequestReply =
-  | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string }
+  | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string; inferBodies?: string[] }
   | { id: number; kind: 'fallback' }
   | { id: number; kind: 'bad_json' }
   | { id: number; kind: 'invalid'; errors: FieldError[] }
@@ -61,12 +63,21 @@ export function planRequest({ id, bytes, context }: RequestJob): RequestReply {
     return {
       id, kind: 'planned', model: plan.model, size: plan.size, seriesCount: plan.series.length, points: (body.series as { target: unknown[] }[]).reduce((n, s) => n + s.target.length, 0),
       estimateMs: callCostMs(catalog, request, context.cpuWorkers), shape: contractShape(plan),
-      inferBody: JSON.stringify(encodeInferRequest(request, context.float32)),
+      ...chunkedBodies(request, context),
     };
   } catch (error) {
     if (error instanceof RequestValidationError) return { id, kind: 'invalid', errors: error.errors };
     return { id, kind: 'failed', code: error instanceof HorizonError ? error.code : undefined, message: (error as Error).message };
   }
+}
+
+/** The worker request: one body, or (more series than a fair chunk) one body per chunk of chunkSeries series. */
+function chunkedBodies(request: Parameters<typeof encodeInferRequest>[0], context: RequestContext): { inferBody: string; inferBodies?: string[] } {
+  const size = context.chunkSeries ?? 0;
+  if (size <= 0 || request.series.length <= size) return { inferBody: JSON.stringify(encodeInferRequest(request, context.float32)) };
+  const inferBodies: string[] = [];
+  for (let start = 0; start < request.series.length; start += size) inferBodies.push(JSON.stringify(encodeInferRequest({ ...request, series: request.series.slice(start, start + size) }, context.float32)));
+  return { inferBody: '', inferBodies };
 }
 
 if (parentPort && import.meta.url === (workerData as { entry?: string } | null)?.entry) {

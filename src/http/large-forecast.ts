@@ -50,15 +50,14 @@ export async function planInThread(deps: AppContext, body: LargeBody, config: Pi
     catalog: registry.catalog, defaultModel: registry.defaultModel,
     defaultSizes: Object.fromEntries(registry.catalog.models.map((m) => [m.id, registry.defaultSize(m)])),
     float32: config.inferFloat32 ?? true, cpuWorkers: config.cpuWorkers,
+    // more series than a fair chunk: encoded as chunks, each queued in the account's turn (runtime/inference.ts)
+    chunkSeries: deps.inference.chunkSeries,
   };
   const reply = await deps.answerThreads!.run({ kind: 'request', bytes: body.bytes, context }) as RequestReply;
   switch (reply.kind) {
     // more series than one fair chunk: the loop's path, whose model call is cut into chunks queued fairly
     // between accounts (runtime/inference.ts FairGate); one encoded body would hold the worker for all of it
-    case 'planned':
-      if (!(deps.inference.chunkSeries > 0 && reply.seriesCount > deps.inference.chunkSeries)) return reply;
-      checkSyncSize(deps.config, '/v1/forecast-jobs', reply.seriesCount, reply.points);
-      return { kind: 'parsed', body: JSON.parse(body.bytes.toString('utf8')) };
+    case 'planned': return reply;
     case 'fallback': {
       // the caps the preHandler could not count on bytes (sync-limits.ts)
       const parsed = JSON.parse(body.bytes.toString('utf8')) as { series: { target: unknown[] }[] };
@@ -82,8 +81,10 @@ export async function runPlanned(deps: AppContext & { config: Pick<Config, 'sync
   checkSyncBudget(planned.estimateMs, syncBudgetMs(deps.config), '/v1/forecast-jobs', planned.seriesCount);
   const charge = await chargeRequest(deps.database.db, ownerOf(request).accountId, reply);
   return withRefundOn5xx(charge, async () => {
-    const text = await deps.inference.inferEncodedText(group, planned.inferBody);
-    const shaped = await deps.answerThreads!.shape(text, planned.shape);
+    const text = planned.inferBodies
+      ? await Promise.all(planned.inferBodies.map((chunk) => deps.inference.inferEncodedText(group, chunk)))
+      : await deps.inference.inferEncodedText(group, planned.inferBody);
+    const shaped = await deps.answerThreads!.shape(text, planned.shape, deps.inference.chunkSeries);
     const timing = serverTiming(shaped.timing);
     if (timing) reply.header('server-timing', timing);
     reply.type('application/json; charset=utf-8');

@@ -3,7 +3,7 @@
 import { Pool } from 'undici';
 import { HorizonError } from '../errors.ts';
 import type { RuntimeSeries } from '../forecasting/normalize.ts';
-import { decodeInferResponse, encodeInferRequest } from './wire.ts';
+import { decodeInferResponse, encodeInferRequest, joinChunkAnswers } from './wire.ts';
 import { currentRequest } from '../http/request-context.ts';
 
 export interface InferRequest {
@@ -62,22 +62,20 @@ interface Waiting { body: InferRequest; requestId: string | undefined; resolve(a
  */
 export class FairGate {
   private running = 0;
-  /** waiting calls by flow (account), in round-robin order: a flow served goes to the back */
+  /** calls at the worker, by flow: a freed slot goes to the waiting flow with the fewest */
+  private readonly runningByFlow = new Map<string, number>();
+  /** waiting calls by flow, in round-robin order among equals: a flow served goes to the back */
   private readonly queues = new Map<string, (() => void)[]>();
   private readonly slots: () => number;
   constructor(slots: () => number) { this.slots = slots; }
 
   /** Resolves with the release function once this flow's call may go to the worker. */
   acquire(flow: string): Promise<() => void> {
-    const release = () => { this.running--; this.next(); };
-    if (this.queues.size === 0 && this.running < this.slots()) {
-      this.running++;
-      return Promise.resolve(once(release));
-    }
+    if (this.queues.size === 0 && this.running < this.slots()) return Promise.resolve(this.start(flow));
     return new Promise((resolve) => {
+      const begin = () => resolve(this.start(flow));
       const queue = this.queues.get(flow);
-      const start = () => resolve(once(release));
-      if (queue) queue.push(start); else this.queues.set(flow, [start]);
+      if (queue) queue.push(begin); else this.queues.set(flow, [begin]);
     });
   }
 
@@ -86,14 +84,29 @@ export class FairGate {
     return Object.fromEntries([...this.queues].map(([flow, q]) => [flow, q.length]));
   }
 
+  private start(flow: string): () => void {
+    this.running++;
+    this.runningByFlow.set(flow, (this.runningByFlow.get(flow) ?? 0) + 1);
+    return once(() => {
+      this.running--;
+      const left = this.runningByFlow.get(flow)! - 1;
+      if (left > 0) this.runningByFlow.set(flow, left); else this.runningByFlow.delete(flow);
+      this.next();
+    });
+  }
+
   private next(): void {
     while (this.running < this.slots() && this.queues.size > 0) {
-      const [flow, queue] = this.queues.entries().next().value!;
-      const start = queue.shift()!;
-      this.queues.delete(flow);
-      if (queue.length > 0) this.queues.set(flow, queue); // to the back: the next flow goes first
-      this.running++;
-      start();
+      // the waiting flow with the fewest calls at the worker; among equals the one waiting longest
+      let chosen: string | undefined;
+      for (const flow of this.queues.keys()) {
+        if (chosen === undefined || (this.runningByFlow.get(flow) ?? 0) < (this.runningByFlow.get(chosen) ?? 0)) chosen = flow;
+      }
+      const queue = this.queues.get(chosen!)!;
+      const begin = queue.shift()!;
+      this.queues.delete(chosen!);
+      if (queue.length > 0) this.queues.set(chosen!, queue); // to the back
+      begin();
     }
   }
 }
@@ -147,15 +160,7 @@ export class InferenceClient {
     const chunks: InferRequest[] = [];
     for (let start = 0; start < body.series.length; start += this.chunkSeries) chunks.push({ ...body, series: body.series.slice(start, start + this.chunkSeries) });
     const answers = await Promise.all(chunks.map((chunk) => this.inferNow(group, chunk, currentRequest()?.requestId)));
-    const warnings: string[] = [];
-    const seen = new Set<string>();
-    answers.forEach((answer, k) => {
-      const offset = k * this.chunkSeries;
-      for (const w of renumberWarnings(answer.warnings, (i) => [i + offset])) if (!seen.has(w)) { seen.add(w); warnings.push(w); }
-    });
-    const timing: Record<string, number> = {};
-    for (const answer of answers) for (const [key, ms] of Object.entries(answer.timing)) timing[key] = (timing[key] ?? 0) + ms;
-    return { ...answers[0], warnings, timing, predictions: answers.flatMap((a) => a.predictions) };
+    return joinChunkAnswers(answers, this.chunkSeries);
   }
 
   /**

@@ -73,3 +73,17 @@ export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> &
     }),
   };
 }
+
+/** The answers of a call cut into chunks of `chunkSeries` series, as one answer: predictions in order,
+ * per-series warnings renumbered to the whole call (the others once), timings summed. */
+export function joinChunkAnswers(answers: InferResponse[], chunkSeries: number): InferResponse {
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  answers.forEach((answer, k) => {
+    const offset = k * chunkSeries;
+    for (const w of (answer.warnings ?? []).map((text) => text.replace(/^series (\d+): /, (_, i: string) => `series ${Number(i) + offset}: `))) if (!seen.has(w)) { seen.add(w); warnings.push(w); }
+  });
+  const timing: Record<string, number> = {};
+  for (const answer of answers) for (const [key, ms] of Object.entries(answer.timing ?? {})) timing[key] = (timing[key] ?? 0) + ms;
+  return { ...answers[0], warnings, timing, predictions: answers.flatMap((a) => a.predictions) };
+}

@@ -1,0 +1,82 @@
+// Fair queueing of model calls between accounts (issue 24), against a stand-in worker that holds each
+// /infer until the test lets it answer, so the order in which calls reach the worker is observed exactly
+// (order, not timing). Without the gate, every chunk of account A's large call would reach the worker
+// before account B's small call; with it, B's call goes at the first free slot.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { InferenceClient, FairGate, type InferRequest } from '../src/runtime/inference.ts';
+import { encodeFloat64 } from '../src/runtime/wire.ts';
+import { runInContext } from '../src/http/request-context.ts';
+
+interface Held { series: { target: string }[]; requestId: string; answer(): void }
+let server: Server;
+let baseUrl: string;
+const received: Held[] = [];
+let arrived: () => void = () => {};
+
+before(async () => {
+  server = createServer((req, res: ServerResponse) => {
+    let text = '';
+    req.on('data', (d) => { text += d; });
+    req.on('end', () => {
+      const body = JSON.parse(text) as { series: { target: string }[] };
+      received.push({
+        series: body.series, requestId: String(req.headers['x-request-id']),
+        // each prediction's mean is the first target value of its series: the test can see which series it was
+        answer: () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
+          model: 'naive', size: 'default', warnings: ['series 0: a warning'], timing: { infer_ms: 1 },
+          predictions: body.series.map((s) => ({ mean: encodeFloat64([Buffer.from(s.target, 'base64').readDoubleLE(0)]), quantiles: {} })),
+        })),
+      });
+      arrived();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+after(() => new Promise<void>((r) => server.close(() => r())));
+
+const callsReceived = async (n: number) => { while (received.length < n) await new Promise<void>((r) => { arrived = r; }); };
+const request = (n: number, first = 0): InferRequest => ({
+  model: 'naive', size: 'default', freq: 'D', horizon: 1, quantiles: [],
+  series: Array.from({ length: n }, (_, i) => ({ target: [first + i], past_covariates: {}, future_covariates: {}, static_covariates: {} })),
+});
+
+describe('fair queueing of model calls', () => {
+  it('a large call is cut into chunks; another account\'s call goes at the first free slot, ahead of the large call\'s other chunks', async () => {
+    const client = new InferenceClient(() => baseUrl, 10_000, { chunkSeries: 10, coalesce: false });
+    const large = runInContext({ requestId: 'req-a', fields: {}, accountId: 'account-a' }, () => client.infer('core', request(100)));
+    await callsReceived(2); // the gate's 2 slots (one worker): two of A's ten chunks
+    const small = runInContext({ requestId: 'req-b', fields: {}, accountId: 'account-b' }, () => client.infer('core', request(1, 1000)));
+    assert.deepEqual(client.gate('core').waiting(), { 'account-a': 8, 'account-b': 1 });
+    received[0].answer(); // a slot frees: B's turn, not A's third chunk
+    await callsReceived(3);
+    assert.equal(received[2].requestId, 'req-b');
+    received[2].answer();
+    const b = await small;
+    assert.deepEqual(b.predictions.map((p) => p.mean[0]), [1000]);
+    // the rest of A's chunks, one slot at a time
+    for (let k = 1; k < 11; k++) {
+      if (k === 2) continue;
+      await callsReceived(k + 1);
+      received[k].answer();
+    }
+    const a = await large;
+    assert.deepEqual(a.predictions.map((p) => p.mean[0]), Array.from({ length: 100 }, (_, i) => i), 'chunks joined in order');
+    assert.deepEqual(a.warnings.slice(0, 3), ['series 0: a warning', 'series 10: a warning', 'series 20: a warning'], 'per-series warnings renumbered');
+    assert.equal(received.filter((r) => r.requestId === 'req-a').every((r) => r.series.length === 10), true);
+    await client.close();
+  });
+
+  it('FairGate: turns go round robin between flows, each flow in its own order', async () => {
+    const gate = new FairGate(() => 1);
+    const order: string[] = [];
+    const first = await gate.acquire('a');
+    // each turn ends as soon as it starts: the next is chosen then
+    const waits = ['a1', 'a2', 'a3', 'b1', 'b2', 'c1'].map((name) => gate.acquire(name[0]).then((release) => { order.push(name); release(); }));
+    first();
+    await Promise.all(waits);
+    assert.deepEqual(order, ['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
+});
