@@ -40,6 +40,7 @@ import { seriesDelete } from './series.delete.ts';
 import { seriesObservationsAppend } from './series-observations.append.ts';
 import { seriesAccuracyGet } from './series-accuracy.get.ts';
 import { accuracyGet } from './accuracy.get.ts';
+import { seriesObservationsAppendMany } from './series-observations.append-many.ts';
 
 export type Route = (app: App, deps: AppContext) => void;
 
@@ -51,7 +52,7 @@ export const routes: Route[] = [
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,
   fineTuningJobsCreate, fineTuningJobsGet, fineTuningJobsList, fineTuningJobsCancel, modelsDelete, modelsGet,
-  seriesPut, seriesGet, seriesList, seriesDelete, seriesObservationsAppend, seriesAccuracyGet, accuracyGet,
+  seriesPut, seriesGet, seriesList, seriesDelete, seriesObservationsAppend, seriesAccuracyGet, accuracyGet, seriesObservationsAppendMany,
 ];
 
 /** Response serializer of the routes that answer forecasts (large number arrays): V8's JSON.stringify
