@@ -104,6 +104,26 @@ for (const backend of storeBackends) {
       await server.request('DELETE', '/v1/series/app');
     });
 
+    it('bulk append: many series in one request, all or nothing, errors naming series[i]', async () => {
+      const { key } = await server.newAccount();
+      for (const id of ['bulk-a', 'bulk-b']) await server.request('PUT', `/v1/series/${id}`, { key, body: { freq: 'D', index: ['2024-01-01'], target: [1] } });
+      const bad = await server.request('POST', '/v1/series/observations', { key, body: { series: [
+        { series_id: 'bulk-a', index: ['2024-01-02'], target: [2] }, { series_id: 'bulk-b', index: ['2024-01-01'], target: [9] },
+      ] } });
+      assert.equal(bad.status, 422, bad.text);
+      assert.equal(bad.body.errors[0].series, 1);
+      assert.equal(bad.body.errors[0].field, 'series[1].target[0]');
+      assert.equal((await server.request('GET', '/v1/series/bulk-a', { key })).body.points, 1, 'nothing applied');
+      const unknown = await server.request('POST', '/v1/series/observations', { key, body: { series: [{ series_id: 'bulk-zz', index: ['2024-01-02'], target: [2] }] } });
+      assert.equal(unknown.status, 404);
+      const ok = await server.request('POST', '/v1/series/observations', { key, body: { series: [
+        { series_id: 'bulk-a', index: ['2024-01-02'], target: [2] }, { series_id: 'bulk-b', index: ['2024-01-01', '2024-01-03'], target: [1, 3] },
+      ] } });
+      assert.equal(ok.status, 200, ok.text);
+      assert.deepEqual(ok.body.series.map((s: { appended: number; unchanged: number; points: number }) => [s.appended, s.unchanged, s.points]), [[1, 0, 2], [1, 1, 3]]);
+      assert.deepEqual((await server.request('GET', '/v1/series/bulk-b', { key })).body.target, [1, null, 3]);
+    });
+
     it('limits: series per account (409) and points per series (422 on PUT, 409 on append)', async () => {
       const { key } = await server.newAccount();
       for (let i = 0; i < 6; i++) assert.equal((await server.request('PUT', `/v1/series/lim-${i}`, { key, body: { freq: 'D', index: ['2024-01-01'], target: [i] } })).status, 201);

@@ -47,6 +47,14 @@ export const ObservationsAppend = Type.Object({
   target: Type.Array(Value, { minItems: 1, description: 'one value per date; null = missing' }),
 }, { additionalProperties: false });
 
+export const ObservationsAppendMany = Type.Object({
+  series: Type.Array(Type.Object({
+    series_id: Type.String({ pattern: SERIES_ID_PATTERN }),
+    index: ObservationsAppend.properties.index,
+    target: ObservationsAppend.properties.target,
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 100_000, description: 'one append per stored series (each id once), all applied in one transaction: all or nothing' }),
+}, { additionalProperties: false });
+
 export const ObservationsAppended = Type.Object({
   series_id: Type.String(),
   appended: Type.Integer({ description: 'dates added' }),
@@ -55,6 +63,8 @@ export const ObservationsAppended = Type.Object({
   last_date: Type.String(),
   scheduled_forecast: Type.Optional(Type.Union([Type.String({ description: 'id of the stored forecast this append triggered (forecast_every)' }), Type.Null()])),
 });
+
+export const ObservationsAppendedMany = Type.Object({ series: Type.Array(ObservationsAppended, { description: 'series[i]: what the append of series[i] did' }) });
 
 const ForecastView = Type.Object({
   id: Type.String(),

@@ -220,3 +220,27 @@ export async function seriesEvents(db: Kysely<Schema>, accountId: string, series
   return await seriesDb(db).selectFrom('series_events').selectAll().where('account_id', '=', accountId).where('series_id', '=', seriesId)
     .orderBy('created_at', 'desc').limit(limit).execute();
 }
+
+/**
+ * Appends to many series of one account in one transaction (all or nothing): `decide` sees each stored
+ * row (locked) and returns what to add; the additions are written by one UPDATE. Missing ids are
+ * reported to `decide` as undefined rows.
+ */
+export async function appendToManySeries<T extends { append: (number | null)[] }>(
+  db: Kysely<Schema>, accountId: string, seriesIds: string[], decide: (rows: Map<string, SeriesRow>) => T[],
+): Promise<{ rows: Map<string, SeriesRow>; decisions: T[] }> {
+  return await db.transaction().execute(async (trx) => {
+    const tx = seriesDb(trx as unknown as Kysely<Schema>);
+    const found = await tx.selectFrom('stored_series').selectAll().where('account_id', '=', accountId)
+      .where('series_id', 'in', [...new Set(seriesIds)]).orderBy('series_id').forUpdate().execute() as SeriesRow[];
+    const rows = new Map(found.map((r) => [r.series_id, r]));
+    const decisions = decide(rows);
+    const changes = seriesIds.map((id, i) => ({ series_id: id, vals: decisions[i].append })).filter((c) => c.vals.length > 0);
+    if (changes.length > 0) {
+      await sql`UPDATE stored_series AS s SET target = s.target || v.vals, updated_at = now()
+        FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS v(series_id text, vals double precision[])
+        WHERE s.account_id = ${accountId} AND s.series_id = v.series_id`.execute(tx);
+    }
+    return { rows, decisions };
+  });
+}
