@@ -216,11 +216,8 @@ describe('TypeScript SDK against the real server', () => {
     } finally { rmSync(out, { recursive: true, force: true }); }
   });
 
-  it('the README "TypeScript" example runs as written', async () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### TypeScript'));
-    const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-    assert.ok(code, 'README has a ```ts block under ### TypeScript');
+  /** Runs a ```ts block as written (the package name pointed at the built SDK); its stdout. */
+  async function runExample(code: string): Promise<string> {
     assert.ok(code.includes("from '@horizon-forecast/client'"));
     const dir = mkdtempSync(join(tmpdir(), 'horizon-readme-'));
     try {
@@ -228,10 +225,36 @@ describe('TypeScript SDK against the real server', () => {
       writeFileSync(file, code.replace("'@horizon-forecast/client'", `'${pathToFileURL(SDK_ENTRY.pathname).href}'`));
       // a child process (asynchronously: the server runs in this one)
       const run = await promisify(execFile)(process.execPath, [file], { env: { ...process.env, HORIZON_URL: server.url, HORIZON_API_KEY: server.key }, encoding: 'utf8', timeout: 120_000 });
-      assert.match(run.stdout, /^2025-01-01 [\d.]+ [\d.]+ [\d.]+$/m, run.stdout);
-      assert.match(run.stdout, /^completed \[/m, run.stdout);
-      assert.match(run.stdout, /^422 validation_failed/m, run.stdout);
-      assert.match(run.stdout, /series: 0,\s+field: 'series\[0\]\.index'/, run.stdout);
+      return run.stdout;
     } finally { rmSync(dir, { recursive: true, force: true }); }
+  }
+
+  /** The forecast lines `date mean q0.1 q0.9` of an example: a real series has intervals of real width. */
+  function forecastLines(stdout: string): number[][] {
+    const lines = [...stdout.matchAll(/^(\d{4}-\d{2}-\d{2}) ([\d.]+) ([\d.]+) ([\d.]+)$/gm)].map((m) => [Number(m[2]), Number(m[3]), Number(m[4])]);
+    assert.equal(lines.length, 6, stdout);
+    for (const [mean, low, high] of lines) assert.ok(low < mean && mean < high && high - low > 10, `a zero-width or inverted interval: ${stdout}`);
+    return lines;
+  }
+
+  it('clients/typescript/README.md\'s example runs as written, on a real series (AirPassengers)', async () => {
+    const readme = readFileSync(new URL('../clients/typescript/README.md', import.meta.url), 'utf8');
+    const code = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(code, 'clients/typescript/README.md has a ```ts block');
+    const stdout = await runExample(code);
+    assert.match(stdout, /^1961-01-01 [\d.]+ [\d.]+ [\d.]+$/m, stdout);
+    forecastLines(stdout);
+    assert.match(stdout, /^completed \[/m, stdout);
+    assert.match(stdout, /^422 validation_failed/m, stdout);
+    assert.match(stdout, /series: 0,\s+field: 'series\[0\]\.index'/, stdout);
+  });
+
+  it('the README\'s TypeScript forecast runs as written', async () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const code = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(code, 'README.md has a ```ts block');
+    const stdout = await runExample(code);
+    assert.match(stdout, /^1961-01-01 [\d.]+ [\d.]+ [\d.]+$/m, stdout);
+    forecastLines(stdout);
   });
 });

@@ -49,3 +49,14 @@ def test_missing_columns_name_the_arguments():
     with pytest.raises(ValueError, match=r"'y' \(target_col") as caught:
         c.forecast(raw.assign(unique_id="a"), h=24, time_col="Month")
     assert "id_col" not in str(caught.value).split(";")[0], "only the missing column is named"
+
+
+def test_repository_readme_python_example_runs_as_written(server):
+    """The front door's Python forecast, from the repository root (it reads web/samples/airpassengers.csv)."""
+    text = (REPO / "README.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[0]
+    env = {**os.environ, "HORIZON_URL": server.url, "HORIZON_API_KEY": server.key}
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].split()[:2] == ["unique_id", "Month"], out.stdout
+    assert "1961-01-01" in out.stdout, out.stdout
