@@ -147,11 +147,14 @@ export function decideAppend(grid: Grid, stored: readonly (number | null)[], bod
   return { append, appended, unchanged };
 }
 
-/** The series as an inline InputSeries: the stored steps with their dates (gaps as null values). */
-export function inlineSeries(grid: Grid, target: readonly (number | null)[]): InputSeries {
-  const index = new Array<string>(target.length);
-  for (let k = 0; k < target.length; k++) index[k] = dateAtStep(grid, k);
-  return { index, target: [...target] };
+/** The series as an inline InputSeries: the stored steps with their dates (gaps as null values).
+ * `dates` caches the dates of each grid (series that start together share them: one calendar walk). */
+export function inlineSeries(grid: Grid, target: readonly (number | null)[], dates = new Map<string, string[]>()): InputSeries {
+  const key = JSON.stringify(grid);
+  let known = dates.get(key);
+  if (!known) dates.set(key, known = []);
+  for (let k = known.length; k < target.length; k++) known.push(dateAtStep(grid, k));
+  return { index: known.length === target.length ? [...known] : known.slice(0, target.length), target: [...target] };
 }
 
 /** What a stored forecast needs to be scored (a stored_forecasts row). */

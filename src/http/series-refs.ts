@@ -71,7 +71,8 @@ export function seriesRefsHook(deps: AppContext) {
     if (other >= 0) throw new RequestValidationError([{ field: `series_ids[${other}]`, reason: `series "${names[other]}" has freq ${ordered[other].freq}, series "${names[0]}" has ${freq}: one request forecasts one freq` }]);
     if (body.freq !== undefined && body.freq !== freq) throw new RequestValidationError([{ field: 'freq', reason: `the stored series have freq ${freq}, not ${JSON.stringify(body.freq)} (freq may be left out with series_ids)` }]);
     body.freq = freq;
-    body.series = ordered.map((r) => inlineSeries(r.grid as Grid, r.target));
+    const dates = new Map<string, string[]>();
+    body.series = ordered.map((r) => inlineSeries(r.grid as Grid, r.target, dates));
     delete body.series_ids;
     delete body.store;
     request.seriesRefs = { ids: names, firstSteps: ordered.map((r) => r.target.length), freq, store: store === true };
