@@ -14,18 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .adapters.base import SeriesInput
+from .errors import ProtocolError  # re-exported: the worker's modules import it from here
 from .catalog import Catalog, CatalogModel
 from .quantiles import quantile_key
-
-
-class ProtocolError(Exception):
-    """Answered as {"error": {"code": code, "detail": detail}} with the HTTP status."""
-
-    def __init__(self, status: int, code: str, detail: str):
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
 
 
 def bad_request(detail: str) -> ProtocolError:

@@ -11,7 +11,7 @@ import importlib.util
 from dataclasses import dataclass
 
 from .adapters.base import Adapter
-from .weights import HF_LAYOUT, WeightsLayout
+from .weights import weights_layout  # re-exported: model_store, pull and finetune import it from here
 
 
 @dataclass(frozen=True)
@@ -19,9 +19,8 @@ class AdapterRef:
     module: str
     class_name: str
     requires: tuple[str, ...]  # top-level modules that must be importable
-    # The checkpoint layout it loads (see weights.py), None for models without weights: a size is
-    # servable only where its checkpoint is found.
-    weights: WeightsLayout | None = None
+    # (the checkpoint layout it loads is weights.ADAPTER_LAYOUTS': a size is servable only where its
+    # checkpoint is found)
 
 
 _STATISTICAL = "horizon_runtime.adapters.statistical"
@@ -36,29 +35,17 @@ ADAPTERS: dict[str, AdapterRef] = {
     "dyn-opt-theta": AdapterRef(_STATISTICAL, "DynOptThetaAdapter", ("statsforecast",)),
     "ces": AdapterRef(_STATISTICAL, "CESAdapter", ("statsforecast",)),
     "mstl": AdapterRef(_STATISTICAL, "MSTLAdapter", ("statsforecast",)),
-    "chronos": AdapterRef("horizon_runtime.adapters.chronos_t5", "ChronosT5Adapter", ("chronos",), HF_LAYOUT),
-    "chronos-bolt": AdapterRef("horizon_runtime.adapters.chronos_bolt", "ChronosBoltAdapter", ("chronos",), HF_LAYOUT),
-    "chronos-2": AdapterRef("horizon_runtime.adapters.chronos_2", "Chronos2Adapter", ("chronos",), HF_LAYOUT),
-    # TimesFM 1.0 (timesfm 1.3.0, runtime group timesfm1): the published repo holds one torch_model.ckpt.
-    "timesfm-1": AdapterRef(
-        "horizon_runtime.adapters.timesfm_1", "TimesFM1Adapter", ("timesfm",), WeightsLayout(("torch_model.ckpt",), ())
-    ),
-    # TimesFM 2.5: google/timesfm-2.5-200m-pytorch ships model.safetensors and a config.yaml, no config.json
-    # (the architecture is hard-coded in the library), so only the weights file is required.
-    "timesfm-2": AdapterRef(
-        "horizon_runtime.adapters.timesfm_2", "TimesFM2Adapter", ("timesfm",), WeightsLayout((), ("model.safetensors",))
-    ),
-    "timesfm-3": AdapterRef("horizon_runtime.adapters.timesfm_3", "TimesFM3Adapter", ("timesfm3",), HF_LAYOUT),
-    "moirai-2": AdapterRef("horizon_runtime.adapters.moirai_2", "Moirai2Adapter", ("uni2ts",), HF_LAYOUT),
-    # TabPFN checkpoints are single files with the config inside (.safetensors for v3.5, .ckpt before).
-    "tabpfn-ts": AdapterRef(
-        "horizon_runtime.adapters.tabpfn_ts", "TabPFNTSAdapter", ("tabpfn_time_series", "tabpfn"),
-        WeightsLayout((), ("*.safetensors", "*.ckpt")),
-    ),
-    # TiRex: the published repo holds one Lightning model.ckpt (hyper-parameters inside).
-    "tirex": AdapterRef("horizon_runtime.adapters.tirex", "TiRexAdapter", ("tirex",), WeightsLayout(("model.ckpt",), ())),
-    "yug": AdapterRef("horizon_runtime.adapters.yug", "YugAdapter", ("yug",), HF_LAYOUT),
-    "toto-2": AdapterRef("horizon_runtime.adapters.toto_2", "Toto2Adapter", ("toto2",), HF_LAYOUT),
+    "chronos": AdapterRef("horizon_runtime.adapters.chronos_t5", "ChronosT5Adapter", ("chronos",)),
+    "chronos-bolt": AdapterRef("horizon_runtime.adapters.chronos_bolt", "ChronosBoltAdapter", ("chronos",)),
+    "chronos-2": AdapterRef("horizon_runtime.adapters.chronos_2", "Chronos2Adapter", ("chronos",)),
+    "timesfm-1": AdapterRef("horizon_runtime.adapters.timesfm_1", "TimesFM1Adapter", ("timesfm",)),
+    "timesfm-2": AdapterRef("horizon_runtime.adapters.timesfm_2", "TimesFM2Adapter", ("timesfm",)),
+    "timesfm-3": AdapterRef("horizon_runtime.adapters.timesfm_3", "TimesFM3Adapter", ("timesfm3",)),
+    "moirai-2": AdapterRef("horizon_runtime.adapters.moirai_2", "Moirai2Adapter", ("uni2ts",)),
+    "tabpfn-ts": AdapterRef("horizon_runtime.adapters.tabpfn_ts", "TabPFNTSAdapter", ("tabpfn_time_series", "tabpfn")),
+    "tirex": AdapterRef("horizon_runtime.adapters.tirex", "TiRexAdapter", ("tirex",)),
+    "yug": AdapterRef("horizon_runtime.adapters.yug", "YugAdapter", ("yug",)),
+    "toto-2": AdapterRef("horizon_runtime.adapters.toto_2", "Toto2Adapter", ("toto2",)),
 }
 
 
@@ -71,11 +58,6 @@ def unavailable_reason(adapter: str) -> str | None:
     if missing:
         return f"adapter '{adapter}' needs {', '.join(missing)}, which is not installed in this group"
     return None
-
-
-def weights_layout(adapter: str) -> WeightsLayout | None:
-    """The checkpoint layout the adapter loads, or None when it needs no weights."""
-    return ADAPTERS[adapter].weights
 
 
 def adapter_class(adapter: str) -> type[Adapter]:

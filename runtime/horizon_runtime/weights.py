@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .protocol import ProtocolError
+from .errors import ProtocolError
 
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
 
@@ -99,3 +99,31 @@ def weights_directory(
             f"looked in: {'; '.join(lookup.looked)}",
         )
     return lookup.directory
+
+
+# Adapter name -> the checkpoint layout it loads (adapters without weights are absent: their sizes
+# need nothing on disk). Here rather than in registry.py so that adapters/base.py can find its own
+# layout without importing the registry, which imports adapters/base.py.
+ADAPTER_LAYOUTS: dict[str, WeightsLayout] = {
+    "chronos": HF_LAYOUT,
+    "chronos-bolt": HF_LAYOUT,
+    "chronos-2": HF_LAYOUT,
+    # TimesFM 1.0 (timesfm 1.3.0, runtime group timesfm1): the published repo holds one torch_model.ckpt.
+    "timesfm-1": WeightsLayout(("torch_model.ckpt",), ()),
+    # TimesFM 2.5: google/timesfm-2.5-200m-pytorch ships model.safetensors and a config.yaml, no config.json
+    # (the architecture is hard-coded in the library), so only the weights file is required.
+    "timesfm-2": WeightsLayout((), ("model.safetensors",)),
+    "timesfm-3": HF_LAYOUT,
+    "moirai-2": HF_LAYOUT,
+    # TabPFN checkpoints are single files with the config inside (.safetensors for v3.5, .ckpt before).
+    "tabpfn-ts": WeightsLayout((), ("*.safetensors", "*.ckpt")),
+    # TiRex: the published repo holds one Lightning model.ckpt (hyper-parameters inside).
+    "tirex": WeightsLayout(("model.ckpt",), ()),
+    "yug": HF_LAYOUT,
+    "toto-2": HF_LAYOUT,
+}
+
+
+def weights_layout(adapter: str) -> WeightsLayout | None:
+    """The checkpoint layout the adapter loads, or None when it needs no weights."""
+    return ADAPTER_LAYOUTS.get(adapter)

@@ -17,7 +17,7 @@ import { findModel } from '../runtime/catalog.ts';
 import { infer, planForecast, toContract, type ForecastPlan, type ForecastResult } from './forecast.ts';
 import { crossValidate, planCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
 import { RequestValidationError, type ForecastRequestBody, type RequestWarning } from './normalize.ts';
-import type { AutoInfo } from '../http/schemas.ts';
+import type { AutoInfo } from '../contract/schemas.ts';
 import { renumberWarnings, type InferenceClient, type InferResponse } from '../runtime/inference.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager } from '../runtime/model-pull.ts';

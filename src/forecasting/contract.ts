@@ -5,7 +5,7 @@ import { HorizonError } from '../errors.ts';
 import type { NormalizedRequest } from './normalize.ts';
 import type { InferResponse } from '../runtime/inference.ts';
 import { decodeInferResponse, joinChunkAnswers } from '../runtime/wire.ts';
-import type { ForecastResponse } from '../http/schemas.ts';
+import type { ForecastResponse } from '../contract/schemas.ts';
 
 export type ForecastResult = Static<typeof ForecastResponse>;
 

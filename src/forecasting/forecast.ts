@@ -9,7 +9,7 @@ import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager, PullProgress } from '../runtime/model-pull.ts';
 import { contractShape, toContract, type ForecastResult } from './contract.ts';
 import type { AnswerThreads } from './answer-threads.ts';
-import { noteLogFields } from '../http/request-context.ts';
+import { noteLogFields } from '../contract/request-context.ts';
 
 // toContract lives in contract.ts (it also runs in the answer threads); re-exported for its callers
 export { toContract, type ForecastResult };

@@ -21,6 +21,10 @@ import { FREQS, findModel } from '../runtime/catalog.ts';
 import type { FieldError } from '../errors.ts';
 import type { ForecastDatesResult, ParsedIndex, ParseIndexResult } from './calendar.ts';
 import { didYouMean, suggestFreq } from './did-you-mean.ts';
+import type { RuntimeSeries } from '../runtime/worker-protocol.ts';
+
+// the runtime's series shape is the worker protocol's; re-exported for the forecasting code that builds it
+export type { RuntimeBacktest, RuntimeSeries } from '../runtime/worker-protocol.ts';
 import { dateAtStep, fillGaps, findContinuationError, forecastDates, gapSummary, parseDate, parseIndex } from './calendar.ts';
 
 export type { FieldError };
@@ -48,21 +52,6 @@ export interface ForecastRequestBody {
 }
 
 /** One element of /infer's `series` (docs/runtime-protocol.md). */
-export interface RuntimeSeries {
-  target: (number | null)[];
-  past_covariates: Record<string, (number | null)[]>;
-  future_covariates: Record<string, number[]>;
-  static_covariates: Record<string, number>;
-  /** the dates of `target`'s values and of the horizon, only for models whose catalog entry says uses_dates */
-  index?: string[];
-  forecast_index?: string[];
-  /** validation forecasts from the same fit, for models with refit_free_backtest (docs/runtime-protocol.md) */
-  backtest?: RuntimeBacktest;
-}
-
-/** The `window` values from each cutoff n − window − (k − 1)·step, k = 1..origins, forecast too. */
-export interface RuntimeBacktest { window: number; origins: number; step: number }
-
 export interface RequestWarning {
   series?: number;
   field: string;

@@ -28,17 +28,10 @@ import { findModel, type Catalog, type CatalogModel } from '../runtime/catalog.t
 import { holdOutTail, type RuntimeSeries } from './normalize.ts';
 import type { InferenceClient, InferRequest, InferResponse, Prediction } from '../runtime/inference.ts';
 import { quantileLoss } from './metrics.ts';
+import { PRISM_ID, type PrismMember } from '../runtime/prism-members.ts';
 
-export const PRISM_ID = 'prism';
-/**
- * Statistical fallback members, used when fewer than two foundation models are served: ETS and
- * Theta (the two strongest cheap models on M3/M4) and the seasonal naive (the best of the three on
- * strongly seasonal hourly data, and a third voice for the median). naive is left out (it drags the
- * blend); auto-arima for bounded cost (a long seasonal series takes it a minute) and auto-ces because
- * statsforecast's AutoCES costs ~10× AutoETS per series here; add any of them with
- * HORIZON_PRISM_MEMBERS.
- */
-export const STATISTICAL_MEMBERS = ['auto-ets', 'auto-theta', 'seasonal-naive'];
+export { PRISM_ID, STATISTICAL_MEMBERS, prismMembers, type PrismBacktest, type PrismMember } from '../runtime/prism-members.ts';
+
 /** share of the members' median in every blend; the rest is the inverse-loss weighted mean */
 export const MEDIAN_SHARE = 0.5;
 /** rolling validation origins per series (fewer where the history is short) */
@@ -47,23 +40,6 @@ export const ORIGINS = 2;
 export const POOL_SHARE = 0.5;
 /** exponent of the inverse-loss weights (v2: 1) */
 export const WEIGHT_POWER = 8;
-
-/** How a member's validation forecasts are made: 'forward' = from its fit on the whole history
- * (statsforecast's forward(), one fit per series; models with refit_free_backtest), 'refit' = a forecast
- * of each origin's truncated history of its own (one call per window length). */
-export type PrismBacktest = 'forward' | 'refit';
-export interface PrismMember { model: string; size: string; group: string; backtest: PrismBacktest }
-
-/** The members for this deployment: configured ones that are served, else served foundation models, else statistical ones.
- * `backtest` 'refit' refits every member at every origin (v3); 'forward' (the default) does so only where the model has no refit-free backtest. */
-export function prismMembers(catalog: Catalog, configured: string[], isServed: (model: CatalogModel) => boolean, backtest: PrismBacktest = 'forward'): PrismMember[] {
-  const served = (ids: string[]) => ids.map((id) => findModel(catalog, id)).filter((m): m is CatalogModel => !!m && m.id !== PRISM_ID && isServed(m));
-  const toMember = (m: CatalogModel): PrismMember => ({ model: m.id, size: m.default_size, group: m.group, backtest: backtest === 'forward' && m.refit_free_backtest ? 'forward' : 'refit' });
-  if (configured.length) return served(configured).map(toMember);
-  // foundation models are the ones with weights; every model without (the statistical ones) is a fallback only
-  const foundation = served(catalog.models.filter((m) => m.weights).map((m) => m.id));
-  return (foundation.length >= 2 ? foundation : served(STATISTICAL_MEMBERS)).map(toMember);
-}
 
 /** The validation windows of a series: length w = min(horizon, ⌊n/3⌋) and the origins k = 1..ORIGINS
  * (window k is the w steps ending (k − 1)·w before the end) whose window is fully observed and that

@@ -1,32 +1,3 @@
-// The request being served, for code far from the route (the inference client sends its id to the
-// worker as X-Request-Id; planForecast notes model, size and series count for the request's log
-// line). A job's context carries the job id as its request id.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CatalogModel } from '../runtime/catalog.ts';
-
-/** Fields of a request's log line that the handler learns as it goes. */
-export interface LogFields { model?: string; size?: string; series?: number; code?: string; job_id?: string; answer?: 'thread'; request?: 'thread' }
-
-export interface RequestContext {
-  requestId: string; fields: LogFields;
-  /** the account's private (fine-tuned) models: the registry's catalog holds them for this request or job only */
-  privateModels?: CatalogModel[];
-  /** the calling account: the inference client queues model calls fairly between accounts (inference.ts) */
-  accountId?: string;
-}
-
-const storage = new AsyncLocalStorage<RequestContext>();
-
-export function runInContext<T>(context: RequestContext, work: () => T): T {
-  return storage.run(context, work);
-}
-
-export function currentRequest(): RequestContext | undefined {
-  return storage.getStore();
-}
-
-/** Adds fields to the current request's log line (no-op outside a request). */
-export function noteLogFields(fields: LogFields): void {
-  const context = storage.getStore();
-  if (context) Object.assign(context.fields, fields);
-}
+// The request context lives in src/contract (forecasting and runtime read it too); the http layer
+// keeps importing it from here.
+export * from '../contract/request-context.ts';

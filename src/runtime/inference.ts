@@ -2,34 +2,12 @@
 // runtime group and maps the worker's protocol errors (docs/runtime-protocol.md) to the registry.
 import { Pool } from 'undici';
 import { HorizonError } from '../errors.ts';
-import type { RuntimeSeries } from '../forecasting/normalize.ts';
+import type { InferRequest, InferResponse, LoadResponse, Prediction } from './worker-protocol.ts';
 import { decodeInferResponse, encodeInferRequest, joinChunkAnswers } from './wire.ts';
-import { currentRequest } from '../http/request-context.ts';
+import { currentRequest } from '../contract/request-context.ts';
 
-export interface InferRequest {
-  model: string;
-  size: string;
-  freq: string;
-  horizon: number;
-  quantiles: number[];
-  series: RuntimeSeries[];
-}
-
-export interface Prediction {
-  mean: number[]; quantiles: Record<string, number[]>;
-  /** with a series' `backtest`: the forecast from each cutoff k = 1..origins (window values each) */
-  backtest?: { mean: number[]; quantiles: Record<string, number[]> }[];
-}
-
-export interface InferResponse {
-  model: string;
-  size: string;
-  predictions: Prediction[];
-  warnings: string[];
-  timing: Record<string, number>;
-}
-
-export interface LoadResponse { model: string; size: string; load_ms: number; device: string; already_loaded: boolean }
+// the protocol's shapes, for the code that calls the client
+export type { InferRequest, InferResponse, LoadResponse, Prediction } from './worker-protocol.ts';
 
 /** Where a group's workers listen right now (undefined or empty while none is up): local workers'
  * origins (HORIZON_WORKERS_PER_GROUP of them), or a Ray Serve application's URL with its route prefix

@@ -4,11 +4,11 @@
 import type { Static } from '@fastify/type-provider-typebox';
 import { type Catalog, type CatalogModel, findModel, supportsCovariates } from './catalog.ts';
 import { HorizonError } from '../errors.ts';
-import { currentRequest } from '../http/request-context.ts';
-import type { ModelInfo, UnavailableReason } from '../http/schemas.ts';
+import { currentRequest } from '../contract/request-context.ts';
+import type { ModelInfo, UnavailableReason } from '../contract/schemas.ts';
 import type { MissingWeights, WorkerModels } from './supervisor.ts';
 import { pullCommand, type RecordedLicenses } from './model-weights.ts';
-import { PRISM_ID, prismMembers, type PrismBacktest, type PrismMember } from '../forecasting/prism.ts';
+import { PRISM_ID, prismMembers, type PrismBacktest, type PrismMember } from './prism-members.ts';
 
 export type ModelsByGroup = () => Map<string, WorkerModels[]>;
 export type MissingWeightsByGroup = () => Map<string, MissingWeights[]>;
@@ -50,7 +50,8 @@ export class ModelRegistry {
   /** The catalog, plus the calling account's private (fine-tuned) models during its request or job
    * (request-context.ts): they exist for that account only, everywhere the catalog is read. */
   get catalog(): Catalog {
-    const own = currentRequest()?.privateModels;
+    // the request context holds them untyped (contract is below runtime); they are catalog entries
+    const own = currentRequest()?.privateModels as CatalogModel[] | undefined;
     if (!own?.length) return this.baseCatalog;
     let extended = this.withPrivate.get(own);
     if (!extended) {

@@ -3,8 +3,7 @@
 // np.frombuffer instead of parsing a JSON number per value, and answers in kind, which is where a
 // large batch's time went on a GPU (bench/README.md). The public API stays JSON.
 import { endianness } from 'node:os';
-import type { InferRequest, InferResponse, Prediction } from './inference.ts';
-import type { RuntimeSeries } from '../forecasting/normalize.ts';
+import type { InferRequest, InferResponse, Prediction, RuntimeSeries } from './worker-protocol.ts';
 
 if (endianness() !== 'LE') throw new Error('the /infer base64 encoding assumes a little-endian machine');
 

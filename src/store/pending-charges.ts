@@ -6,7 +6,7 @@
 // Settlements of one event-loop turn go to the database together (one DELETE per batch).
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Schema } from './database.ts';
+import type { Schema } from './schema.ts';
 
 /** A pending charge's row is gone before it was settled: recovery refunded it (this process's lease lapsed). */
 export class ChargeLostError extends Error {}

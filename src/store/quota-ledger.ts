@@ -18,7 +18,7 @@
 // PostgreSQL deployments keep horizon_charge: several API processes share their database.
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { sql, type Kysely } from 'kysely';
-import type { Schema } from './database.ts';
+import type { Schema } from './schema.ts';
 
 export interface LedgerUsage { dayUsed: number; weekUsed: number; daily: number; weekly: number }
 interface AccountState extends LedgerUsage { day: string; weekStart: string }

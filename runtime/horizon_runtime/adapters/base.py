@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..catalog import Catalog, CatalogModel
+from ..weights import weights_directory, weights_layout
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,6 @@ class Adapter(ABC):
 
     def weights_directory(self) -> Path:
         """Where this size's checkpoint lies (HORIZON_MODEL_DIR, then the HF cache), or 424 weights_missing."""
-        from ..registry import weights_layout
-        from ..weights import weights_directory
-
         return weights_directory(self.model_id, self.size, self.caps.checkpoint, weights_layout(self.adapter_name))
 
     def load(self) -> None:

@@ -1,4 +1,5 @@
-import { plainJsonSerializer, type Route } from './index.ts';
+import { plainJsonSerializer } from '../json-serializer.ts';
+import type { Route } from './index.ts';
 import { CrossValidationJob, JobIdParams, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../../errors.ts';

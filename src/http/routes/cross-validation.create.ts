@@ -1,4 +1,5 @@
-import { plainJsonSerializer, type Route } from './index.ts';
+import { plainJsonSerializer } from '../json-serializer.ts';
+import type { Route } from './index.ts';
 import { CrossValidationRequest, CrossValidationResponse, problemResponses, jsonResponse, syncOnlyResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeUnits, withRefundOn5xx } from '../charge.ts';

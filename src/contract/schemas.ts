@@ -1,0 +1,83 @@
+// The contract's answer shapes (api-contract.md) that the layers below HTTP build or read: a
+// forecast's response (forecasting/), a model's listing (runtime/). TypeBox schemas, so the same
+// objects validate and document (src/http/schemas.ts re-exports them for the routes and OpenAPI).
+import { Type } from '@fastify/type-provider-typebox';
+
+export const UnavailableReason = Type.Object({
+  code: Type.Union([Type.Literal('runtime_not_installed'), Type.Literal('license_not_accepted'), Type.Literal('weights_missing'), Type.Literal('members_unavailable')]),
+  detail: Type.String({ description: 'what is missing and how the operator enables the model' }),
+  command: Type.Optional(Type.String({ description: 'the command that fixes it: weights_missing, the pull of the default size; runtime_not_installed, the setup' })),
+  variable: Type.Optional(Type.String({ description: 'license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES)' })),
+  runtime_group: Type.Optional(Type.String({ description: 'runtime_not_installed: the runtime group (virtualenv) that serves the model' })),
+}, { additionalProperties: false, description: 'why a catalog model is not served by this deployment' });
+
+export const Warning = Type.Object({
+  series: Type.Optional(Type.Integer()),
+  field: Type.String(),
+  message: Type.String(),
+});
+
+export const SeriesPrediction = Type.Object({
+  prediction: Type.Record(Type.String(), Type.Array(Type.Number()), { description: '"mean" plus one array per requested quantile level, keyed by the level as a string' }),
+  index: Type.Array(Type.String(), { description: 'forecast dates' }),
+});
+
+const Scores = { mase: Type.Union([Type.Number(), Type.Null()]), wql: Type.Union([Type.Number(), Type.Null()]), smape: Type.Number() };
+
+export const BacktestMetrics = Type.Object({
+  holdout: Type.Integer(),
+  season_length: Type.Integer(),
+  quantiles: Type.Array(Type.Number()),
+  aggregate: Type.Object(Scores, { description: 'mean MASE and sMAPE over series; WQL weighted over all series' }),
+  series: Type.Array(Type.Object(Scores), { description: 'series[i] scores input series i' }),
+});
+
+export const AutoInfo = Type.Object({
+  scope: Type.Union([Type.Literal('series'), Type.Literal('request')]),
+  metric: Type.String({ description: 'the cross-validation score that picked (wql, mase or smape; ties by MASE)' }),
+  n_windows: Type.Integer({ description: 'rolling origins cross-validated per series (fewer for a series too short for them)' }),
+  step: Type.Integer({ description: 'steps between origins (= horizon)' }),
+  candidates: Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models cross-validated' }),
+  leaderboard: Type.Array(Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Type.Union([Type.Number(), Type.Null()]) }), { description: 'the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series' }),
+  series: Type.Array(Type.Object({
+    model: Type.String({ description: 'the model that forecast this series' }),
+    model_size: Type.String(),
+    score: Type.Union([Type.Number(), Type.Null()], { description: "that model's cross-validation score on this series (the metric); null for a fallback" }),
+    windows: Type.Integer({ description: 'windows of this series scored' }),
+    picked_by: Type.Union([Type.Literal('series'), Type.Literal('request'), Type.Literal('fallback')], { description: '`series`: its own cross-validation winner (scope series: when its score beats the request winner\'s on this series by the switch margin, or is that winner); `request`: the request\'s winner (the leaderboard\'s first); `fallback`: no window fits this series, it got the request\'s winner (or the first candidate when no series has a window), with a warning' }),
+  }), { description: 'series[i]: what forecast input series i' }),
+}, { description: 'model "auto" only: which candidate forecast each series, and why' });
+
+export const ForecastResponse = Type.Object({
+  status: Type.Literal('completed'),
+  model: Type.String({ description: 'the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i)' }),
+  model_size: Type.String(),
+  series: Type.Array(Type.Array(SeriesPrediction), { description: 'series[i] holds the prediction of input series i' }),
+  metrics: Type.Union([BacktestMetrics, Type.Null()], { description: 'null unless the request has `evaluation`' }),
+  warnings: Type.Array(Warning),
+  auto: Type.Optional(AutoInfo),
+}, { $id: 'ForecastResponse' });
+
+export const ModelInfo = Type.Object({
+  model_id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  sizes: Type.Array(Type.String()),
+  default_size: Type.String(),
+  max_context: Type.Integer({ description: 'of the default size' }),
+  max_horizon: Type.Integer({ description: 'of the default size' }),
+  size_limits: Type.Record(Type.String(), Type.Object({ max_context: Type.Integer(), max_horizon: Type.Integer() })),
+  supports_covariates: Type.Boolean(),
+  covariates: Type.Object({ past: Type.Boolean(), future: Type.Boolean(), static: Type.Boolean() }),
+  license: Type.Object({ id: Type.String(), name: Type.String(), commercial: Type.Boolean(), requires_opt_in: Type.Boolean(), accepted: Type.Boolean() }),
+  available: Type.Boolean({ description: 'whether this deployment serves the model now; when false, unavailable_reason says why and how to enable it' }),
+  unavailable_reason: Type.Optional(UnavailableReason),
+  loaded: Type.Array(Type.String()),
+  // a private (fine-tuned) model's own fields (docs/fine-tuning.md); only its account ever sees it
+  private: Type.Optional(Type.Boolean({ description: 'a fine-tuned model of this account (DELETE /v1/models/{id} removes it)' })),
+  base_model: Type.Optional(Type.String()),
+  base_size: Type.Optional(Type.String()),
+  job_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the fine-tuning job that made it' })),
+  created_at: Type.Optional(Type.String({ format: 'date-time' })),
+  training: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the training summary: series, steps, mode, learning_rate, horizon, validation_windows, validation_wql_before, validation_wql_after, losses, train_seconds, steps_per_second, device' })),
+});

@@ -1,0 +1,43 @@
+// The shapes of the control plane ↔ worker protocol (docs/runtime-protocol.md): what /infer takes and
+// answers. In a module of their own so that the client (inference.ts), the encoding (wire.ts) and the
+// code that builds requests (forecasting/) share them without importing one another.
+
+export interface RuntimeSeries {
+  target: (number | null)[];
+  past_covariates: Record<string, (number | null)[]>;
+  future_covariates: Record<string, number[]>;
+  static_covariates: Record<string, number>;
+  /** the dates of `target`'s values and of the horizon, only for models whose catalog entry says uses_dates */
+  index?: string[];
+  forecast_index?: string[];
+  /** validation forecasts from the same fit, for models with refit_free_backtest (docs/runtime-protocol.md) */
+  backtest?: RuntimeBacktest;
+}
+
+/** The `window` values from each cutoff n − window − (k − 1)·step, k = 1..origins, forecast too. */
+export interface RuntimeBacktest { window: number; origins: number; step: number }
+
+export interface InferRequest {
+  model: string;
+  size: string;
+  freq: string;
+  horizon: number;
+  quantiles: number[];
+  series: RuntimeSeries[];
+}
+
+export interface Prediction {
+  mean: number[]; quantiles: Record<string, number[]>;
+  /** with a series' `backtest`: the forecast from each cutoff k = 1..origins (window values each) */
+  backtest?: { mean: number[]; quantiles: Record<string, number[]> }[];
+}
+
+export interface InferResponse {
+  model: string;
+  size: string;
+  predictions: Prediction[];
+  warnings: string[];
+  timing: Record<string, number>;
+}
+
+export interface LoadResponse { model: string; size: string; load_ms: number; device: string; already_loaded: boolean }
