@@ -41,6 +41,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let pending: PendingCharges | undefined;
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // an idle connection that dies (PostgreSQL restarted) is an 'error' event on the pool, which would end
+    // the process unhandled; the pool drops that connection and the next query opens a new one
+    pool.on('error', () => {});
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
     const charges = pending = usePendingCharges(db, options.instanceLeaseSeconds ?? 30);
     database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: async () => { await charges.stop(); await db.destroy(); } };

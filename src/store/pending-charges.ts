@@ -21,6 +21,8 @@ export class PendingCharges {
   private waiting: Waiter[] = [];
   private flushing = false;
   private renewing?: Promise<void>;
+  /** refunds that failed (the database was unreachable): retried at every renewal, so a live process gives them back too */
+  private readonly refundsDue = new Set<string>();
 
   constructor(db: Kysely<Schema>, leaseSeconds: number) {
     this.db = db;
@@ -41,14 +43,32 @@ export class PendingCharges {
   async renew(): Promise<number> {
     await sql`INSERT INTO api_instances (id) VALUES (${this.instanceId}::uuid)
       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`.execute(this.db);
+    if (this.refundsDue.size > 0) {
+      const due = [...this.refundsDue];
+      await refundCharges(this.db, due);
+      for (const id of due) this.refundsDue.delete(id);
+    }
+    // this process's settled rows once no refund can need them any more
+    await sql`DELETE FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid AND settled
+      AND created_at < now() - make_interval(secs => ${this.leaseSeconds * 2})`.execute(this.db);
     return recoverCharges(this.db, this.leaseSeconds);
+  }
+
+  /** Gives the unit of charge `id` back; when the database cannot be reached now, at a later renewal. */
+  async refund(id: string): Promise<void> {
+    try {
+      await refundCharges(this.db, [id]);
+    } catch {
+      this.refundsDue.add(id);
+    }
   }
 
   /** Stops renewing; what is still pending (nothing after a graceful close) is refunded now. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.renewing;
-    await sql`SELECT horizon_refund_pending(coalesce(array_agg(id), '{}'::bigint[])) FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
+    await sql`SELECT horizon_refund_pending(coalesce(array_agg(id), '{}'::bigint[])) FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid AND (NOT settled OR id = ANY(${`{${[...this.refundsDue].join(',')}}`}::bigint[]))`.execute(this.db).catch(() => undefined);
+    await sql`DELETE FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
     await sql`DELETE FROM api_instances WHERE id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
   }
 
@@ -82,10 +102,10 @@ export class PendingCharges {
   }
 }
 
-/** Deletes the pending rows `ids` (their units stay charged); returns the ids that were still pending. */
+/** Marks the rows `ids` settled (their units stay charged); returns the ids that were still pending. */
 export async function settleCharges(db: Kysely<Schema> | Transaction<Schema>, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ id: string }>`DELETE FROM pending_charges WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) RETURNING id::text AS id`.execute(db);
+  const { rows } = await sql<{ id: string }>`UPDATE pending_charges SET settled = true WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND NOT settled RETURNING id::text AS id`.execute(db);
   return rows.map((r) => r.id);
 }
 

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from './database.ts';
 import { quotaLedger } from './quota-ledger.ts';
-import { pendingCharges, refundCharges, settleCharges, ChargeLostError } from './pending-charges.ts';
+import { pendingCharges, settleCharges, ChargeLostError } from './pending-charges.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_GROUP = 512;
@@ -162,7 +162,7 @@ export async function chargeQuotaDeferred(db: Kysely<Schema>, accountId: string,
   if (!ledger) {
     const { chargeId, ...decision } = await chargeGroupQueued(db, accountId, now);
     const registry = pendingCharges(db);
-    const unit = chargeId && registry ? new OnceUnit(() => registry.settle(chargeId), async () => { await refundCharges(db, [chargeId]); }, chargeId) : undefined;
+    const unit = chargeId && registry ? new OnceUnit(() => registry.settle(chargeId), () => registry.refund(chargeId), chargeId) : undefined;
     return { decision, persisted: written, unit };
   }
   const windows = quotaWindows(now);

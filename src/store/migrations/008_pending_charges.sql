@@ -9,13 +9,16 @@ CREATE TABLE api_instances (
   heartbeat_at  timestamptz NOT NULL DEFAULT now()
 );
 
--- one row per charged unit whose answer is not sent yet; settling deletes it, a refund deletes it and
--- gives the unit back, in one statement (a unit is settled or refunded once, never both)
+-- one row per charged unit of a live process; settling marks it (its answer is going out), a refund
+-- deletes it and gives the unit back in one statement. A settled row stays a while: if the settlement's
+-- outcome was lost with the connection, the answer is not sent and the refund still finds the row.
+-- Recovery refunds a dead process's unsettled rows and drops its settled ones.
 CREATE TABLE pending_charges (
   id           bigserial PRIMARY KEY,
   instance_id  uuid NOT NULL,
   account_id   uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   day          date NOT NULL,
+  settled      boolean NOT NULL DEFAULT false,
   created_at   timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX pending_charges_instance ON pending_charges (instance_id);
@@ -41,7 +44,8 @@ BEGIN
 END;
 $$;
 
--- gives back the units of the pending charges `p_ids` that are still pending; returns how many
+-- gives back the units of the charges `p_ids` that still have a row (settled or not: a settlement whose
+-- answer was not sent is undone too); returns how many
 CREATE FUNCTION horizon_refund_pending(p_ids bigint[])
 RETURNS integer
 LANGUAGE plpgsql AS $$
@@ -57,7 +61,7 @@ BEGIN
 END;
 $$;
 
--- recovery: instances whose lease lapsed are gone, and every pending charge of an instance that is
+-- recovery: instances whose lease lapsed are gone, and every unsettled charge of an instance that is
 -- gone is refunded; returns the number of units given back
 CREATE FUNCTION horizon_recover_charges(p_lease interval)
 RETURNS integer
@@ -66,8 +70,10 @@ DECLARE
   v_ids bigint[];
 BEGIN
   DELETE FROM api_instances WHERE heartbeat_at < now() - p_lease;
+  -- their answers went out: the units stay
+  DELETE FROM pending_charges p WHERE p.settled AND NOT EXISTS (SELECT 1 FROM api_instances i WHERE i.id = p.instance_id);
   SELECT array_agg(p.id) INTO v_ids FROM pending_charges p
-   WHERE NOT EXISTS (SELECT 1 FROM api_instances i WHERE i.id = p.instance_id);
+   WHERE NOT p.settled AND NOT EXISTS (SELECT 1 FROM api_instances i WHERE i.id = p.instance_id);
   IF v_ids IS NULL THEN
     RETURN 0;
   END IF;
