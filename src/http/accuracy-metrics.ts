@@ -3,7 +3,7 @@
 // exports the same numbers). Label values are bounded: model is a catalog id, "auto", or "other" (private
 // models, whose ids are per account); interval is one of NOMINAL_INTERVALS.
 import { Gauge, type Registry } from 'prom-client';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../store/database.ts';
 import type { Catalog } from '../runtime/catalog.ts';
 import { scoredForecasts } from '../store/series.ts';
@@ -48,6 +48,13 @@ export function registerAccuracyMetrics(registry: Registry, db: Kysely<Schema>, 
       for (const [model, acc] of await read()) {
         for (const [interval, value] of Object.entries(acc.coverage)) if (NOMINAL_INTERVALS.includes(interval)) this.set({ model, interval }, value);
       }
+    },
+  });
+  new Gauge({
+    name: 'horizon_series_drifting', help: 'Stored series whose latest drift event raised drift (their drift rule is broken now)', registers,
+    async collect() {
+      const result = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT DISTINCT ON (account_id, series_id) kind FROM series_events ORDER BY account_id, series_id, created_at DESC, id) latest WHERE kind = 'drift_raised'`.execute(db);
+      this.set(Number(result.rows[0]?.n ?? 0));
     },
   });
   new Gauge({

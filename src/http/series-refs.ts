@@ -9,7 +9,7 @@ import { RequestValidationError } from '../forecasting/normalize.ts';
 import { forecastRecords, inlineSeries, SERIES_ID_PATTERN, type SeriesRefs } from '../forecasting/stored-series.ts';
 import type { Grid } from '../forecasting/calendar.ts';
 import type { Freq } from '../runtime/catalog.ts';
-import { getManySeries, insertForecasts } from '../store/series.ts';
+import { insertForecasts, readHistories } from '../store/series.ts';
 import { ownerOf } from './auth.ts';
 import { LargeBody } from './large-forecast.ts';
 import type { AppContext } from './app.ts';
@@ -61,7 +61,7 @@ export function seriesRefsHook(deps: AppContext) {
     if (errors.length) throw new RequestValidationError(errors);
     const owner = ownerOf(request);
     const names = ids as string[];
-    const rows = await getManySeries(deps.database.db, owner.accountId, names);
+    const rows = await readHistories(deps.database.db, owner.accountId, names);
     const missing = names.findIndex((id) => !rows.has(id));
     // another account's series does not exist for this one: the same 404 as an unknown id
     if (missing >= 0) throw new HorizonError('not_found', `no stored series "${names[missing]}" for this account (series_ids[${missing}])`);

@@ -61,7 +61,11 @@ export const ObservationsAppended = Type.Object({
   unchanged: Type.Integer({ description: 'dates already stored with these values (a retry): nothing changed for them' }),
   points: Type.Integer({ description: 'grid steps stored now (gaps included)' }),
   last_date: Type.String(),
-  scheduled_forecast: Type.Optional(Type.Union([Type.String({ description: 'id of the stored forecast this append triggered (forecast_every)' }), Type.Null()])),
+  scheduled_forecast: Type.Optional(Type.Object({
+    status: Type.Integer({ description: 'the status POST /v1/forecast answered (200: forecast and stored)' }),
+    forecasts: Type.Integer(),
+    detail: Type.Optional(Type.String({ description: 'why not, when status is not 200 (e.g. quota exceeded)' })),
+  }, { description: 'present when this append made the series due for its scheduled forecast (forecast_every)' })),
 });
 
 export const ObservationsAppendedMany = Type.Object({ series: Type.Array(ObservationsAppended, { description: 'series[i]: what the append of series[i] did' }) });
@@ -99,6 +103,11 @@ export const SeriesView = Type.Object({
   target: Type.Optional(Type.Array(Nullable)),
   forecasts: Type.Optional(Type.Array(ForecastView, { description: 'GET only: the latest stored forecasts, newest first, with their actuals and scores' })),
   events: Type.Optional(Type.Array(EventView, { description: 'GET only: the latest events (drift), newest first' })),
+  webhook_deliveries: Type.Optional(Type.Array(Type.Object({
+    id: Type.String(), event_id: Type.String(), status: Type.String({ description: 'pending, delivered or failed' }), attempts: Type.Integer(),
+    last_status: Type.Union([Type.Integer(), Type.Null()]), last_error: Type.Union([Type.String(), Type.Null()]),
+    next_attempt_at: Type.String(), delivered_at: Type.Union([Type.String(), Type.Null()]), created_at: Type.String(),
+  }), { description: 'GET only: the webhook delivery log, newest first' })),
   drifting: Type.Optional(Type.Boolean({ description: 'GET only: whether the last drift event raised drift (and none cleared it since)' })),
 });
 

@@ -118,9 +118,25 @@ export async function getSeries(db: Kysely<Schema>, accountId: string, seriesId:
   return row && decoded(row);
 }
 
+/** What a forecast by reference or a bulk append needs of many series: the fewest columns (a PGlite row
+ * costs per column decoded), the grid parsed once per distinct grid. */
+export interface SeriesHistory { series_id: string; freq: string; grid: unknown; target: (number | null)[]; schedule: unknown | null }
+
+export async function readHistories(db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean } = {}): Promise<Map<string, SeriesHistory>> {
+  if (seriesIds.length === 0) return new Map();
+  const lock = options.forUpdate ? sql` ORDER BY series_id FOR UPDATE` : sql``;
+  const { rows } = await sql<{ series_id: string; freq: string; grid: string; target: string; schedule: string | null }>`
+    SELECT series_id, freq, grid::text AS grid, encode(target, 'base64') AS target, schedule::text AS schedule FROM stored_series
+    WHERE account_id = ${accountId} AND series_id = ANY(${[...new Set(seriesIds)]}::text[])${lock}`.execute(db);
+  const grids = new Map<string, unknown>();
+  const parsed = (text: string) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
+  return new Map(rows.map((r) => [r.series_id, { series_id: r.series_id, freq: r.freq, grid: parsed(r.grid), target: decodeTarget(r.target), schedule: r.schedule === null ? null : JSON.parse(r.schedule) }]));
+}
+
 export async function getManySeries(db: Kysely<Schema>, accountId: string, seriesIds: string[]): Promise<Map<string, SeriesRow>> {
   if (seriesIds.length === 0) return new Map();
-  const rows = await seriesDb(db).selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId).where('series_id', 'in', [...new Set(seriesIds)]).execute();
+  // one array parameter: an IN list of 10,000 parameters is planned in time quadratic in its length
+  const rows = await seriesDb(db).selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId).where(sql<boolean>`series_id = ANY(${[...new Set(seriesIds)]}::text[])`).execute();
   return new Map(rows.map((r) => [r.series_id, decoded(r)]));
 }
 
@@ -254,13 +270,11 @@ export async function seriesEvents(db: Kysely<Schema>, accountId: string, series
  * reported to `decide` as undefined rows.
  */
 export async function appendToManySeries<T extends { append: (number | null)[] }>(
-  db: Kysely<Schema>, accountId: string, seriesIds: string[], decide: (rows: Map<string, SeriesRow>) => T[],
-): Promise<{ rows: Map<string, SeriesRow>; decisions: T[] }> {
+  db: Kysely<Schema>, accountId: string, seriesIds: string[], decide: (rows: Map<string, SeriesHistory>) => T[],
+): Promise<{ rows: Map<string, SeriesHistory>; decisions: T[] }> {
   return await db.transaction().execute(async (trx) => {
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
-    const found = await tx.selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId)
-      .where('series_id', 'in', [...new Set(seriesIds)]).orderBy('series_id').forUpdate().execute();
-    const rows = new Map(found.map((r) => [r.series_id, decoded(r)]));
+    const rows = await readHistories(trx, accountId, seriesIds, { forUpdate: true });
     const decisions = decide(rows);
     const changes = seriesIds.map((id, i) => ({ series_id: id, vals: encodeTarget(decisions[i].append).toString('hex') })).filter((c) => c.vals.length > 0);
     if (changes.length > 0) {
@@ -270,4 +284,17 @@ export async function appendToManySeries<T extends { append: (number | null)[] }
     }
     return { rows, decisions };
   });
+}
+
+/** Per series: the first step of its latest stored forecast (series without one are absent). */
+export async function latestForecastSteps(db: Kysely<Schema>, accountId: string, seriesIds: string[]): Promise<Map<string, number>> {
+  if (seriesIds.length === 0) return new Map();
+  const rows = await seriesDb(db).selectFrom('stored_forecasts').select(['series_id', (eb) => eb.fn.max('first_step').as('step')])
+    .where('account_id', '=', accountId).where(sql<boolean>`series_id = ANY(${seriesIds}::text[])`).groupBy('series_id').execute();
+  return new Map(rows.map((r) => [r.series_id, Number(r.step)]));
+}
+
+export async function webhookDeliveries(db: Kysely<Schema>, accountId: string, seriesId: string, limit: number) {
+  return await seriesDb(db).selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId).where('series_id', '=', seriesId)
+    .orderBy('created_at', 'desc').limit(limit).execute();
 }

@@ -8,6 +8,7 @@ import { decideAppend, type AppendDecision } from '../../forecasting/stored-seri
 import { appendToManySeries } from '../../store/series.ts';
 import { dateAtStep, type Grid } from '../../forecasting/calendar.ts';
 import type { FieldError } from '../../errors.ts';
+import { runSchedules } from '../series-schedule.ts';
 
 /** POST /v1/series/observations — appends to many stored series in one request and one transaction
  * (all or nothing), each by the append rule of POST /v1/series/{id}/observations; errors name
@@ -50,11 +51,14 @@ export const seriesObservationsAppendMany: Route = (app, deps) => {
       return out;
     });
     for (const [i, item] of items.entries()) if (decisions[i].append.length > 0) void deps.seriesScorer?.wake(owner.accountId, item.series_id);
+    const grown = items.flatMap((item, i) => (decisions[i].append.length > 0 ? [{ id: item.series_id, schedule: rows.get(item.series_id)!.schedule, points: rows.get(item.series_id)!.target.length + decisions[i].append.length }] : []));
+    const scheduled = await runSchedules(app, deps.database.db, request, owner.accountId, grown);
     return {
       series: items.map((item, i) => {
         const row = rows.get(item.series_id)!;
         const points = row.target.length + decisions[i].append.length;
-        return { series_id: item.series_id, appended: decisions[i].appended, unchanged: decisions[i].unchanged, points, last_date: dateAtStep(row.grid as Grid, points - 1) };
+        const outcome = scheduled.get(item.series_id);
+        return { series_id: item.series_id, appended: decisions[i].appended, unchanged: decisions[i].unchanged, points, last_date: dateAtStep(row.grid as Grid, points - 1), ...(outcome && { scheduled_forecast: outcome }) };
       }),
     };
   });

@@ -7,6 +7,7 @@ import { decideAppend } from '../../forecasting/stored-series.ts';
 import { appendToSeries } from '../../store/series.ts';
 import { dateAtStep, type Grid } from '../../forecasting/calendar.ts';
 import { notFound } from './series-view.ts';
+import { runSchedules } from '../series-schedule.ts';
 
 /** POST /v1/series/{id}/observations — appends (docs/stored-series.md: the append rule). Committed before
  * the answer; then the scorer scores what the new actuals cover, and a scheduled forecast runs. */
@@ -31,10 +32,11 @@ export const seriesObservationsAppend: Route = (app, deps) => {
     if (!done) throw notFound(id);
     const { row, decision } = done;
     const points = row.target.length + decision.append.length;
-    let scheduled: string | null | undefined;
+    let scheduled;
     if (decision.append.length > 0) {
       // scoring is in the background (exactly once, series-scorer.ts); a scheduled forecast is made now
       void deps.seriesScorer?.wake(owner.accountId, id);
+      scheduled = (await runSchedules(app, deps.database.db, request, owner.accountId, [{ id, schedule: row.schedule, points }])).get(id);
     }
     return {
       series_id: id, appended: decision.appended, unchanged: decision.unchanged, points, last_date: dateAtStep(row.grid as Grid, points - 1),

@@ -2,7 +2,7 @@ import type { Route } from './index.ts';
 import { problemResponses, jsonResponse } from '../schemas.ts';
 import { SeriesGetQuery, SeriesIdParams, SeriesView } from '../series-schemas.ts';
 import { ownerOf } from '../auth.ts';
-import { getSeries, seriesEvents, seriesForecasts } from '../../store/series.ts';
+import { getSeries, seriesEvents, seriesForecasts, webhookDeliveries } from '../../store/series.ts';
 import { dateAtStep, type Grid } from '../../forecasting/calendar.ts';
 import { forecastView, notFound, queryInt, seriesView } from './series-view.ts';
 
@@ -24,10 +24,15 @@ export const seriesGet: Route = (app, deps) => {
     for (let k = from; k < row.target.length; k++) index.push(dateAtStep(grid, k));
     const forecasts = forecastCount ? await seriesForecasts(deps.database.db, owner.accountId, id, forecastCount) : [];
     const events = await seriesEvents(deps.database.db, owner.accountId, id, 20);
+    const deliveries = row.webhook ? await webhookDeliveries(deps.database.db, owner.accountId, id, 20) : [];
     return {
       ...seriesView(row), index, target: row.target.slice(from), forecasts: forecasts.map(forecastView),
       events: events.map((e) => ({ id: e.id, kind: e.kind, created_at: e.created_at.toISOString(), detail: e.detail })),
       drifting: events[0]?.kind === 'drift_raised',
+      webhook_deliveries: deliveries.map((d) => ({
+        id: d.id, event_id: d.event_id, status: d.status, attempts: d.attempts, last_status: d.last_status, last_error: d.last_error,
+        next_attempt_at: d.next_attempt_at.toISOString(), delivered_at: d.delivered_at ? d.delivered_at.toISOString() : null, created_at: d.created_at.toISOString(),
+      })),
     };
   });
 };
