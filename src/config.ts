@@ -74,6 +74,8 @@ export interface Config {
   seriesMaxPoints: number;
   /** HORIZON_SERIES_SWEEP_MS: how often unscored stored forecasts are looked for (an append also wakes the scorer) */
   seriesSweepMs: number;
+  /** HORIZON_WEBHOOK_BACKOFF_MS: the first retry of a failed webhook delivery, doubling per attempt (at most 1 h, 12 attempts) */
+  webhookBackoffMs: number;
   /** PostgreSQL: HORIZON_INSTANCE_LEASE_SECONDS without a lease renewal after which a process counts as dead and its pending charges are refunded (migration 008) */
   instanceLeaseSeconds: number;
   /** HORIZON_SYNC_MAX_SERIES / HORIZON_SYNC_MAX_POINTS: the most series / observations one synchronous request may hold (0 = no cap); beyond: 413 use_job_api */
@@ -192,5 +194,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     seriesMaxPerAccount: int(env, 'HORIZON_SERIES_MAX_PER_ACCOUNT', 100_000),
     seriesMaxPoints: int(env, 'HORIZON_SERIES_MAX_POINTS', 100_000),
     seriesSweepMs: Math.max(100, int(env, 'HORIZON_SERIES_SWEEP_MS', 30_000)),
+    webhookBackoffMs: Math.max(10, int(env, 'HORIZON_WEBHOOK_BACKOFF_MS', 5_000)),
   };
 }

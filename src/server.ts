@@ -27,6 +27,7 @@ import { runInContext } from './http/request-context.ts';
 import { summarizeModels } from './runtime/model-summary.ts';
 import { writeServerInfo } from './http/server-info.ts';
 import { SeriesScorer } from './jobs/series-scorer.ts';
+import { checkDrift, WebhookDeliverer } from './jobs/series-drift.ts';
 import { storeJobForecasts } from './forecasting/stored-series.ts';
 import { FineTuner } from './runtime/fine-tuning.ts';
 import { PrivateModels, runFineTuningJob, type FineTuningJobRequest } from './jobs/fine-tuning-job.ts';
@@ -115,7 +116,8 @@ export async function startServer(config: Config, options: {
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
   const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
   // stored forecasts are scored when appends cover them, and by a sweep (restarts, other replicas)
-  const seriesScorer = new SeriesScorer(database.db, { logger, sweepMs: config.seriesSweepMs });
+  const seriesScorer = new SeriesScorer(database.db, { logger, sweepMs: config.seriesSweepMs, afterScore: checkDrift });
+  const webhooks = new WebhookDeliverer(database.db, { backoffMs: config.webhookBackoffMs, pollMs: Math.min(1000, config.webhookBackoffMs), logger });
   const app = await buildApp({
     config, database, registry, inference, queue, pulls, answerThreads, seriesScorer, fineTuning, version: VERSION,
     admin: { operator: config.adminToken, local: localAdminToken },
@@ -171,6 +173,7 @@ export async function startServer(config: Config, options: {
     });
   });
   seriesScorer.start();
+  webhooks.start();
   const recovered = await queue.reconcile();
   if (recovered.enqueued || recovered.failed) app.log.info(recovered, 'reconciled unfinished jobs');
 
@@ -183,6 +186,7 @@ export async function startServer(config: Config, options: {
     await fineTuning.tuner.stop();
     await queue.stop();
     await seriesScorer.stop();
+    await webhooks.stop();
     await pulls?.stop();
     await backend.stop();
     await inference.close();
