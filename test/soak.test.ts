@@ -1,7 +1,7 @@
 // The soak's short variant (issue 24; bench/soak.sh runs the long one): three kill -9 trials — the API
 // process, a model worker, PostgreSQL (a throw-away cluster of its own, never the shared one) — during
-// mixed load, each followed by recovery and the checks: usage == answers, no job lost, none completed
-// twice, none stuck. Needs the PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql.
+// mixed load, each followed by recovery and the checks: usage == answers, no job lost, every job
+// completed (its state written once), none stuck. Needs the PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

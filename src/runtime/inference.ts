@@ -118,18 +118,23 @@ export class InferenceClient {
 
   /** float32: ask the worker for float32 answers where they are exact (HORIZON_INFER_FLOAT32).
    * coalesce: concurrent calls with the same model, size, freq, horizon and levels go as one (HORIZON_INFER_COALESCE). */
-  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean; chunkSeries?: number } = {}) {
+  /** gate slots per endpoint: 2 for a local worker (one call running, one queued); more for a Ray Serve
+   * application, whose one URL stands for all its replicas */
+  private readonly slotsPerEndpoint: number;
+
+  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean; chunkSeries?: number; slotsPerEndpoint?: number } = {}) {
     this.resolve = resolve;
     this.timeoutMs = timeoutMs;
     this.float32 = options.float32 ?? true;
     this.coalesce = options.coalesce ?? true;
     this.chunkSeries = options.chunkSeries ?? 1000;
+    this.slotsPerEndpoint = options.slotsPerEndpoint ?? 2;
   }
 
-  /** The group's fair gate (2 slots per ready worker, at least 2). */
+  /** The group's fair gate (slotsPerEndpoint slots per ready worker, at least that many). */
   gate(group: string): FairGate {
     let gate = this.gates.get(group);
-    if (!gate) this.gates.set(group, gate = new FairGate(() => Math.max(2, 2 * this.endpoints(group).length)));
+    if (!gate) this.gates.set(group, gate = new FairGate(() => this.slotsPerEndpoint * Math.max(1, this.endpoints(group).length)));
     return gate;
   }
 
