@@ -59,6 +59,8 @@ export interface Config {
   fineTuneConcurrency: number;
   /** HORIZON_FINETUNE_MAX_STEPS: the most steps a fine-tuning job may ask for */
   fineTuneMaxSteps: number;
+  /** HORIZON_FINETUNE_INLINE_MAX_STEPS: the most `finetune_steps` one POST /v1/forecast may ask for */
+  fineTuneInlineMaxSteps: number;
   batchMaxSeries?: number;
   batchMaxWaitMs?: number;
   logLevel: string;
@@ -178,6 +180,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     jobConcurrency: int(env, 'HORIZON_JOB_CONCURRENCY', 4),
     fineTuneConcurrency: Math.max(1, int(env, 'HORIZON_FINETUNE_CONCURRENCY', 1)),
     fineTuneMaxSteps: Math.max(1, int(env, 'HORIZON_FINETUNE_MAX_STEPS', 10_000)),
+    fineTuneInlineMaxSteps: Math.max(0, int(env, 'HORIZON_FINETUNE_INLINE_MAX_STEPS', 200)),
     batchMaxSeries: optionalInt('HORIZON_BATCH_MAX_SERIES'),
     batchMaxWaitMs: optionalInt('HORIZON_BATCH_MAX_WAIT_MS'),
     logLevel: env.HORIZON_LOG_LEVEL ?? 'info',

@@ -16,6 +16,7 @@ import { startTestServer, storeBackends, type TestServer } from './helpers.ts';
 import { configFromEnv } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { writeFixtures } from './parity.ts';
+import { chromium } from 'playwright-core';
 
 const HORIZON = 8;
 const LENGTH = 96;
@@ -155,6 +156,28 @@ for (const backend of storeBackends) {
       assert.ok(Math.abs(base - job.summary.validation_wql_before) <= 1e-9 * base, `${base} vs ${job.summary.validation_wql_before}`);
     });
 
+    it('the playground lists it, by name and base, for its owner only', { skip: backend.name !== 'PGlite' && 'one store is enough for the page' }, async () => {
+      const profile = mkdtempSync(join(tmpdir(), 'horizon-chromium-'));
+      const browser = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+      try {
+        const optionsFor = async (key: string) => {
+          const page = await browser.newPage();
+          await page.goto(`${server.url}/playground`);
+          await page.fill('#api-key', key);
+          await page.click('#connect');
+          await page.waitForSelector('#model option[value="auto-ets"]', { state: 'attached' });
+          const options = await page.$$eval('#model option', (els) => els.map((e) => ({ value: (e as HTMLOptionElement).value, text: e.textContent })));
+          await page.close();
+          return options;
+        };
+        assert.deepEqual((await optionsFor(server.key)).filter((o) => o.value === job.model_id), [{ value: job.model_id, text: 'sales · fine-tuned chronos-2 small' }]);
+        assert.ok(!(await optionsFor(other.key)).some((o) => o.value.startsWith('ft-')));
+      } finally {
+        await browser.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
+    });
+
     it('usable in forecast jobs, cross-validation and auto by its owner', async () => {
       const series = SERIES.slice(0, 2);
       const queued = await server.request('POST', '/v1/forecast-jobs', { body: { model: 'sales', series, freq: 'MS', horizon: HORIZON } });
@@ -194,6 +217,35 @@ for (const backend of storeBackends) {
         }
         const cv = await server.request('POST', '/v1/cross-validation', { key, body: { models: [model], series: SERIES.slice(0, 1), freq: 'MS', horizon: HORIZON } });
         assert.equal(cv.status, 422, cv.text);
+      }
+    });
+
+    it('inline finetune_steps on /v1/forecast: fine-tunes on the request\'s series, answers, keeps nothing, charges 1 + ceil(steps / 100)', async () => {
+      const account = await server.newAccount({ daily: 50, weekly: 50 });
+      const body = { model: 'chronos-2', model_size: 'small', series: SERIES, freq: 'MS', horizon: HORIZON };
+      const privateBefore = readdirSync(join(weights, 'private')).sort();
+      const base = await server.request('POST', '/v1/forecast', { key: account.key, body });
+      const tuned = await server.request('POST', '/v1/forecast', { key: account.key, body: { ...body, finetune_steps: 30, finetune_learning_rate: 1e-3 } });
+      assert.equal(tuned.status, 200, tuned.text);
+      assert.equal(tuned.headers.get('x-ratelimit-remaining'), String(50 - 1 - 2));
+      assert.equal(tuned.body.series.length, SERIES.length);
+      assert.notDeepEqual(tuned.body.series, base.body.series);
+      assert.ok(tuned.body.warnings.some((w: any) => w.field === 'finetune_steps' && /30 steps/.test(w.message)));
+      for (const [i, s] of tuned.body.series.entries()) assert.deepEqual(s[0].index, base.body.series[i][0].index);
+      assert.deepEqual(readdirSync(join(weights, 'private')).sort(), privateBefore, 'nothing kept on disk');
+      const models = await server.request('GET', '/v1/models', { key: account.key });
+      assert.ok(!models.body.models.some((m: any) => m.private));
+      const refused: [Record<string, unknown>, string, RegExp][] = [
+        [{ ...body, finetune_steps: 201 }, '/v1/forecast', /at most 200 steps inline/],
+        [{ ...body, model: 'auto-ets', model_size: undefined, finetune_steps: 5 }, '/v1/forecast', /cannot be fine-tuned/],
+        [{ ...body, model: 'auto', model_size: undefined, finetune_steps: 5 }, '/v1/forecast', /needs one fine-tunable model/],
+        [{ ...body, series: [{ target: SERIES[0].target.slice(0, 10), index: SERIES[0].index.slice(0, 10) }], finetune_steps: 5 }, '/v1/forecast', /series 0: 10 observations/],
+        [{ ...body, finetune_steps: 5 }, '/v1/forecast-jobs', /POST \/v1\/fine-tuning-jobs/],
+      ];
+      for (const [payload, path, detail] of refused) {
+        const res = await server.request('POST', path, { key: account.key, body: payload });
+        assert.equal(res.status, 422, `${path} ${res.text}`);
+        assert.match(res.text, detail);
       }
     });
 

@@ -76,6 +76,9 @@ function rowHint(errors) {
 
 // ---- API key and models ----------------------------------------------------------------------
 
+/** A model's option text: its id; the account's private (fine-tuned) models by their name and base (docs/fine-tuning.md). */
+const modelLabel = (m) => (m.private ? `${m.name} · fine-tuned ${m.base_model} ${m.base_size}` : m.model_id);
+
 /** GET /v1/models unavailable_reason.code → the short label next to a model that cannot run here. */
 const UNAVAILABLE = {
   runtime_not_installed: 'runtime not installed',
@@ -102,7 +105,7 @@ async function connect() {
   state.defaultModel = body.default_model;
   const options = (select, withNone) => {
     select.replaceChildren(...(withNone ? [el('option', { value: '' }, '—')] : []), ...state.models.map((m) =>
-      el('option', { value: m.model_id, ...(m.available ? {} : { disabled: '', title: m.unavailable_reason?.detail ?? '' }) }, m.available ? m.model_id : `${m.model_id} (${UNAVAILABLE[m.unavailable_reason?.code] ?? 'not available'})`)));
+      el('option', { value: m.model_id, ...(m.available ? {} : { disabled: '', title: m.unavailable_reason?.detail ?? '' }) }, m.available ? modelLabel(m) : `${modelLabel(m)} (${UNAVAILABLE[m.unavailable_reason?.code] ?? 'not available'})`)));
     select.disabled = false;
   };
   options($('model'), false);

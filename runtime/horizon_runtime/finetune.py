@@ -118,6 +118,27 @@ def validation_wql(pipeline, series: list[dict], horizon: int, windows: list[tup
     return 2 * losses / (len(WQL_LEVELS) * scale) if scale > 0 else float("nan")
 
 
+def forecast(pipeline, series: list[dict], horizon: int, quantiles: tuple[float, ...], batch_size: int) -> list[dict]:
+    """The fine-tuned pipeline's forecast of each whole series, through the chronos-2 adapter's own
+    predict_batch (the numbers a worker serving the installed model gives, bit for bit:
+    runtime/tests/test_finetune.py), as {mean, quantiles: [values per level, in the order asked]}."""
+    from .adapters.base import SeriesInput
+    from .adapters.chronos_2 import Chronos2Adapter
+
+    adapter = object.__new__(Chronos2Adapter)  # the prediction code only; the pipeline is the trained one
+    adapter.pipeline = pipeline
+    out = []
+    for start in range(0, len(series), batch_size):
+        inputs = []
+        for raw in series[start:start + batch_size]:
+            one = _series_input(raw, None, horizon)
+            future = {k: np.asarray([np.nan if v is None else v for v in vals], dtype=np.float64) for k, vals in (raw.get("future_covariates") or {}).items()}
+            inputs.append(SeriesInput(one.target, one.past_covariates, future, one.static_covariates))
+        for p in adapter.predict_batch(inputs, horizon, quantiles, ""):
+            out.append({"mean": p.mean.tolist(), "quantiles": p.quantiles.tolist(), "warnings": list(p.warnings)})
+    return out
+
+
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as f:
@@ -171,10 +192,11 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
     windows = _windows(series, horizon, windows_n)
     holdout = windows_n * horizon
     train = [_training_task(s, len(s["target"]) - holdout, horizon) for s in series]
-    validation = [_training_task(s, cut + horizon, horizon) for i, cut in windows for s in (series[i],)]
-    emit({"event": "started", "device": device, "base": {"model": model.id, "size": size}, "train_series": len(train), "validation_windows": len(validation)})
+    # validation_windows 0 (inline fine-tuning of one forecast request): all of each series trains, nothing validates
+    validation = [_training_task(s, cut + horizon, horizon) for i, cut in windows for s in (series[i],)] or None
+    emit({"event": "started", "device": device, "base": {"model": model.id, "size": size}, "train_series": len(train), "validation_windows": len(validation or ())})
 
-    wql_before = validation_wql(base, series, horizon, windows, batch_size)
+    wql_before = validation_wql(base, series, horizon, windows, batch_size) if windows else None
     progress = {"step": 0, "steps": steps, "loss": None, "validation_loss": None}
     last_emit = [0.0]
 
@@ -213,7 +235,7 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
         tuned.model.eval()  # the Trainer leaves it in training mode (dropout on); served models are in eval mode
         if cancelled.is_set():
             raise Cancelled()
-        wql_after = validation_wql(tuned, series, horizon, windows, batch_size)
+        wql_after = validation_wql(tuned, series, horizon, windows, batch_size) if windows else None
         checkpoint = tmp / "finetuned-ckpt"
         summary = {
             "series": len(series), "steps": steps, "mode": spec.get("mode", "full"), "learning_rate": float(spec.get("learning_rate", 1e-6)),
@@ -223,6 +245,9 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
             "train_seconds": round(train_seconds, 3), "steps_per_second": round(steps / train_seconds, 4) if train_seconds > 0 else None,
             "device": device,
         }
+        if not spec.get("install", True):  # inline: forecast with the trained pipeline, keep nothing
+            summary["predictions"] = forecast(tuned, series, horizon, tuple(spec["forecast_quantiles"]), batch_size)
+            return summary, tuned
         pulled = _base_record(base_dir)
         manifest = {
             "id": model_id,

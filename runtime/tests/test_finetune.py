@@ -146,3 +146,17 @@ def test_process_entry_point_json_lines_and_worker_serves_it_after_restart(tmp_p
             assert status == 404 and unknown["error"]["code"] == "unknown_model"
         finally:
             stop_worker(worker)
+
+
+def test_inline_run_forecasts_and_installs_nothing(model_dir):
+    """install: false (finetune_steps on /v1/forecast): all of each series trains, nothing validates, the
+    trained pipeline forecasts through the adapter's predict_batch, and no directory is left."""
+    os.environ["HORIZON_MODEL_DIR"] = str(model_dir)
+    before = sorted(p.name for p in (model_dir / "private").iterdir()) if (model_dir / "private").exists() else []
+    summary, pipeline = finetune.run(_spec(model_dir, "ft-bbbbbbbbbbbb", steps=10, validation_windows=0, install=False, forecast_quantiles=[0.1, 0.5, 0.9]))
+    assert summary["validation_wql_before"] is None and summary["validation_wql_after"] is None
+    predictions = summary["predictions"]
+    assert len(predictions) == len(_series())
+    assert all(len(p["mean"]) == HORIZON and len(p["quantiles"]) == 3 for p in predictions)
+    after = sorted(p.name for p in (model_dir / "private").iterdir())
+    assert after == before

@@ -13,6 +13,7 @@ import { startServer } from '../server.ts';
 import { modelsCommand, CliError } from './models.ts';
 import { withAccounts, describeAccount, accountsTable, NoSuchAccountError, OperatorError } from './accounts.ts';
 import { forecastCommand, ForecastUsageError, FORECAST_USAGE } from './forecast.ts';
+import { fineTuneCommand, FINE_TUNE_USAGE } from './fine-tune.ts';
 import { seriesCommand, SeriesUsageError, SERIES_USAGE } from './series.ts';
 import { mcpCommand, McpUsageError, MCP_USAGE } from './mcp.ts';
 
@@ -30,6 +31,7 @@ const USAGE = `usage:
   horizon models pull <id> [--size S | --all-sizes] [--accept-license] [--revision R] [--force] [--json]
   horizon models rm <id> [--size S] [--json]
   horizon forecast <data.csv> --horizon N [--model M] [--freq F] [--out f.csv] [--job]   (against a running server; --help)
+  horizon fine-tune <data.csv> --horizon N [--model chronos-2] [--steps 100] [--name NAME]   (a private model, against a running server; --help)
   horizon series append <data.csv> [--create] | series accuracy <id>   (stored series on a running server; --help)
   horizon mcp [--url URL] [--key KEY]   (MCP server on stdio for agents, against a running server; docs/mcp.md)
   horizon eval [--models a,b] [--datasets all|a,b] [--url URL --key KEY] …   (see eval/README.md)
@@ -75,6 +77,7 @@ function runEval(args: string[]): Promise<number> {
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'eval') return runEval(argv.slice(1));
   if (argv[0] === 'forecast') return forecastCommand(argv.slice(1));
+  if (argv[0] === 'fine-tune') return fineTuneCommand(argv.slice(1));
   if (argv[0] === 'series') return seriesCommand(argv.slice(1));
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
@@ -184,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: Error) => {
   if (error instanceof McpUsageError) { process.stderr.write(`horizon: ${error.message}\n\n${MCP_USAGE}\n`); process.exitCode = 2; return; }
   if (error instanceof SeriesUsageError) { process.stderr.write(`horizon: ${error.message}\n${error.showUsage ? `\n${SERIES_USAGE}\n` : ''}`); process.exitCode = 2; return; }
-  if (error instanceof ForecastUsageError) { process.stderr.write(`horizon: ${error.message}\n${error.showUsage ? `\n${FORECAST_USAGE}\n` : ''}`); process.exitCode = 2; return; }
+  if (error instanceof ForecastUsageError) { process.stderr.write(`horizon: ${error.message}\n${error.showUsage ? `\n${process.argv[2] === 'fine-tune' ? FINE_TUNE_USAGE : FORECAST_USAGE}\n` : ''}`); process.exitCode = 2; return; }
   if (error instanceof CliError) { process.stderr.write(`horizon: ${error.message}\n`); process.exitCode = error.exitCode; return; }
   const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof OperatorError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
   process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);

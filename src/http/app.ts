@@ -46,7 +46,7 @@ import type { PrivateModels } from '../jobs/fine-tuning-job.ts';
 import { privateModelsHook } from './private-models-hook.ts';
 
 export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes' | 'seriesMaxPerAccount' | 'seriesMaxPoints' | 'fineTuneMaxSteps'>> & Partial<SyncLimits>;
+  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes' | 'seriesMaxPerAccount' | 'seriesMaxPoints' | 'fineTuneMaxSteps' | 'fineTuneInlineMaxSteps'>> & Partial<SyncLimits>;
   database: Database;
   registry: ModelRegistry;
   inference: InferenceClient;

@@ -52,7 +52,8 @@ export function planRequest({ id, bytes, context }: RequestJob): RequestReply {
   const { catalog, defaultModel } = context;
   // model "auto" (unless the catalog has such a model), prism and a backtest make more than one model call
   const auto = body.model === AUTO_ID && !findModel(catalog, AUTO_ID);
-  if (auto || body.model === PRISM_ID || body.evaluation !== undefined) return { id, kind: 'fallback' };
+  // inline fine-tuning (finetune_steps) runs on the loop's path too (src/forecasting/inline-fine-tuning.ts)
+  if (auto || body.model === PRISM_ID || body.evaluation !== undefined || body.finetune_steps) return { id, kind: 'fallback' };
   // auto fields with another model: rejectAutoFields answers it on the loop, as before
   if (AUTO_FIELDS.some((f) => body[f] !== undefined)) return { id, kind: 'fallback' };
   try {

@@ -50,6 +50,8 @@ export const ForecastRequest = Type.Object({
   ]), { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4)' })),
   auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s winner on it by 20 % (else the request\'s winner)' })),
   auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default mase, ties by MASE)' })),
+  finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'POST /v1/forecast only: fine-tune the model (chronos-2) on this request\'s own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs' })),
+  finetune_learning_rate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'with finetune_steps: the learning rate (default 1e-5)' })),
 }, { additionalProperties: false, $id: 'ForecastRequest' });
 export type ForecastRequestBody = Static<typeof ForecastRequest>;
 

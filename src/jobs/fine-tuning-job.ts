@@ -19,8 +19,7 @@ export interface FineTuningResult { model_id: string; name: string; base_model: 
 /** Model ids of fine-tuned models: `ft-` and 24 hex digits (the runtime serves nothing else from private/). */
 export const PRIVATE_ID_PATTERN = /^ft-[0-9a-f]{12,32}$/;
 
-/** The families with an official fine-tuning API in their pinned library (docs/fine-tuning.md). */
-export const FINE_TUNABLE_ADAPTERS = new Set(['chronos-2']);
+export { FINE_TUNABLE_ADAPTERS } from '../forecasting/inline-fine-tuning.ts';
 
 /** A private model as a catalog entry: its base's adapter, group, caps, covariates and licence, one size. */
 export function privateCatalogEntry(row: PrivateModelRow, catalog: Catalog): CatalogModel | undefined {

@@ -18,6 +18,8 @@ export interface FineTuneSeries {
   past_covariates?: Record<string, (number | null)[]>;
   known_covariates?: string[];
   static_covariates?: Record<string, number>;
+  /** inline fine-tuning: the known covariates' values over the horizon */
+  future_covariates?: Record<string, number[]>;
 }
 
 export interface FineTuneSpec {
@@ -31,6 +33,10 @@ export interface FineTuneSpec {
   validation_windows: number;
   batch_size?: number;
   series: FineTuneSeries[];
+  /** false (inline fine-tuning of one forecast request): forecast `forecast_quantiles` (ascending) with the
+   * trained pipeline and install nothing; the summary then carries `predictions` */
+  install?: boolean;
+  forecast_quantiles?: number[];
 }
 
 export interface FineTuneProgress { step: number; steps: number; loss: number | null; validation_loss: number | null }
@@ -39,6 +45,8 @@ export interface FineTuneSummary {
   series: number; steps: number; mode: string; learning_rate: number; horizon: number; validation_windows: number;
   validation_wql_before: number | null; validation_wql_after: number | null;
   final_loss: number | null; final_validation_loss: number | null; train_seconds: number; steps_per_second: number | null; device: string;
+  /** with install: false, per series: mean and one row per forecast_quantiles level */
+  predictions?: { mean: number[]; quantiles: number[][]; warnings: string[] }[];
 }
 
 type Event =
@@ -91,7 +99,10 @@ export class FineTuner {
     }
   }
 
-  private async slot(signal: AbortSignal): Promise<void> {
+  private async slot(signal: AbortSignal, wait: boolean): Promise<void> {
+    if (!wait && this.running >= this.concurrency) {
+      throw new HorizonError('no_worker', `every fine-tuning slot of this server is busy (HORIZON_FINETUNE_CONCURRENCY=${this.concurrency}); retry later, or queue POST /v1/fine-tuning-jobs`, { headers: { 'retry-after': '30' } });
+    }
     while (this.running >= this.concurrency) {
       if (signal.aborted) throw new HorizonError('job_cancelled', 'the job was cancelled');
       await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -109,10 +120,10 @@ export class FineTuner {
    * Throws HorizonError: `job_cancelled` when `signal` aborted it, `no_worker` when the process died
    * (a kill, out of memory: transient, the job queue retries it), `fine_tuning_failed` otherwise.
    */
-  async run(jobId: string, spec: FineTuneSpec, onProgress: (p: FineTuneProgress) => void, signal: AbortSignal): Promise<FineTuneSummary> {
+  async run(jobId: string, spec: FineTuneSpec, onProgress: (p: FineTuneProgress) => void, signal: AbortSignal, options: { wait?: boolean } = {}): Promise<FineTuneSummary> {
     const [group] = installedGroups(['core']);
     if (!group) throw new HorizonError('fine_tuning_failed', 'the core runtime virtualenv (runtime/.venv-core) is not installed: run bash scripts/setup.sh');
-    await this.slot(signal);
+    await this.slot(signal, options.wait ?? true);
     const specDir = join(tmpdir(), `horizon-finetune-${jobId}-${process.pid}`);
     mkdirSync(specDir, { recursive: true });
     const specPath = join(specDir, 'spec.json');

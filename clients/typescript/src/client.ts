@@ -18,9 +18,16 @@ export type ModelList = Body<'/v1/models', 'get', 200>;
 export type Warmup = Body<'/v1/warmup', 'get', 200> | Body<'/v1/warmup', 'get', 202>;
 export type ApiKey = Body<'/v1/api-keys/{id}', 'delete', 200>;
 export type CreatedApiKey = Body<'/v1/api-keys', 'post', 201>;
+export type FineTuningRequest = NonNullable<paths['/v1/fine-tuning-jobs']['post']['requestBody']>['content']['application/json'];
+export type FineTuningJob = Body<'/v1/fine-tuning-jobs/{id}', 'get', 200>;
+export type FineTuningJobPage = Body<'/v1/fine-tuning-jobs', 'get', 200>;
+export type ModelInfo = Body<'/v1/models/{id}', 'get', 200>;
 
 /** A date the API reads: a Date (taken in UTC) or the API's own string form. */
 export type DateLike = Date | string;
+
+/** FineTuningRequest, except that dates may be Dates. */
+export type FineTuningInput = Omit<FineTuningRequest, 'series'> & { series: ForecastInput['series'] };
 
 /** ForecastRequest, except that dates may be Dates. */
 export type ForecastInput = Omit<ForecastRequest, 'series'> & {
@@ -171,6 +178,54 @@ export class Horizon {
     return (await this.#call<Job>('DELETE', `/v1/forecast-jobs/${encodeURIComponent(id)}`, options)).body;
   }
 
+  /** POST /v1/fine-tuning-jobs: fine-tunes a model on your series into a private model (docs/fine-tuning.md); not retried unless `retry: true`. */
+  async createFineTuningJob(request: FineTuningInput, options?: CallOptions): Promise<FineTuningJob> {
+    const body = toRequest(request as unknown as ForecastInput) as unknown as FineTuningRequest;
+    return (await this.#call<FineTuningJob>('POST', '/v1/fine-tuning-jobs', { body, idempotent: false, ...options })).body;
+  }
+
+  /** GET /v1/fine-tuning-jobs/{id}: state, progress (step, loss, validation loss), the training summary once completed. */
+  async getFineTuningJob(id: string, options?: CallOptions): Promise<FineTuningJob> {
+    return (await this.#call<FineTuningJob>('GET', `/v1/fine-tuning-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** Polls a fine-tuning job until it is completed, failed or cancelled (as waitForJob; onPoll sees its progress). */
+  async waitForFineTuningJob(id: string, options: Omit<WaitOptions, 'onPoll'> & { onPoll?: (job: FineTuningJob) => void } = {}): Promise<FineTuningJob> {
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    let interval = options.intervalMs ?? 250;
+    for (;;) {
+      const job = await this.getFineTuningJob(id, options);
+      options.onPoll?.(job);
+      if (TERMINAL.has(job.status)) return job;
+      if (Date.now() + interval > deadline) throw new HorizonError({ status: 0, code: 'wait_timeout', detail: `fine-tuning job ${id} is still ${job.status} after ${options.timeoutMs} ms` });
+      await sleep(interval, options.signal);
+      interval = Math.min(options.maxIntervalMs ?? 5_000, interval * 1.5);
+    }
+  }
+
+  /** GET /v1/fine-tuning-jobs: one page of the account's fine-tuning jobs, newest first. */
+  async listFineTuningJobs(params: { cursor?: string; pageSize?: number } = {}, options?: CallOptions): Promise<FineTuningJobPage> {
+    const query = new URLSearchParams();
+    if (params.pageSize !== undefined) query.set('limit', String(params.pageSize));
+    if (params.cursor) query.set('cursor', params.cursor);
+    return (await this.#call<FineTuningJobPage>('GET', `/v1/fine-tuning-jobs${String(query) ? `?${query}` : ''}`, options)).body;
+  }
+
+  /** DELETE /v1/fine-tuning-jobs/{id}: stops a queued or running fine-tuning; no model is left. */
+  async cancelFineTuningJob(id: string, options?: CallOptions): Promise<FineTuningJob> {
+    return (await this.#call<FineTuningJob>('DELETE', `/v1/fine-tuning-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** GET /v1/models/{id}: one model (a private one by id or name: base, training summary). */
+  async model(id: string, options?: CallOptions): Promise<ModelInfo> {
+    return (await this.#call<ModelInfo>('GET', `/v1/models/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** DELETE /v1/models/{id}: deletes one of the account's private (fine-tuned) models. */
+  async deleteModel(id: string, options?: CallOptions): Promise<void> {
+    await this.#call<undefined>('DELETE', `/v1/models/${encodeURIComponent(id)}`, { idempotent: false, ...options });
+  }
+
   /** GET /v1/models: the deployment's models, sizes, limits and licences. */
   async models(options?: CallOptions): Promise<ModelList> {
     return (await this.#call<ModelList>('GET', '/v1/models', options)).body;
@@ -191,7 +246,7 @@ export class Horizon {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     for (let attempt = 0; ; attempt++) {
       const res = await this.#fetch(`${this.baseUrl}${path}`, { method, headers, body, signal: options.signal });
-      if (res.ok) return { body: (await res.json()) as T, headers: res.headers };
+      if (res.ok) return { body: (res.status === 204 ? undefined : await res.json()) as T, headers: res.headers };
       const error = await errorFrom(res);
       if ((res.status !== 429 && res.status !== 503) || attempt >= retries) throw error;
       const delayMs = error.retryAfterMs ?? this.#retry.baseDelayMs * 2 ** attempt * (0.75 + Math.random() / 2);

@@ -1,7 +1,7 @@
 // @horizon-forecast/client: a typed client for the Horizon forecasting API. Zero runtime dependencies.
 export { Horizon, JobPages, apiDate, toRequest } from './client.ts';
 export type {
-  ApiKey, CallOptions, CreatedApiKey, DateLike, ForecastInput, ForecastRequest, ForecastResponse, Freq, HorizonOptions,
+  ApiKey, CallOptions, CreatedApiKey, DateLike, FineTuningInput, FineTuningJob, FineTuningJobPage, FineTuningRequest, ModelInfo, ForecastInput, ForecastRequest, ForecastResponse, Freq, HorizonOptions,
   InputSeries, Job, JobAccepted, JobPage, JobStatus, ModelList, RetryOptions, WaitOptions, Warmup,
 } from './client.ts';
 export { HorizonError, type FieldError } from './errors.ts';

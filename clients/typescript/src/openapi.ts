@@ -50,6 +50,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accuracy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Rolling accuracy of a model over the stored series */
+        get: {
+            parameters: {
+                query: {
+                    /** @description a model id */
+                    model: string;
+                    /** @description the latest scored forecasts of the model over the account's series, 1-10000; default 1000 */
+                    window?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Rolling accuracy */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            model: string;
+                            overall: {
+                                /** @description the same per horizon step (1 = the first forecast step) */
+                                by_step: {
+                                    coverage: {
+                                        [key: string]: number;
+                                    };
+                                    forecasts: number;
+                                    mase: number | null;
+                                    step: number;
+                                    wql: number | null;
+                                }[];
+                                /** @description per central interval ("80": quantiles 0.1 and 0.9), the fraction of observed actuals inside it */
+                                coverage: {
+                                    [key: string]: number;
+                                };
+                                /** @description scored forecasts in the window */
+                                forecasts: number;
+                                mase: number | null;
+                                smape: number | null;
+                                wql: number | null;
+                            };
+                            /** @description per series, over the same window */
+                            series: {
+                                coverage: {
+                                    [key: string]: number;
+                                };
+                                forecasts: number;
+                                mase: number | null;
+                                series_id: string;
+                                wql: number | null;
+                            }[];
+                            window: number;
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/anomalies": {
         parameters: {
             query?: never;
@@ -2064,6 +2157,478 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fine-tuning-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List fine-tuning jobs */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description page size, 1–100 (default 20) */
+                    limit?: string;
+                    status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the account's fine-tuning jobs, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            jobs: {
+                                attempts: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                error?: {
+                                    code: string;
+                                    detail: string;
+                                };
+                                /** Format: date-time */
+                                finished_at?: string;
+                                job_id: string;
+                                /** @description the base model */
+                                model: string;
+                                /** @description the private model this job makes (ft-…) */
+                                model_id: string;
+                                model_size: string;
+                                name: string;
+                                /** @description the training's last reported step, training loss and validation loss */
+                                progress?: {
+                                    loss: number | null;
+                                    step: number;
+                                    steps: number;
+                                    validation_loss: number | null;
+                                };
+                                /** Format: date-time */
+                                started_at?: string;
+                                status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                                summary?: {
+                                    device: string;
+                                    final_loss: number | null;
+                                    final_validation_loss: number | null;
+                                    horizon: number;
+                                    learning_rate: number;
+                                    mode: string;
+                                    series: number;
+                                    steps: number;
+                                    steps_per_second: number | null;
+                                    train_seconds: number;
+                                    validation_windows: number;
+                                    /** @description the same of the fine-tuned model */
+                                    validation_wql_after: number | null;
+                                    /** @description WQL (0.1…0.9) of the base model on the held-out windows */
+                                    validation_wql_before: number | null;
+                                };
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Queue a fine-tuning job */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description series per step (default 256, the library's) */
+                        batch_size?: number;
+                        freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description the horizon it is trained (and validated) for; at most the base's max_horizon */
+                        horizon: number;
+                        /** @description default 1e-5 (full), 1e-4 (lora) */
+                        learning_rate?: number;
+                        /** @description full fine-tuning (default) or LoRA (needs peft in the core runtime) */
+                        mode?: "full" | "lora";
+                        /** @description the base model: a catalog id whose family can be fine-tuned (chronos-2) */
+                        model: string;
+                        /** @description a size of the base; default: its default_size */
+                        model_size?: string;
+                        /** @description the account's name for the model (usable as `model`); default: its id ft-… */
+                        name?: string;
+                        /** @description the training series, as in a forecast request (covariates included) */
+                        series: components["schemas"]["InputSeries"][];
+                        /** @description optimiser steps (default 100; at most HORIZON_FINETUNE_MAX_STEPS); quota: one unit per started 100 steps */
+                        steps?: number;
+                        /** @description the last validation_windows × horizon values of each series are held out of training and validate it (default 1) */
+                        validation_windows?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Queued; poll the job at the Location header */
+                202: {
+                    headers: {
+                        /** @description /v1/fine-tuning-jobs/{job_id} */
+                        location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            job_id: string;
+                            /** @description the base model */
+                            model: string;
+                            /** @description the private model this job makes (ft-…) */
+                            model_id: string;
+                            model_size: string;
+                            name: string;
+                            /** @description the training's last reported step, training loss and validation loss */
+                            progress?: {
+                                loss: number | null;
+                                step: number;
+                                steps: number;
+                                validation_loss: number | null;
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            summary?: {
+                                device: string;
+                                final_loss: number | null;
+                                final_validation_loss: number | null;
+                                horizon: number;
+                                learning_rate: number;
+                                mode: string;
+                                series: number;
+                                steps: number;
+                                steps_per_second: number | null;
+                                train_seconds: number;
+                                validation_windows: number;
+                                /** @description the same of the fine-tuned model */
+                                validation_wql_after: number | null;
+                                /** @description WQL (0.1…0.9) of the base model on the held-out windows */
+                                validation_wql_before: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fine-tuning-jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a fine-tuning job */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            job_id: string;
+                            /** @description the base model */
+                            model: string;
+                            /** @description the private model this job makes (ft-…) */
+                            model_id: string;
+                            model_size: string;
+                            name: string;
+                            /** @description the training's last reported step, training loss and validation loss */
+                            progress?: {
+                                loss: number | null;
+                                step: number;
+                                steps: number;
+                                validation_loss: number | null;
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            summary?: {
+                                device: string;
+                                final_loss: number | null;
+                                final_validation_loss: number | null;
+                                horizon: number;
+                                learning_rate: number;
+                                mode: string;
+                                series: number;
+                                steps: number;
+                                steps_per_second: number | null;
+                                train_seconds: number;
+                                validation_windows: number;
+                                /** @description the same of the fine-tuned model */
+                                validation_wql_after: number | null;
+                                /** @description WQL (0.1…0.9) of the base model on the held-out windows */
+                                validation_wql_before: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancel a fine-tuning job */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The cancelled job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            job_id: string;
+                            /** @description the base model */
+                            model: string;
+                            /** @description the private model this job makes (ft-…) */
+                            model_id: string;
+                            model_size: string;
+                            name: string;
+                            /** @description the training's last reported step, training loss and validation loss */
+                            progress?: {
+                                loss: number | null;
+                                step: number;
+                                steps: number;
+                                validation_loss: number | null;
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            summary?: {
+                                device: string;
+                                final_loss: number | null;
+                                final_validation_loss: number | null;
+                                horizon: number;
+                                learning_rate: number;
+                                mode: string;
+                                series: number;
+                                steps: number;
+                                steps_per_second: number | null;
+                                train_seconds: number;
+                                validation_windows: number;
+                                /** @description the same of the fine-tuned model */
+                                validation_wql_after: number | null;
+                                /** @description WQL (0.1…0.9) of the base model on the held-out windows */
+                                validation_wql_before: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/forecast": {
         parameters: {
             query?: never;
@@ -2102,6 +2667,10 @@ export interface paths {
                             /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                             season_length?: number;
                         };
+                        /** @description with finetune_steps: the learning rate (default 1e-5) */
+                        finetune_learning_rate?: number;
+                        /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
+                        finetune_steps?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
@@ -2111,7 +2680,12 @@ export interface paths {
                         model_size?: string;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        series: components["schemas"]["InputSeries"][];
+                        /** @description the series to forecast; required unless series_ids names stored series instead */
+                        series?: components["schemas"]["InputSeries"][];
+                        /** @description instead of series: ids of the account's stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404 */
+                        series_ids?: string[];
+                        /** @description with series_ids: keep each series' forecast (issue time, model, request) and score it once the appended actuals cover it (GET /v1/series/{id}/accuracy) */
+                        store?: boolean;
                     };
                 };
             };
@@ -2534,6 +3108,10 @@ export interface paths {
                             /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                             season_length?: number;
                         };
+                        /** @description with finetune_steps: the learning rate (default 1e-5) */
+                        finetune_learning_rate?: number;
+                        /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
+                        finetune_steps?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
@@ -2543,7 +3121,12 @@ export interface paths {
                         model_size?: string;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        series: components["schemas"]["InputSeries"][];
+                        /** @description the series to forecast; required unless series_ids names stored series instead */
+                        series?: components["schemas"]["InputSeries"][];
+                        /** @description instead of series: ids of the account's stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404 */
+                        series_ids?: string[];
+                        /** @description with series_ids: keep each series' forecast (issue time, model, request) and score it once the appended actuals cover it (GET /v1/series/{id}/accuracy) */
+                        store?: boolean;
                     };
                 };
             };
@@ -3027,13 +3610,19 @@ export interface paths {
                             models: {
                                 /** @description whether this deployment serves the model now; when false, unavailable_reason says why and how to enable it */
                                 available: boolean;
+                                base_model?: string;
+                                base_size?: string;
                                 covariates: {
                                     future: boolean;
                                     past: boolean;
                                     static: boolean;
                                 };
+                                /** Format: date-time */
+                                created_at?: string;
                                 default_size: string;
                                 description: string;
+                                /** @description the fine-tuning job that made it */
+                                job_id?: string | null;
                                 license: {
                                     accepted: boolean;
                                     commercial: boolean;
@@ -3048,6 +3637,8 @@ export interface paths {
                                 max_horizon: number;
                                 model_id: string;
                                 name: string;
+                                /** @description a fine-tuned model of this account (DELETE /v1/models/{id} removes it) */
+                                private?: boolean;
                                 size_limits: {
                                     [key: string]: {
                                         max_context: number;
@@ -3056,6 +3647,10 @@ export interface paths {
                                 };
                                 sizes: string[];
                                 supports_covariates: boolean;
+                                /** @description the training summary: series, steps, mode, learning_rate, horizon, validation_windows, validation_wql_before, validation_wql_after, losses, train_seconds, steps_per_second, device */
+                                training?: {
+                                    [key: string]: unknown;
+                                };
                                 /** @description why a catalog model is not served by this deployment */
                                 unavailable_reason?: {
                                     code: "runtime_not_installed" | "license_not_accepted" | "weights_missing" | "members_unavailable";
@@ -3085,6 +3680,1092 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one model */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The model */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description whether this deployment serves the model now; when false, unavailable_reason says why and how to enable it */
+                            available: boolean;
+                            base_model?: string;
+                            base_size?: string;
+                            covariates: {
+                                future: boolean;
+                                past: boolean;
+                                static: boolean;
+                            };
+                            /** Format: date-time */
+                            created_at?: string;
+                            default_size: string;
+                            description: string;
+                            /** @description the fine-tuning job that made it */
+                            job_id?: string | null;
+                            license: {
+                                accepted: boolean;
+                                commercial: boolean;
+                                id: string;
+                                name: string;
+                                requires_opt_in: boolean;
+                            };
+                            loaded: string[];
+                            /** @description of the default size */
+                            max_context: number;
+                            /** @description of the default size */
+                            max_horizon: number;
+                            model_id: string;
+                            name: string;
+                            /** @description a fine-tuned model of this account (DELETE /v1/models/{id} removes it) */
+                            private?: boolean;
+                            size_limits: {
+                                [key: string]: {
+                                    max_context: number;
+                                    max_horizon: number;
+                                };
+                            };
+                            sizes: string[];
+                            supports_covariates: boolean;
+                            /** @description the training summary: series, steps, mode, learning_rate, horizon, validation_windows, validation_wql_before, validation_wql_after, losses, train_seconds, steps_per_second, device */
+                            training?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description why a catalog model is not served by this deployment */
+                            unavailable_reason?: {
+                                code: "runtime_not_installed" | "license_not_accepted" | "weights_missing" | "members_unavailable";
+                                /** @description the command that fixes it: weights_missing, the pull of the default size; runtime_not_installed, the setup */
+                                command?: string;
+                                /** @description what is missing and how the operator enables the model */
+                                detail: string;
+                                /** @description runtime_not_installed: the runtime group (virtualenv) that serves the model */
+                                runtime_group?: string;
+                                /** @description license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES) */
+                                variable?: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a private (fine-tuned) model */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List stored series */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page */
+                    cursor?: string;
+                    /** @description page size, 1-1000; default 100 */
+                    limit?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the account's series, by id */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            next_cursor: string | null;
+                            series: {
+                                created_at: string;
+                                freq: string;
+                                points: number;
+                                series_id: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a stored series */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description stored forecasts returned, 0-1000; default 20 */
+                    forecasts?: string;
+                    /** @description dates of history returned (the last ones), 0-100000; default 1000 */
+                    tail?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description the series id: 1-128 of letters, digits and _ . : - (first a letter or digit) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The series */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            drift: {
+                                /** @description drift when an interval's rolling coverage is further than this from its nominal level (0.8 for "80") */
+                                coverage_tolerance?: number;
+                                /** @description drift when the rolling MASE is above this */
+                                max_mase?: number;
+                                /** @description scored forecasts needed before the rule is checked; default 5 */
+                                min_forecasts?: number;
+                                /** @description scored forecasts in the rolling window; default 10 */
+                                window?: number;
+                            } | null;
+                            /** @description GET only: whether the last drift event raised drift (and none cleared it since) */
+                            drifting?: boolean;
+                            /** @description GET only: the latest events (drift), newest first */
+                            events?: {
+                                created_at: string;
+                                detail: unknown;
+                                id: string;
+                                kind: string;
+                            }[];
+                            first_date: string;
+                            forecast_every: number | null;
+                            /** @description GET only: the latest stored forecasts, newest first, with their actuals and scores */
+                            forecasts?: {
+                                /** @description the observed values at those dates, once all are stored (null before) */
+                                actuals: (number | null)[] | null;
+                                horizon: number;
+                                id: string;
+                                /** @description the forecast dates */
+                                index: string[];
+                                issued_at: string;
+                                model: string;
+                                model_size: string;
+                                prediction: {
+                                    [key: string]: number[];
+                                };
+                                scored_at: string | null;
+                                scores: ({
+                                    coverage: {
+                                        [key: string]: number;
+                                    };
+                                    mase: number | null;
+                                    observed: number;
+                                    smape: number | null;
+                                    wql: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                            }[];
+                            freq: string;
+                            /** @description GET only: the last `tail` dates of the history */
+                            index?: string[];
+                            last_date: string;
+                            /** @description grid steps stored (gaps included) */
+                            points: number;
+                            schedule: {
+                                context?: number;
+                                /** @description steps each scheduled forecast predicts */
+                                horizon: number;
+                                model?: string;
+                                model_size?: string;
+                                quantiles?: number[];
+                            } | null;
+                            series_id: string;
+                            target?: (number | null)[];
+                            updated_at: string;
+                            /** @description the webhook URL (the secret is never shown) */
+                            webhook: {
+                                url: string;
+                            } | null;
+                            /** @description GET only: the webhook delivery log, newest first */
+                            webhook_deliveries?: {
+                                attempts: number;
+                                created_at: string;
+                                delivered_at: string | null;
+                                event_id: string;
+                                id: string;
+                                last_error: string | null;
+                                last_status: number | null;
+                                next_attempt_at: string;
+                                /** @description pending, delivered or failed */
+                                status: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Create or replace a stored series */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the series id: 1-128 of letters, digits and _ . : - (first a letter or digit) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a drift rule: an event (and webhook) when the rolling accuracy crosses it, another when it returns */
+                        drift?: {
+                            /** @description drift when an interval's rolling coverage is further than this from its nominal level (0.8 for "80") */
+                            coverage_tolerance?: number;
+                            /** @description drift when the rolling MASE is above this */
+                            max_mase?: number;
+                            /** @description scored forecasts needed before the rule is checked; default 5 */
+                            min_forecasts?: number;
+                            /** @description scored forecasts in the rolling window; default 10 */
+                            window?: number;
+                        };
+                        /** @description forecast (and store the forecast) after every `forecast_every` appended steps, as `schedule` says; needs schedule */
+                        forecast_every?: number;
+                        freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description the history's dates, strictly ascending on the freq grid (gaps are stored as missing values) */
+                        index: string[];
+                        /** @description what a scheduled forecast asks (as POST /v1/forecast would); stored with store: true */
+                        schedule?: {
+                            context?: number;
+                            /** @description steps each scheduled forecast predicts */
+                            horizon: number;
+                            model?: string;
+                            model_size?: string;
+                            quantiles?: number[];
+                        };
+                        /** @description one value per index date; null = missing; at least one number */
+                        target: (number | null)[];
+                        webhook?: {
+                            /** @description signs each delivery: X-Horizon-Signature: sha256=<hex HMAC-SHA256 of "<X-Horizon-Timestamp>.<body>"> */
+                            secret: string;
+                            /** @description receives each event as a POST (JSON) */
+                            url: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Replaced */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            drift: {
+                                /** @description drift when an interval's rolling coverage is further than this from its nominal level (0.8 for "80") */
+                                coverage_tolerance?: number;
+                                /** @description drift when the rolling MASE is above this */
+                                max_mase?: number;
+                                /** @description scored forecasts needed before the rule is checked; default 5 */
+                                min_forecasts?: number;
+                                /** @description scored forecasts in the rolling window; default 10 */
+                                window?: number;
+                            } | null;
+                            /** @description GET only: whether the last drift event raised drift (and none cleared it since) */
+                            drifting?: boolean;
+                            /** @description GET only: the latest events (drift), newest first */
+                            events?: {
+                                created_at: string;
+                                detail: unknown;
+                                id: string;
+                                kind: string;
+                            }[];
+                            first_date: string;
+                            forecast_every: number | null;
+                            /** @description GET only: the latest stored forecasts, newest first, with their actuals and scores */
+                            forecasts?: {
+                                /** @description the observed values at those dates, once all are stored (null before) */
+                                actuals: (number | null)[] | null;
+                                horizon: number;
+                                id: string;
+                                /** @description the forecast dates */
+                                index: string[];
+                                issued_at: string;
+                                model: string;
+                                model_size: string;
+                                prediction: {
+                                    [key: string]: number[];
+                                };
+                                scored_at: string | null;
+                                scores: ({
+                                    coverage: {
+                                        [key: string]: number;
+                                    };
+                                    mase: number | null;
+                                    observed: number;
+                                    smape: number | null;
+                                    wql: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                            }[];
+                            freq: string;
+                            /** @description GET only: the last `tail` dates of the history */
+                            index?: string[];
+                            last_date: string;
+                            /** @description grid steps stored (gaps included) */
+                            points: number;
+                            schedule: {
+                                context?: number;
+                                /** @description steps each scheduled forecast predicts */
+                                horizon: number;
+                                model?: string;
+                                model_size?: string;
+                                quantiles?: number[];
+                            } | null;
+                            series_id: string;
+                            target?: (number | null)[];
+                            updated_at: string;
+                            /** @description the webhook URL (the secret is never shown) */
+                            webhook: {
+                                url: string;
+                            } | null;
+                            /** @description GET only: the webhook delivery log, newest first */
+                            webhook_deliveries?: {
+                                attempts: number;
+                                created_at: string;
+                                delivered_at: string | null;
+                                event_id: string;
+                                id: string;
+                                last_error: string | null;
+                                last_status: number | null;
+                                next_attempt_at: string;
+                                /** @description pending, delivered or failed */
+                                status: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            created_at: string;
+                            drift: {
+                                /** @description drift when an interval's rolling coverage is further than this from its nominal level (0.8 for "80") */
+                                coverage_tolerance?: number;
+                                /** @description drift when the rolling MASE is above this */
+                                max_mase?: number;
+                                /** @description scored forecasts needed before the rule is checked; default 5 */
+                                min_forecasts?: number;
+                                /** @description scored forecasts in the rolling window; default 10 */
+                                window?: number;
+                            } | null;
+                            /** @description GET only: whether the last drift event raised drift (and none cleared it since) */
+                            drifting?: boolean;
+                            /** @description GET only: the latest events (drift), newest first */
+                            events?: {
+                                created_at: string;
+                                detail: unknown;
+                                id: string;
+                                kind: string;
+                            }[];
+                            first_date: string;
+                            forecast_every: number | null;
+                            /** @description GET only: the latest stored forecasts, newest first, with their actuals and scores */
+                            forecasts?: {
+                                /** @description the observed values at those dates, once all are stored (null before) */
+                                actuals: (number | null)[] | null;
+                                horizon: number;
+                                id: string;
+                                /** @description the forecast dates */
+                                index: string[];
+                                issued_at: string;
+                                model: string;
+                                model_size: string;
+                                prediction: {
+                                    [key: string]: number[];
+                                };
+                                scored_at: string | null;
+                                scores: ({
+                                    coverage: {
+                                        [key: string]: number;
+                                    };
+                                    mase: number | null;
+                                    observed: number;
+                                    smape: number | null;
+                                    wql: number | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                            }[];
+                            freq: string;
+                            /** @description GET only: the last `tail` dates of the history */
+                            index?: string[];
+                            last_date: string;
+                            /** @description grid steps stored (gaps included) */
+                            points: number;
+                            schedule: {
+                                context?: number;
+                                /** @description steps each scheduled forecast predicts */
+                                horizon: number;
+                                model?: string;
+                                model_size?: string;
+                                quantiles?: number[];
+                            } | null;
+                            series_id: string;
+                            target?: (number | null)[];
+                            updated_at: string;
+                            /** @description the webhook URL (the secret is never shown) */
+                            webhook: {
+                                url: string;
+                            } | null;
+                            /** @description GET only: the webhook delivery log, newest first */
+                            webhook_deliveries?: {
+                                attempts: number;
+                                created_at: string;
+                                delivered_at: string | null;
+                                event_id: string;
+                                id: string;
+                                last_error: string | null;
+                                last_status: number | null;
+                                next_attempt_at: string;
+                                /** @description pending, delivered or failed */
+                                status: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a stored series */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the series id: 1-128 of letters, digits and _ . : - (first a letter or digit) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted, with its forecasts and events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deleted: boolean;
+                            series_id: string;
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series/{id}/accuracy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Rolling accuracy of a stored series */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the latest scored forecasts aggregated, 1-10000; default 100 */
+                    window?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description the series id: 1-128 of letters, digits and _ . : - (first a letter or digit) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Rolling accuracy */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the same per model */
+                            models: ({
+                                model: string;
+                            } & {
+                                /** @description the same per horizon step (1 = the first forecast step) */
+                                by_step: {
+                                    coverage: {
+                                        [key: string]: number;
+                                    };
+                                    forecasts: number;
+                                    mase: number | null;
+                                    step: number;
+                                    wql: number | null;
+                                }[];
+                                /** @description per central interval ("80": quantiles 0.1 and 0.9), the fraction of observed actuals inside it */
+                                coverage: {
+                                    [key: string]: number;
+                                };
+                                /** @description scored forecasts in the window */
+                                forecasts: number;
+                                mase: number | null;
+                                smape: number | null;
+                                wql: number | null;
+                            })[];
+                            overall: {
+                                /** @description the same per horizon step (1 = the first forecast step) */
+                                by_step: {
+                                    coverage: {
+                                        [key: string]: number;
+                                    };
+                                    forecasts: number;
+                                    mase: number | null;
+                                    step: number;
+                                    wql: number | null;
+                                }[];
+                                /** @description per central interval ("80": quantiles 0.1 and 0.9), the fraction of observed actuals inside it */
+                                coverage: {
+                                    [key: string]: number;
+                                };
+                                /** @description scored forecasts in the window */
+                                forecasts: number;
+                                mase: number | null;
+                                smape: number | null;
+                                wql: number | null;
+                            };
+                            series_id: string;
+                            window: number;
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series/{id}/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Append observations to a stored series */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description the series id: 1-128 of letters, digits and _ . : - (first a letter or digit) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description dates strictly ascending; a date already stored must repeat its stored value (a retried append is a no-op); later dates are appended */
+                        index: string[];
+                        /** @description one value per date; null = missing */
+                        target: (number | null)[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Appended (or already stored: a retry changes nothing) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description dates added */
+                            appended: number;
+                            last_date: string;
+                            /** @description grid steps stored now (gaps included) */
+                            points: number;
+                            /** @description present when this append made the series due for its scheduled forecast (forecast_every) */
+                            scheduled_forecast?: {
+                                /** @description why not, when status is not 200 (e.g. quota exceeded) */
+                                detail?: string;
+                                forecasts: number;
+                                /** @description the status POST /v1/forecast answered (200: forecast and stored) */
+                                status: number;
+                            };
+                            series_id: string;
+                            /** @description dates already stored with these values (a retry): nothing changed for them */
+                            unchanged: number;
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series/observations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Append observations to many stored series */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description one append per stored series (each id once), all applied in one transaction: all or nothing */
+                        series: {
+                            /** @description dates strictly ascending; a date already stored must repeat its stored value (a retried append is a no-op); later dates are appended */
+                            index: string[];
+                            series_id: string;
+                            /** @description one value per date; null = missing */
+                            target: (number | null)[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Appended (all of them) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description series[i]: what the append of series[i] did */
+                            series: {
+                                /** @description dates added */
+                                appended: number;
+                                last_date: string;
+                                /** @description grid steps stored now (gaps included) */
+                                points: number;
+                                /** @description present when this append made the series due for its scheduled forecast (forecast_every) */
+                                scheduled_forecast?: {
+                                    /** @description why not, when status is not 200 (e.g. quota exceeded) */
+                                    detail?: string;
+                                    forecasts: number;
+                                    /** @description the status POST /v1/forecast answered (200: forecast and stored) */
+                                    status: number;
+                                };
+                                series_id: string;
+                                /** @description dates already stored with these values (a retry): nothing changed for them */
+                                unchanged: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3313,6 +4994,10 @@ export interface components {
                 /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                 season_length?: number;
             };
+            /** @description with finetune_steps: the learning rate (default 1e-5) */
+            finetune_learning_rate?: number;
+            /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
+            finetune_steps?: number;
             freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
             /** @description steps to predict; at most the model's max_horizon */
             horizon: number;
@@ -3322,7 +5007,12 @@ export interface components {
             model_size?: string;
             /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
             quantiles?: number[];
-            series: components["schemas"]["InputSeries"][];
+            /** @description the series to forecast; required unless series_ids names stored series instead */
+            series?: components["schemas"]["InputSeries"][];
+            /** @description instead of series: ids of the account's stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404 */
+            series_ids?: string[];
+            /** @description with series_ids: keep each series' forecast (issue time, model, request) and score it once the appended actuals cover it (GET /v1/series/{id}/accuracy) */
+            store?: boolean;
         };
         ForecastResponse: {
             /** @description model "auto" only: which candidate forecast each series, and why */

@@ -9,11 +9,11 @@ import { insertJob } from '../../store/jobs.ts';
 import { planForecast } from '../../forecasting/forecast.ts';
 import { findModel } from '../../runtime/catalog.ts';
 import { FINE_TUNABLE_ADAPTERS, type FineTuningJobRequest } from '../../jobs/fine-tuning-job.ts';
+// a fine-tuning job is charged one unit per started STEPS_PER_UNIT (100) steps (docs/fine-tuning.md)
+import { STEPS_PER_UNIT } from '../../forecasting/inline-fine-tuning.ts';
 import { getPrivateModel } from '../../store/private-models.ts';
 import { fineTuningJobView } from './fine-tuning-job-view.ts';
 
-/** Steps per quota unit: a fine-tuning job is charged one unit per started 100 steps (docs/fine-tuning.md). */
-export const STEPS_PER_UNIT = 100;
 const DEFAULT_STEPS = 100;
 
 /** POST /v1/fine-tuning-jobs — validates like a forecast (every 4xx before anything is stored or charged),

@@ -7,6 +7,7 @@ import { insertJob } from '../../store/jobs.ts';
 import { planForecast } from '../../forecasting/forecast.ts';
 import { isAuto, planAuto, rejectAutoFields, storedAutoJob, type AutoBody } from '../../forecasting/auto.ts';
 import { seriesRefsHook } from '../series-refs.ts';
+import { HorizonError } from '../../errors.ts';
 
 /** POST /v1/forecast-jobs — validates like the sync call, stores the job, then answers 202. */
 export const forecastJobsCreate: Route = (app, deps) => {
@@ -21,6 +22,10 @@ export const forecastJobsCreate: Route = (app, deps) => {
   }, async (request, reply) => {
     const owner = ownerOf(request);
     const body = request.body as AutoBody;
+    if ((body as { finetune_steps?: number }).finetune_steps) {
+      const reason = 'finetune_steps is for POST /v1/forecast (fine-tune, forecast, keep nothing); a job that fine-tunes is POST /v1/fine-tuning-jobs, whose model then forecasts here';
+      throw new HorizonError('validation_failed', reason, { errors: [{ field: 'finetune_steps', reason }] });
+    }
     // model "auto": validated now (every 4xx before the 202), planned again when the job runs
     if (!isAuto(body.model, deps.registry)) rejectAutoFields(body);
     const plan = isAuto(body.model, deps.registry)

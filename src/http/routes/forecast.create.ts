@@ -10,6 +10,7 @@ import { syncBudgetMs } from '../../config.ts';
 import { LargeBody, planInThread, runPlanned } from '../large-forecast.ts';
 import { seriesRefsHook, storeSyncForecasts } from '../series-refs.ts';
 import { DEFAULT_QUANTILES } from '../../forecasting/normalize.ts';
+import { forecastFineTuned } from '../inline-fine-tuning.ts';
 
 /** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
  * header carries the worker's load, queue and infer milliseconds (load 0: the model was warm).
@@ -38,6 +39,8 @@ export const forecastCreate: Route = (app, deps) => {
       throw request.validationError;
     }
     const owner = ownerOf(request);
+    // finetune_steps: fine-tune on these series, forecast, keep nothing (src/http/inline-fine-tuning.ts)
+    if ((body as { finetune_steps?: number }).finetune_steps) return forecastFineTuned(deps, request, reply, body, owner.accountId);
     if (isAuto(body.model, deps.registry)) {
       const auto = planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit }, { pulls: deps.pulls, mode: 'sync' });
       // too much for one synchronous call: 413 use_job_api at once, nothing charged (src/forecasting/cost.ts)

@@ -206,6 +206,52 @@ class Horizon(_Base):
     def revoke_api_key(self, key_id: str) -> None:
         self._request("DELETE", f"/v1/api-keys/{key_id}")
 
+    # --- fine-tuning (docs/fine-tuning.md) ---
+
+    def create_fine_tuning_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/fine-tuning-jobs with a fine-tuning request dict; returns the queued job (job_id, model_id, name)."""
+        return self._request("POST", "/v1/fine-tuning-jobs", json_body=body, idempotent=False, retry=retry)[0]
+
+    def get_fine_tuning_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("GET", f"/v1/fine-tuning-jobs/{job_id}")[0]
+
+    def wait_for_fine_tuning_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.5,
+                                 max_poll_interval: float = 5.0, on_poll: Any = None) -> dict[str, Any]:
+        """Polls until the fine-tuning job completed (returned: its summary holds the validation WQL before and
+        after) or failed/cancelled (JobFailedError); on_poll(job) sees each state and its progress."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        interval = poll_interval
+        while True:
+            job, headers = self._request("GET", f"/v1/fine-tuning-jobs/{job_id}")
+            if on_poll:
+                on_poll(job)
+            if job["status"] in _TERMINAL:
+                return self._job_done(job)
+            interval = _next_poll(interval, max_poll_interval, headers)
+            if deadline is not None and time.monotonic() + interval > deadline:
+                raise JobTimeoutError(f"fine-tuning job {job_id} still {job['status']} after {timeout} s", job=job)
+            time.sleep(interval)
+
+    def cancel_fine_tuning_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("DELETE", f"/v1/fine-tuning-jobs/{job_id}")[0]
+
+    def delete_model(self, model_id: str) -> None:
+        """DELETE /v1/models/{id}: deletes one of the account's private (fine-tuned) models (by id or name)."""
+        self._request("DELETE", f"/v1/models/{model_id}", idempotent=False)
+
+    def fine_tune(self, df: "pd.DataFrame", h: int, model: str = "chronos-2", steps: int = 100, freq: str | None = None,
+                  id_col: str = "unique_id", time_col: str = "ds", target_col: str = "y", X_df: "pd.DataFrame | None" = None,
+                  static_df: "pd.DataFrame | None" = None, *, model_size: str | None = None, learning_rate: float | None = None,
+                  mode: str | None = None, validation_windows: int | None = None, name: str | None = None, wait: bool = True,
+                  timeout: float | None = None) -> dict[str, Any]:
+        """Fine-tunes `model` on a long DataFrame's series (the forecast's format) into a private model of the
+        account; returns the completed job (model_id, name, summary) or, with wait=False, the queued one."""
+        _, series, body = self._plan(df, h, freq, model, None, id_col, time_col, target_col, X_df, static_df, model_size, None)
+        body = {**body, "series": series, "steps": int(steps)}
+        body.update({k: v for k, v in (("learning_rate", learning_rate), ("mode", mode), ("validation_windows", validation_windows), ("name", name)) if v is not None})
+        job = self.create_fine_tuning_job(body)
+        return self.wait_for_fine_tuning_job(job["job_id"], timeout=timeout) if wait else job
+
     # --- DataFrames ---
 
     def forecast(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
@@ -345,6 +391,33 @@ class AsyncHorizon(_Base):
 
     async def revoke_api_key(self, key_id: str) -> None:
         await self._request("DELETE", f"/v1/api-keys/{key_id}")
+
+    async def create_fine_tuning_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/fine-tuning-jobs", json_body=body, idempotent=False, retry=retry))[0]
+
+    async def get_fine_tuning_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("GET", f"/v1/fine-tuning-jobs/{job_id}"))[0]
+
+    async def wait_for_fine_tuning_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.5,
+                                       max_poll_interval: float = 5.0, on_poll: Any = None) -> dict[str, Any]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        interval = poll_interval
+        while True:
+            job, headers = await self._request("GET", f"/v1/fine-tuning-jobs/{job_id}")
+            if on_poll:
+                on_poll(job)
+            if job["status"] in _TERMINAL:
+                return self._job_done(job)
+            interval = _next_poll(interval, max_poll_interval, headers)
+            if deadline is not None and time.monotonic() + interval > deadline:
+                raise JobTimeoutError(f"fine-tuning job {job_id} still {job['status']} after {timeout} s", job=job)
+            await asyncio.sleep(interval)
+
+    async def cancel_fine_tuning_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("DELETE", f"/v1/fine-tuning-jobs/{job_id}"))[0]
+
+    async def delete_model(self, model_id: str) -> None:
+        await self._request("DELETE", f"/v1/models/{model_id}", idempotent=False)
 
     async def forecast(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
                        quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
