@@ -7,11 +7,12 @@ from ._errors import (
 )
 from ._frames import FREQS, contract_freq
 from ._retry import RetryPolicy
+from ._series import StoredSeries
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Horizon", "AsyncHorizon", "RetryPolicy", "DEFAULT_MAX_REQUEST_BYTES", "FREQS", "contract_freq",
+    "Horizon", "AsyncHorizon", "RetryPolicy", "StoredSeries", "DEFAULT_MAX_REQUEST_BYTES", "FREQS", "contract_freq",
     "HorizonError", "BadRequestError", "AuthenticationError", "PermissionDeniedError", "NotFoundError",
     "ConflictError", "PayloadTooLargeError", "ValidationError", "RateLimitError", "ServerError",
     "ServiceUnavailableError", "JobFailedError", "JobTimeoutError",

@@ -12,6 +12,7 @@ import httpx
 from . import _frames
 from ._errors import HorizonError, JobFailedError, JobTimeoutError, PayloadTooLargeError, error_from_response
 from ._retry import RetryPolicy, retry_after_seconds
+from ._series import StoredSeries
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -150,6 +151,21 @@ class Horizon(_Base):
     def forecast_raw(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
         """POST /v1/forecast with a ForecastAPIRequest dict; returns the ForecastAPIResponse dict."""
         return self._request("POST", "/v1/forecast", json_body=body, retry=retry)[0]
+
+    def series(self, series_id: str) -> "StoredSeries":
+        """A handle on the account's stored series ``series_id`` (docs/stored-series.md); no request yet."""
+        return StoredSeries(self, series_id)
+
+    def list_series(self, *, page_size: int | None = None) -> Iterator[dict[str, Any]]:
+        """Every stored series of the account (id, freq, points), page after page."""
+        cursor: str | None = None
+        while True:
+            params = {k: v for k, v in (("limit", page_size), ("cursor", cursor)) if v is not None}
+            page = self._request("GET", "/v1/series", params=params or None)[0]
+            yield from page["series"]
+            cursor = page["next_cursor"]
+            if not cursor:
+                return
 
     def create_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
         """POST /v1/forecast-jobs; returns {job_id, status: "queued", model, created_at}. Not retried unless asked."""
