@@ -2,10 +2,15 @@
 # Creates one virtualenv per runtime group (runtime/.venv-<group>) from requirements/<group>.txt:
 # `core` (statistical models and every foundation model whose pins agree) and `timesfm1` (TimesFM 1.0,
 # whose package shares its name with the timesfm 3.x in core). docs/runtime-groups.md says why.
-#   runtime/setup.sh            every group
-#   runtime/setup.sh core       only the named groups
+#   runtime/setup.sh                every group
+#   runtime/setup.sh core           only the named groups
+#   runtime/setup.sh --first core   only the group's first stage (requirements/<group>-first.txt: what
+#                                   the worker needs to serve the statistical models); scripts/run.sh
+#                                   serves after it and installs the rest behind the running server
 # Idempotent: a group's install is skipped while the stamp in its venv matches its requirements file
-# and the interpreter. Needs no stdin, so it runs the same on a fresh machine and in CI.
+# and the interpreter. While a full install runs, <venv>/.horizon-installing holds its start time
+# (GET /v1/models says which models wait for it). One install per venv at a time (flock).
+# Needs no stdin, so it runs the same on a fresh machine and in CI.
 set -euo pipefail
 runtime="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
@@ -16,9 +21,14 @@ if ! "$python" -c 'import sys; sys.exit(not ((3, 11) <= sys.version_info < (3, 1
   exit 1
 fi
 
+first=0
+if [ "${1:-}" = "--first" ]; then first=1; shift; fi
 groups=("$@")
 if [ ${#groups[@]} -eq 0 ]; then
-  for file in "$runtime"/requirements/*.txt; do groups+=("$(basename "$file" .txt)"); done
+  for file in "$runtime"/requirements/*.txt; do
+    case "$file" in *-first.txt) continue ;; esac  # a group's first stage, not a group
+    groups+=("$(basename "$file" .txt)")
+  done
 fi
 
 for group in "${groups[@]}"; do
@@ -37,14 +47,31 @@ for group in "${groups[@]}"; do
   fi
   wanted="$("$venv/bin/python" --version 2>&1)
 $(cat "$requirements")"
-  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+  # one installer per venv: scripts/run.sh's install behind the server and a later setup wait for each other
+  exec 9>"$venv/.horizon-lock"
+  flock 9
+  if [ "$first" -eq 1 ] && [ -f "$runtime/requirements/$group-first.txt" ]; then
+    first_requirements="$runtime/requirements/$group-first.txt"
+    first_wanted="$("$venv/bin/python" --version 2>&1)
+$(cat "$first_requirements")"
+    if { [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; } && { [ ! -f "$venv/.horizon-first" ] || [ "$(cat "$venv/.horizon-first")" != "$first_wanted" ]; }; then
+      echo "runtime/setup.sh: installing requirements/$group-first.txt (the statistical models; the rest can install while serving)" >&2
+      "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$first_requirements" >&2
+      "$venv/bin/python" -m pip check >&2
+      printf '%s' "$first_wanted" > "$venv/.horizon-first"
+    fi
+  elif [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
     echo "runtime/setup.sh: installing requirements/$group.txt" >&2
+    date -u +%Y-%m-%dT%H:%M:%SZ > "$venv/.horizon-installing"
+    trap 'rm -f "$venv/.horizon-installing"' EXIT  # a failed install is not "installing" any more
     # --no-deps: every file is the complete, ==-pinned set pip resolved once (regeneration recipe in
     # the file's header); resolving ~150 pins again is slow and pip 23 can crash doing it.
     "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$requirements" >&2
     "$venv/bin/python" -m pip check >&2
     printf '%s' "$wanted" > "$stamp"
+    rm -f "$venv/.horizon-installing"
   fi
+  exec 9>&-
   # `python -m horizon_runtime` must work from any directory (the control plane starts it from the repo
   # root), so the venv gets a .pth entry for runtime/ instead of a package install.
   site_packages="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"

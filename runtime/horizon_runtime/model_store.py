@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import logging
 import os
 import time
@@ -78,14 +79,24 @@ class ModelStore:
         self._catalog = catalog
         self._executor = executor
         self.group = group
-        group_models = [model for model in catalog.models.values() if model.group == group]
-        self._unavailable = {model.id: unavailable_reason(model.adapter) for model in group_models}
-        self.servable = [model for model in group_models if self._unavailable[model.id] is None]
+        self._group_models = [model for model in catalog.models.values() if model.group == group]
+        self._unavailable = {model.id: unavailable_reason(model.adapter) for model in self._group_models}
+        self.servable = [model for model in self._group_models if self._unavailable[model.id] is None]
         self.memory_budget = default_memory_budget() if memory_budget is None else memory_budget
         self._adapters: OrderedDict[tuple[str, str], Adapter] = OrderedDict()  # least recently used first
         self._bytes: dict[tuple[str, str], int] = {}
         self._in_use: dict[tuple[str, str], int] = {}
         self._loading: dict[tuple[str, str], asyncio.Future] = {}
+
+    def recheck_libraries(self) -> None:
+        """Looks again for the libraries of the models not servable yet: scripts/run.sh starts the worker
+        once the statistical models' libraries are in the venv and installs the foundation models' ones
+        while it serves (runtime/setup.sh --first). Only finds, never imports: cheap enough for every GET /models."""
+        if len(self.servable) == len(self._group_models):
+            return
+        importlib.invalidate_caches()  # a package unpacked since the last look is seen
+        self._unavailable = {model.id: unavailable_reason(model.adapter) for model in self._group_models}
+        self.servable = [model for model in self._group_models if self._unavailable[model.id] is None]
 
     def loaded(self) -> list[tuple[str, str]]:
         return list(self._adapters)

@@ -205,6 +205,7 @@ class Worker:
     def models_payload(self) -> dict:
         from .private_models import list_private
 
+        self.store.recheck_libraries()
         sizes = {model.id: self.store.servable_sizes(model) for model in self.store.servable}
         servable_adapters = {model.adapter for model in self.store.servable}
         # fine-tuned models on disk whose base adapter this group serves (private_models.py)

@@ -1,7 +1,10 @@
 // `horizon models pull | list | rm`: get foundation-model weights from the Hugging Face Hub into
 // HORIZON_MODEL_DIR (README "Getting a model"). The download itself runs in the model runtime
 // (src/runtime/model-pull.ts → runtime/horizon_runtime/pull.py, the official huggingface_hub client).
-import { installedGroups } from '../runtime/supervisor.ts';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { installedGroups, RUNTIME_DIR } from '../runtime/supervisor.ts';
 import { findModel, loadCatalog, type CatalogModel } from '../runtime/catalog.ts';
 import { configFromEnv } from '../config.ts';
 import { didYouMean } from '../forecasting/did-you-mean.ts';
@@ -30,6 +33,24 @@ function mb(bytes: number): string {
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '--';
   return seconds >= 3600 ? `${Math.floor(seconds / 3600)}h${Math.round((seconds % 3600) / 60)}m` : seconds >= 60 ? `${Math.floor(seconds / 60)}m${Math.round(seconds % 60)}s` : `${Math.round(seconds)}s`;
+}
+
+/** Whether the runtime group's virtualenv holds its whole requirements file (runtime/setup.sh's stamp). */
+function groupInstalled(group: string): boolean {
+  return installedGroups([group]).length > 0 && existsSync(join(RUNTIME_DIR, `.venv-${group}`, '.horizon-requirements'));
+}
+
+/** Installs a runtime group with runtime/setup.sh, saying so first (it takes minutes) and how long it took. */
+async function installGroup(model: CatalogModel, json: boolean): Promise<void> {
+  const group = model.group;
+  const say = (line: string, event: object) => process.stdout.write(json ? `${JSON.stringify(event)}\n` : `${line}\n`);
+  say(`${model.id} runs in the runtime group "${group}", which is not installed yet: installing it now into runtime/.venv-${group} ` +
+    `(its own virtualenv: torch and ${model.name}'s library at their pins; a few minutes, mostly unpacking torch) …`, { event: 'installing_runtime', group });
+  const started = Date.now();
+  const child = spawn('bash', [join(RUNTIME_DIR, 'setup.sh'), group], { stdio: ['ignore', json ? 'ignore' : 'inherit', 'inherit'] });
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  if (code !== 0) throw new CliError(`installing the runtime group "${group}" failed (runtime/setup.sh ${group} exited ${code}); its output is above`, PULL_EXIT.unexpected);
+  say(`installed the runtime group "${group}" in ${duration((Date.now() - started) / 1000)}; a running server serves its models from its next start`, { event: 'installed_runtime', group, seconds: Math.round((Date.now() - started) / 1000) });
 }
 
 function licenseAccepted(model: CatalogModel, modelDir: string, env: NodeJS.ProcessEnv): boolean {
@@ -161,6 +182,8 @@ export async function modelsCommand(command: string | undefined, args: string[],
 
   if (command === 'pull') {
     const sizes = flags.allSizes ? Object.keys(model.sizes) : [flags.size ?? model.default_size];
+    // a runtime group that only some models need (timesfm1) is installed with the first of its models
+    if (catalog.groups[model.group] && !catalog.groups[model.group].in_process && !groupInstalled(model.group)) await installGroup(model, flags.json);
     if (model.license.requires_opt_in && !licenseAccepted(model, modelDir, process.env)) {
       if (!flags.acceptLicense) {
         throw new CliError(

@@ -6,9 +6,16 @@ import { type Catalog, type CatalogModel, findModel, supportsCovariates } from '
 import { HorizonError } from '../errors.ts';
 import { currentRequest } from '../contract/request-context.ts';
 import type { ModelInfo, UnavailableReason } from '../contract/schemas.ts';
-import type { MissingWeights, WorkerModels } from './supervisor.ts';
+import { RUNTIME_DIR, type MissingWeights, type WorkerModels } from './supervisor.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pullCommand, type RecordedLicenses } from './model-weights.ts';
 import { PRISM_ID, prismMembers, type PrismBacktest, type PrismMember } from './prism-members.ts';
+
+/** When scripts/run.sh's install of the group's libraries behind the server started (runtime/setup.sh's marker), if it runs. */
+function installingSince(group: string): string | undefined {
+  try { return readFileSync(join(RUNTIME_DIR, `.venv-${group}`, '.horizon-installing'), 'utf8').trim() || 'now'; } catch { return undefined; }
+}
 
 export type ModelsByGroup = () => Map<string, WorkerModels[]>;
 export type MissingWeightsByGroup = () => Map<string, MissingWeights[]>;
@@ -96,6 +103,15 @@ export class ModelRegistry {
     const weightsMissing = this.missingWeightsByGroup().get(model.group)?.some((m) => m.model === model.id) ?? false;
     if (!workerServes && !weightsMissing) {
       const running = this.modelsByGroup().has(model.group);
+      const installing = installingSince(model.group);
+      if (running && installing) {
+        return {
+          code: 'runtime_not_installed',
+          runtime_group: model.group,
+          command: 'bash scripts/setup.sh',
+          detail: `still loading: the libraries of the runtime group "${model.group}" are being installed behind the running server (since ${installing}, by scripts/run.sh; log runtime/.venv-${model.group}/.horizon-install.log); ${model.id} is served as soon as they are in, with no restart. The statistical models answer meanwhile`,
+        };
+      }
       return {
         code: 'runtime_not_installed',
         runtime_group: model.group,

