@@ -22,6 +22,16 @@ export type FineTuningRequest = NonNullable<paths['/v1/fine-tuning-jobs']['post'
 export type FineTuningJob = Body<'/v1/fine-tuning-jobs/{id}', 'get', 200>;
 export type FineTuningJobPage = Body<'/v1/fine-tuning-jobs', 'get', 200>;
 export type ModelInfo = Body<'/v1/models/{id}', 'get', 200>;
+export type StoredSeries = Body<'/v1/series/{id}', 'get', 200>;
+export type StoredSeriesPut = NonNullable<paths['/v1/series/{id}']['put']['requestBody']>['content']['application/json'];
+export type StoredSeriesPage = Body<'/v1/series', 'get', 200>;
+export type ObservationsAppended = Body<'/v1/series/{id}/observations', 'post', 200>;
+export type SeriesAccuracy = Body<'/v1/series/{id}/accuracy', 'get', 200>;
+export type ModelAccuracy = Body<'/v1/accuracy', 'get', 200>;
+/** Observations to append: dates may be Dates (written in the series' freq; default a date, 'H' a date-time). */
+export interface Observations { index: DateLike[]; target: (number | null)[] }
+/** A forecast of stored series (series_ids): the request without series; freq is the series'. */
+export type StoredForecastInput = Omit<ForecastRequest, 'series' | 'series_ids' | 'freq'> & { freq?: Freq; store?: boolean };
 
 /** A date the API reads: a Date (taken in UTC) or the API's own string form. */
 export type DateLike = Date | string;
@@ -107,6 +117,25 @@ export class Horizon {
     list(options?: CallOptions): Promise<ApiKey[]>;
     revoke(id: string, options?: CallOptions): Promise<ApiKey>;
   };
+  /** Stored series (docs/stored-series.md): histories kept by the server, appended to, forecast by reference and scored. */
+  readonly series: {
+    /** PUT /v1/series/{id}: create (or replace) with a history; Dates become the API's strings */
+    put(id: string, body: Omit<StoredSeriesPut, 'index'> & { index: DateLike[] }, options?: CallOptions): Promise<StoredSeries>;
+    /** POST /v1/series/{id}/observations: idempotent by timestamp, so it is retried on 429/503 */
+    append(id: string, observations: Observations & { freq?: Freq }, options?: CallOptions): Promise<ObservationsAppended>;
+    /** POST /v1/series/observations: many series in one transaction (all or nothing) */
+    appendMany(series: (Observations & { series_id: string })[], options?: CallOptions & { freq?: Freq }): Promise<ObservationsAppended[]>;
+    get(id: string, params?: { tail?: number; forecasts?: number }, options?: CallOptions): Promise<StoredSeries>;
+    /** GET /v1/series, one page; pass next_cursor back as cursor */
+    list(params?: { limit?: number; cursor?: string }, options?: CallOptions): Promise<StoredSeriesPage>;
+    delete(id: string, options?: CallOptions): Promise<void>;
+    /** POST /v1/forecast with series_ids: the same answer as the series inline; store: true keeps it for scoring */
+    forecast(ids: string[], request: StoredForecastInput, options?: CallOptions): Promise<ForecastResponse>;
+    /** GET /v1/series/{id}/accuracy: rolling accuracy of its scored forecasts */
+    accuracy(id: string, params?: { window?: number }, options?: CallOptions): Promise<SeriesAccuracy>;
+    /** GET /v1/accuracy?model=: rolling accuracy of a model over the account's stored series */
+    modelAccuracy(model: string, params?: { window?: number }, options?: CallOptions): Promise<ModelAccuracy>;
+  };
   readonly #apiKey: string;
   readonly #retry: Required<Omit<RetryOptions, 'onRetry'>> & Pick<RetryOptions, 'onRetry'>;
   readonly #fetch: typeof fetch;
@@ -123,6 +152,24 @@ export class Horizon {
       create: async (name, o) => (await this.#call<CreatedApiKey>('POST', '/v1/api-keys', { body: { name }, idempotent: false, ...o })).body,
       list: async (o) => (await this.#call<{ keys: ApiKey[] }>('GET', '/v1/api-keys', o)).body.keys,
       revoke: async (id, o) => (await this.#call<ApiKey>('DELETE', `/v1/api-keys/${encodeURIComponent(id)}`, o)).body,
+    };
+    const seriesPath = (id: string) => `/v1/series/${encodeURIComponent(id)}`;
+    const query = (params: Record<string, string | number | undefined>) => {
+      const q = new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+      return String(q) ? `?${q}` : '';
+    };
+    this.series = {
+      put: async (id, body, o) => (await this.#call<StoredSeries>('PUT', seriesPath(id), { body: { ...body, index: body.index.map((d) => apiDate(d, body.freq)) }, ...o })).body,
+      append: async (id, { freq, index, target }, o) => (await this.#call<ObservationsAppended>('POST', `${seriesPath(id)}/observations`, { body: { index: index.map((d) => apiDate(d, freq ?? 'D')), target }, ...o })).body,
+      appendMany: async (series, o) => (await this.#call<{ series: ObservationsAppended[] }>('POST', '/v1/series/observations', {
+        body: { series: series.map((s) => ({ series_id: s.series_id, index: s.index.map((d) => apiDate(d, o?.freq ?? 'D')), target: s.target })) }, ...o,
+      })).body.series,
+      get: async (id, params = {}, o) => (await this.#call<StoredSeries>('GET', `${seriesPath(id)}${query(params)}`, o)).body,
+      list: async (params = {}, o) => (await this.#call<StoredSeriesPage>('GET', `/v1/series${query(params)}`, o)).body,
+      delete: async (id, o) => { await this.#call<unknown>('DELETE', seriesPath(id), { idempotent: false, ...o }); },
+      forecast: async (ids, request, o) => (await this.#call<ForecastResponse>('POST', '/v1/forecast', { body: { ...request, series_ids: ids }, ...o })).body,
+      accuracy: async (id, params = {}, o) => (await this.#call<SeriesAccuracy>('GET', `${seriesPath(id)}/accuracy${query(params)}`, o)).body,
+      modelAccuracy: async (model, params = {}, o) => (await this.#call<ModelAccuracy>('GET', `/v1/accuracy${query({ model, ...params })}`, o)).body,
     };
   }
 
