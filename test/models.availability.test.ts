@@ -33,8 +33,8 @@ describe('GET /v1/models: every catalog model, with the reason it is not served'
   it('served models are available; each unavailable one names its precise reason', () => {
     for (const id of ['naive', 'seasonal-naive', 'auto-ets', 'auto-theta', 'auto-arima']) assert.equal(models.get(id).available, true, id);
     assert.deepEqual(models.get('timesfm').unavailable_reason, {
-      code: 'runtime_not_installed', runtime_group: 'timesfm1', command: 'bash scripts/setup.sh',
-      detail: 'the runtime group "timesfm1" is not running on this deployment: install its virtualenv (runtime/.venv-timesfm1) with `bash scripts/setup.sh`, and keep it in HORIZON_RUNTIME_GROUPS if that is set',
+      code: 'runtime_not_installed', runtime_group: 'timesfm1', command: 'bash runtime/setup.sh timesfm1',
+      detail: 'the runtime group "timesfm1" is not running on this deployment: install its virtualenv (runtime/.venv-timesfm1) with `bash runtime/setup.sh timesfm1` (or `./horizon models pull timesfm`, which installs it first) and restart the server, keeping the group in HORIZON_RUNTIME_GROUPS if that is set',
     });
     const chronos = models.get('chronos');
     assert.equal(chronos.available, false);

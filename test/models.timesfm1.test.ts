@@ -2,7 +2,7 @@
 // control plane and the real timesfm1 worker on a tiny random-weight checkpoint (python -m
 // horizon_runtime.fixtures, run with the group's own python), compared with the official
 // `timesfm.TimesFm` (timesfm 1.3.0) called directly on the same checkpoint and values
-// (runtime/tests/timesfm1_reference.py). The timesfm1 venv must exist (scripts/setup.sh builds every
+// (runtime/tests/timesfm1_reference.py). The timesfm1 venv must exist (scripts/setup-test.sh builds every
 // group): without it every test here fails, naming the command that builds it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +19,7 @@ const SIZE = '200m';
 const ARCHITECTURE = { num_layers: 2, num_heads: 16, model_dims: 64 };
 const QUANTILES = [0.1, 0.5, 0.9];
 
-/** The timesfm1 venv, or a failure naming the command that builds it (scripts/setup.sh builds every group). */
+/** The timesfm1 venv, or a failure naming the command that builds it (scripts/setup-test.sh builds every group). */
 const requireVenv = () => venvPython('timesfm1');
 
 const round = (v: number) => Math.round(v * 1000) / 1000;

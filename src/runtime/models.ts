@@ -108,17 +108,19 @@ export class ModelRegistry {
         return {
           code: 'runtime_not_installed',
           runtime_group: model.group,
-          command: 'bash scripts/setup.sh',
+          command: `bash runtime/setup.sh ${model.group}`,
           detail: `still loading: the libraries of the runtime group "${model.group}" are being installed behind the running server (since ${installing}, by scripts/run.sh; log runtime/.venv-${model.group}/.horizon-install.log); ${model.id} is served as soon as they are in, with no restart. The statistical models answer meanwhile`,
         };
       }
+      // core comes with serving (scripts/setup.sh); another group is installed on its own (or by pulling one of its models)
+      const install = `bash runtime/setup.sh ${model.group}`;
       return {
         code: 'runtime_not_installed',
         runtime_group: model.group,
-        command: 'bash scripts/setup.sh',
+        command: install,
         detail: running
-          ? `the runtime group "${model.group}" runs but does not provide ${model.id} (its library did not import; the worker's log says why); reinstall it with \`bash scripts/setup.sh\``
-          : `the runtime group "${model.group}" is not running on this deployment: install its virtualenv (runtime/.venv-${model.group}) with \`bash scripts/setup.sh\`, and keep it in HORIZON_RUNTIME_GROUPS if that is set`,
+          ? `the runtime group "${model.group}" runs but does not provide ${model.id} (its library did not import; the worker's log says why); reinstall it with \`${install}\``
+          : `the runtime group "${model.group}" is not running on this deployment: install its virtualenv (runtime/.venv-${model.group}) with \`${install}\`${model.weights ? ` (or \`./horizon models pull ${model.id}\`, which installs it first)` : ''} and restart the server, keeping the group in HORIZON_RUNTIME_GROUPS if that is set`,
       };
     }
     if (!this.licenseAccepted(model)) {
