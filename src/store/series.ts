@@ -237,6 +237,14 @@ export async function seriesWithPendingForecasts(db: Kysely<Schema>, limit: numb
     .where('scored_at', 'is', null).limit(limit).execute();
 }
 
+/** Which of these series of an account have unscored forecasts. */
+export async function seriesWithPendingForecastsAmong(db: Kysely<Schema>, accountId: string, seriesIds: string[]): Promise<string[]> {
+  if (seriesIds.length === 0) return [];
+  const rows = await seriesDb(db).selectFrom('stored_forecasts').select('series_id').distinct()
+    .where('account_id', '=', accountId).where('scored_at', 'is', null).where(sql<boolean>`series_id = ANY(${seriesIds}::text[])`).execute();
+  return rows.map((r) => r.series_id);
+}
+
 /** Writes a forecast's actuals and scores once: false when it was already scored (by this or another process). */
 export async function recordScore(db: Kysely<Schema> | Transaction<Schema>, id: string, actuals: (number | null)[], scores: unknown): Promise<boolean> {
   const result = await seriesDb(db as Kysely<Schema>).updateTable('stored_forecasts')

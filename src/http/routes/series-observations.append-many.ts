@@ -50,7 +50,7 @@ export const seriesObservationsAppendMany: Route = (app, deps) => {
       if (errors.length) throw new RequestValidationError(errors);
       return out;
     });
-    for (const [i, item] of items.entries()) if (decisions[i].append.length > 0) void deps.seriesScorer?.wake(owner.accountId, item.series_id);
+    void deps.seriesScorer?.wakeMany(owner.accountId, items.filter((_, i) => decisions[i].append.length > 0).map((item) => item.series_id));
     const grown = items.flatMap((item, i) => (decisions[i].append.length > 0 ? [{ id: item.series_id, schedule: rows.get(item.series_id)!.schedule, points: rows.get(item.series_id)!.target.length + decisions[i].append.length }] : []));
     const scheduled = await runSchedules(app, deps.database.db, request, owner.accountId, grown);
     return {

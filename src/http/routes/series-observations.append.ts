@@ -35,7 +35,7 @@ export const seriesObservationsAppend: Route = (app, deps) => {
     let scheduled;
     if (decision.append.length > 0) {
       // scoring is in the background (exactly once, series-scorer.ts); a scheduled forecast is made now
-      void deps.seriesScorer?.wake(owner.accountId, id);
+      void deps.seriesScorer?.wakeMany(owner.accountId, [id]);
       scheduled = (await runSchedules(app, deps.database.db, request, owner.accountId, [{ id, schedule: row.schedule, points }])).get(id);
     }
     return {
