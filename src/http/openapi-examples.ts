@@ -124,6 +124,19 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'DELETE /v1/api-keys/{id}': { response: { 200: { ...apiKey, revoked_at: '2026-01-06T10:00:00.000Z' } } },
   'GET /v1/status': { response: { 200: { status: 'ok', version: '0.1.0', store: 'pglite', workers: [{ group: 'core', state: 'ready', restarts: 0 }] } } },
   'GET /v1/warmup': { response: { 200: { model: 'naive', model_size: 'default', status: 'warm', load_ms: 0.4, device: 'cpu' } } },
+  // stored series (docs/stored-series.md); test/openapi.test.ts sends these to the path with {id} = "example"
+  'PUT /v1/series/{id}': {
+    request: { monthly: { summary: 'A monthly history (one year) stored as series "example"', value: { freq: 'MS', index: monthly.series[0].index, target: monthly.series[0].target } } },
+    response: { 201: { series_id: 'example', freq: 'MS', points: 12, first_date: '1949-01-01', last_date: '1949-12-01', created_at: '2026-01-05T09:30:00.000Z', updated_at: '2026-01-05T09:30:00.000Z', forecast_every: null, schedule: null, drift: null, webhook: null } },
+  },
+  'POST /v1/series/{id}/observations': {
+    request: { next: { summary: 'The next month; sent again it changes nothing', value: { index: ['1950-01-01'], target: [115] } } },
+    response: { 200: { series_id: 'example', appended: 1, unchanged: 0, points: 13, last_date: '1950-01-01' } },
+  },
+  'POST /v1/series/observations': {
+    request: { many: { summary: 'Appends to several series at once (all or nothing)', value: { series: [{ series_id: 'example', index: ['1950-01-01', '1950-02-01'], target: [115, 126] }] } } },
+    response: { 200: { series: [{ series_id: 'example', appended: 1, unchanged: 1, points: 14, last_date: '1950-02-01' }] } },
+  },
   ...NIXTLA_EXAMPLES,
 };
 
