@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { writeFixtures } from './parity.ts';
 
 type Json = any;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
@@ -67,7 +68,8 @@ describe('OpenAPI document', () => {
   let server: TestServer;
   let document: Json;
   before(async () => {
-    server = await startTestServer();
+    // the tiny chronos-2 checkpoint: the fine-tuning example fine-tunes it (openapi-examples.ts)
+    server = await startTestServer({ HORIZON_MODEL_DIR: writeFixtures(['chronos-2']) });
     const res = await server.request('GET', '/v1/openapi.json', { key: null });
     assert.equal(res.status, 200);
     document = res.body;

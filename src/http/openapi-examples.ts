@@ -84,7 +84,23 @@ const cvJob = { job_id: '5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58', status: 'complet
 const apiKey = { id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', name: 'ci-pipeline', prefix: 'hzn_Ab3dE', created_at: '2026-01-05T09:30:00.000Z', revoked_at: null };
 
 /** Keyed `METHOD /path` as in the document (`{id}` for parameters). */
+// fine-tuning (docs/fine-tuning.md): chronos-2 small on three years of the airline passengers, held-out
+// last 3 months; test/openapi.test.ts gives its server the tiny chronos-2 checkpoint for it
+const airline36 = [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118, 115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140, 145, 150, 178, 163, 172, 178, 199, 199, 184, 162, 146, 166];
+const fineTuning = {
+  model: 'chronos-2', model_size: 'small', freq: 'MS', horizon: 3, steps: 10, learning_rate: 1e-5, name: 'airline-v1',
+  series: [{ target: airline36, index: airline36.map((_, t) => `${1949 + Math.floor(t / 12)}-${String((t % 12) + 1).padStart(2, '0')}-01`) }],
+};
+const fineTuningJob = { job_id: '5b1d0c52-7a36-4e0e-8a8c-3f3a4c1a2b90', status: 'queued', model: 'chronos-2', model_size: 'small', model_id: 'ft-3f9a0c1d2e4b5a6978c1d2e3', name: 'airline-v1', created_at: '2026-01-05T09:30:00.000Z', attempts: 0 };
+const fineTuningSummary = { series: 1, steps: 10, mode: 'full', learning_rate: 1e-5, horizon: 3, validation_windows: 1, validation_wql_before: 0.0612, validation_wql_after: 0.0477, final_loss: 0.41, final_validation_loss: 0.44, train_seconds: 2.1, steps_per_second: 4.76, device: 'cpu' };
+
 export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
+  'POST /v1/fine-tuning-jobs': {
+    request: { airline: { summary: 'chronos-2 small fine-tuned for 10 steps on one monthly series (the last 3 months validate it)', value: fineTuning } },
+    response: { 202: fineTuningJob },
+  },
+  'GET /v1/fine-tuning-jobs/{id}': { response: { 200: { ...fineTuningJob, status: 'completed', started_at: '2026-01-05T09:30:00.120Z', finished_at: '2026-01-05T09:30:09.310Z', attempts: 1, progress: { step: 10, steps: 10, loss: 0.41, validation_loss: 0.44 }, summary: fineTuningSummary } } },
+  'GET /v1/fine-tuning-jobs': { response: { 200: { jobs: [fineTuningJob], next_cursor: null } } },
   'POST /v1/forecast': {
     request: {
       monthly: { summary: 'Monthly series, naive model', value: monthly },

@@ -47,7 +47,7 @@ def test_fine_tune_dataframe_and_async_cancel(server):
 
     async def cancel() -> dict:
         async with AsyncHorizon(server.url, server.key) as a:
-            body = {"model": "chronos-2", "model_size": "small", "freq": "MS", "horizon": 6, "steps": 50_000,
+            body = {"model": "chronos-2", "model_size": "small", "freq": "MS", "horizon": 6, "steps": 10_000,
                     "series": [{"index": [str(d.date()) for d in g["ds"]], "target": g["y"].tolist()} for _, g in _frame().groupby("unique_id")]}
             queued = await a.create_fine_tuning_job(body)
             while True:
