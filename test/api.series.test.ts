@@ -148,6 +148,7 @@ for (const backend of storeBackends) {
       const calls: [string, string, unknown?][] = [
         ['GET', '/v1/series/mine'], ['DELETE', '/v1/series/mine'], ['GET', '/v1/series/mine/accuracy'],
         ['POST', '/v1/series/mine/observations', { index: ['2022-01-01'], target: [1] }],
+        ['POST', '/v1/series/observations', { series: [{ series_id: 'mine', index: ['2022-01-01'], target: [1] }] }],
         ['POST', '/v1/forecast', { series_ids: ['mine'], horizon: 2, model: 'naive' }],
         ['POST', '/v1/forecast-jobs', { series_ids: ['mine'], horizon: 2, model: 'naive' }],
       ];
