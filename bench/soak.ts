@@ -8,7 +8,8 @@
 // It starts its own throw-away PostgreSQL cluster (initdb + pg_ctl from the installed binaries) on a free
 // port — never the shared one — and `horizon serve` processes against it. Checks after each trial:
 //   usage == answers   the account's units (admin API) == sync 200s + CV units answered (one per model)
-//                      + jobs stored (a job's unit is settled with its row; jobs are listed through the API)
+//                      + jobs stored (a job's unit is settled with its row; jobs are listed through the API);
+//                      the counts are cumulative, so a trial fails when it changes usage − answers
 //   no job lost        every job a 202 was received for exists and ends completed
 //   completed once     a job's state moves to completed once (finishJob updates only queued/running rows);
 //                      attempts redone because a completion could not be stored are counted from the logs
@@ -147,6 +148,9 @@ function redoneAttempts(): string[] {
   return [...seen].filter(([, n]) => n > 1).map(([id]) => id);
 }
 
+/** usage − answers after the previous trial: a trial fails when it changes (the counts are cumulative) */
+let lastGap = 0;
+
 async function settle(api: Api): Promise<{ ok: boolean; detail: string }> {
   const deadline = Date.now() + 240_000;
   let jobs: { job_id: string; status: string; models?: unknown[] }[] = [];
@@ -172,9 +176,12 @@ async function settle(api: Api): Promise<{ ok: boolean; detail: string }> {
   const expected = counts.sync200 + counts.cvUnits + jobs.length + cvJobUnits;
   let used = -1;
   const until = Date.now() + (LEASE + 10) * 1000;
-  while (Date.now() < until) { used = await usedToday(api); if (used === expected) break; await sleep(300); }
-  const ok = used === expected && lost.length === 0 && notCompleted.length === 0;
-  return { ok, detail: `usage ${used} vs answers ${expected} (sync ${counts.sync200}, cv units ${counts.cvUnits}, jobs ${jobs.length}, cv jobs ${cvJobs.length}); lost ${lost.length}; not completed ${notCompleted.length}; attempts redone ${redone.length} (recorded once)` };
+  while (Date.now() < until) { used = await usedToday(api); if (used - expected === lastGap) break; await sleep(300); }
+  const gap = used - expected;
+  const ok = gap === lastGap && lost.length === 0 && notCompleted.length === 0;
+  const newGap = gap - lastGap;
+  lastGap = gap;
+  return { ok, detail: `usage ${used} vs answers ${expected}${gap ? ` (gap ${gap > 0 ? '+' : ''}${gap}, ${newGap ? `${newGap > 0 ? '+' : ''}${newGap} in this trial` : 'none new'})` : ''} (sync ${counts.sync200}, cv units ${counts.cvUnits}, jobs ${jobs.length}, cv jobs ${cvJobs.length}); lost ${lost.length}; not completed ${notCompleted.length}; attempts redone ${redone.length} (recorded once)` };
 }
 
 function workerPid(api: Api): number | undefined {

@@ -127,7 +127,7 @@ export class InferenceClient {
     this.timeoutMs = timeoutMs;
     this.float32 = options.float32 ?? true;
     this.coalesce = options.coalesce ?? true;
-    this.chunkSeries = options.chunkSeries ?? 1000;
+    this.chunkSeries = options.chunkSeries ?? 250;
     this.slotsPerEndpoint = options.slotsPerEndpoint ?? 2;
   }
 
