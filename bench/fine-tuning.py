@@ -61,7 +61,8 @@ def start_server(model_dir: Path, device: str) -> tuple[subprocess.Popen, str, s
 
 def call(url: str, key: str, method: str, path: str, body=None) -> dict:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, method=method, headers={"authorization": f"Bearer {key}", "content-type": "application/json"})
+    headers = {"authorization": f"Bearer {key}"} | ({"content-type": "application/json"} if data is not None else {})
+    request = urllib.request.Request(url + path, data=data, method=method, headers=headers)
     with urllib.request.urlopen(request, timeout=600) as response:
         return json.loads(response.read() or b"{}")
 
@@ -78,8 +79,10 @@ def horizon_run(url: str, key: str, values: list[list[float]], args) -> dict:
     wall = time.perf_counter() - started
     if job["status"] != "completed":
         raise RuntimeError(json.dumps(job))
+    result = {"train_seconds": job["summary"]["train_seconds"], "job_seconds": wall}
+    print(json.dumps({"horizon_job": job["job_id"], **result}), flush=True)
     call(url, key, "DELETE", f"/v1/models/{job['model_id']}")
-    return {"train_seconds": job["summary"]["train_seconds"], "job_seconds": wall}
+    return result
 
 
 def direct_run(base_dir: Path, values: list[list[float]], args) -> dict:

@@ -285,6 +285,15 @@ def main(argv: list[str]) -> int:
     spec = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     cancelled = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: cancelled.set())
+    # a control plane that dies (kill -9) leaves no training behind: its job is delivered again elsewhere
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while not cancelled.wait(1.0):
+            if os.getppid() != parent:
+                cancelled.set()
+
+    threading.Thread(target=watch_parent, daemon=True).start()
 
     def emit(event: dict) -> None:
         sys.stdout.write(json.dumps(_finite(event)) + "\n")

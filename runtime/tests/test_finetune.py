@@ -160,3 +160,36 @@ def test_inline_run_forecasts_and_installs_nothing(model_dir):
     assert all(len(p["mean"]) == HORIZON and len(p["quantiles"]) == 3 for p in predictions)
     after = sorted(p.name for p in (model_dir / "private").iterdir())
     assert after == before
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's new parent may reap it late)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(line.startswith("State:") and "Z" in line.split()[1] for line in status)
+    except FileNotFoundError:
+        return False
+
+
+def test_a_process_whose_control_plane_died_stops_and_leaves_nothing(tmp_path, model_dir):
+    """kill -9 of the control plane: the orphaned fine-tuning process notices (its parent changed), stops at
+    its next step and removes its temporary directory; the job is delivered again by the queue."""
+    import time
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(_spec(model_dir, "ft-dddddddddddd", steps=100_000)))
+    out = tmp_path / "events"
+    env = {**os.environ, "PYTHONPATH": str(RUNTIME_DIR), "HORIZON_MODEL_DIR": str(model_dir)}
+    parent = subprocess.Popen(["bash", "-c", f'"{sys.executable}" -m horizon_runtime.finetune "{spec}" > "{out}" & echo $!; wait'],
+                              env=env, stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    while '"progress"' not in (out.read_text() if out.exists() else ""):
+        assert _running(child), out.read_text()
+        time.sleep(0.2)
+    parent.kill()
+    parent.wait()
+    while _running(child):
+        time.sleep(0.2)
+    assert '"cancelled"' in out.read_text().splitlines()[-1]
+    assert not (model_dir / "private" / "ft-dddddddddddd").exists()
+    assert not [p for p in (model_dir / "private").iterdir() if p.name.startswith(".tmp-ft-dddddddddddd")]
