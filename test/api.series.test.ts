@@ -24,7 +24,9 @@ for (const backend of storeBackends) {
     let server: TestServer;
     let cleanup: () => Promise<void>;
     before(async () => {
-      ({ server, cleanup } = await startServerOn(backend, { HORIZON_SERIES_MAX_PER_ACCOUNT: '6', HORIZON_SERIES_MAX_POINTS: '120', HORIZON_SERIES_SWEEP_MS: '500' }));
+      // bodies from 1,500 bytes go to a forecast thread: the two-series forecasts below take that path
+      // both inline and by reference (series-refs.ts hands a large by-reference body to the thread too)
+      ({ server, cleanup } = await startServerOn(backend, { HORIZON_SERIES_MAX_PER_ACCOUNT: '6', HORIZON_SERIES_MAX_POINTS: '120', HORIZON_SERIES_SWEEP_MS: '500', HORIZON_REQUEST_THREAD_MIN_BYTES: '1500', HORIZON_ANSWER_THREADS: '1' }));
     });
     after(async () => { await server.close(); await cleanup(); });
 

@@ -76,6 +76,13 @@ export function seriesRefsHook(deps: AppContext) {
     delete body.series_ids;
     delete body.store;
     request.seriesRefs = { ids: names, firstSteps: ordered.map((r) => r.target.length), freq, store: store === true };
+    // a large by-reference forecast (not kept) takes the inline path's forecast thread too: the same bytes
+    // a client would have sent, parsed, validated and normalised off the event loop (large-forecast.ts)
+    const minBytes = deps.config.requestThreadMinBytes ?? 0;
+    if (store !== true && deps.answerThreads && minBytes > 0 && request.routeOptions.url === '/v1/forecast') {
+      const bytes = Buffer.from(JSON.stringify(body));
+      if (bytes.length >= minBytes) request.body = new LargeBody(bytes);
+    }
   };
 }
 
