@@ -44,6 +44,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // an idle connection that dies (PostgreSQL restarted) is an 'error' event on the pool, which would end
     // the process unhandled; the pool drops that connection and the next query opens a new one
     pool.on('error', () => {});
+    // the same for a connection that dies while checked out between two queries (a transaction's)
+    pool.on('connect', (client) => { client.on('error', () => {}); });
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
     const charges = pending = usePendingCharges(db, options.instanceLeaseSeconds ?? 30);
     database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: async () => { await charges.stop(); await db.destroy(); } };
