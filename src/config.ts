@@ -189,7 +189,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     instanceLeaseSeconds: Math.max(1, int(env, 'HORIZON_INSTANCE_LEASE_SECONDS', 30)),
     syncMaxSeries: int(env, 'HORIZON_SYNC_MAX_SERIES', 10_000),
     syncMaxPoints: int(env, 'HORIZON_SYNC_MAX_POINTS', 2_000_000),
-    accountMaxInflight: int(env, 'HORIZON_ACCOUNT_MAX_INFLIGHT', 8),
+    accountMaxInflight: int(env, 'HORIZON_ACCOUNT_MAX_INFLIGHT', 64),
     fairChunkSeries: int(env, 'HORIZON_FAIR_CHUNK_SERIES', 250),
     // the contract's 200/1,000 unless the operator says otherwise
     defaultDailyQuota: int(env, 'HORIZON_DEFAULT_DAILY_QUOTA', 200),
