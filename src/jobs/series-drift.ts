@@ -78,7 +78,13 @@ export class WebhookDeliverer {
   }
 
   start(): void {
-    this.timer = setInterval(() => { this.running ??= this.deliverDue().finally(() => { this.running = undefined; }); }, this.options.pollMs);
+    // a failed poll (e.g. the database is down) is logged and retried at the next tick, never left to
+    // reject unhandled (that would end the process)
+    this.timer = setInterval(() => {
+      this.running ??= this.deliverDue()
+        .catch((error: Error) => this.options.logger?.warn({ err: error.message }, 'webhook delivery poll failed; retrying'))
+        .finally(() => { this.running = undefined; });
+    }, this.options.pollMs);
     this.timer.unref();
   }
 
