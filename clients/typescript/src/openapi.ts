@@ -2185,6 +2185,23 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "jobs": [
+                         *         {
+                         *           "job_id": "5b1d0c52-7a36-4e0e-8a8c-3f3a4c1a2b90",
+                         *           "status": "queued",
+                         *           "model": "chronos-2",
+                         *           "model_size": "small",
+                         *           "model_id": "ft-3f9a0c1d2e4b5a6978c1d2e3",
+                         *           "name": "airline-v1",
+                         *           "created_at": "2026-01-05T09:30:00.000Z",
+                         *           "attempts": 0
+                         *         }
+                         *       ],
+                         *       "next_cursor": null
+                         *     }
+                         */
                         "application/json": {
                             jobs: {
                                 attempts: number;
@@ -2300,6 +2317,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "5b1d0c52-7a36-4e0e-8a8c-3f3a4c1a2b90",
+                         *       "status": "queued",
+                         *       "model": "chronos-2",
+                         *       "model_size": "small",
+                         *       "model_id": "ft-3f9a0c1d2e4b5a6978c1d2e3",
+                         *       "name": "airline-v1",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "attempts": 0
+                         *     }
+                         */
                         "application/json": {
                             attempts: number;
                             /** Format: date-time */
@@ -2461,6 +2490,41 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "5b1d0c52-7a36-4e0e-8a8c-3f3a4c1a2b90",
+                         *       "status": "completed",
+                         *       "model": "chronos-2",
+                         *       "model_size": "small",
+                         *       "model_id": "ft-3f9a0c1d2e4b5a6978c1d2e3",
+                         *       "name": "airline-v1",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "attempts": 1,
+                         *       "started_at": "2026-01-05T09:30:00.120Z",
+                         *       "finished_at": "2026-01-05T09:30:09.310Z",
+                         *       "progress": {
+                         *         "step": 10,
+                         *         "steps": 10,
+                         *         "loss": 0.41,
+                         *         "validation_loss": 0.44
+                         *       },
+                         *       "summary": {
+                         *         "series": 1,
+                         *         "steps": 10,
+                         *         "mode": "full",
+                         *         "learning_rate": 0.00001,
+                         *         "horizon": 3,
+                         *         "validation_windows": 1,
+                         *         "validation_wql_before": 0.0612,
+                         *         "validation_wql_after": 0.0477,
+                         *         "final_loss": 0.41,
+                         *         "final_validation_loss": 0.44,
+                         *         "train_seconds": 2.1,
+                         *         "steps_per_second": 4.76,
+                         *         "device": "cpu"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             attempts: number;
                             /** Format: date-time */
@@ -4201,6 +4265,21 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "series_id": "example",
+                         *       "freq": "MS",
+                         *       "points": 12,
+                         *       "first_date": "1949-01-01",
+                         *       "last_date": "1949-12-01",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "updated_at": "2026-01-05T09:30:00.000Z",
+                         *       "forecast_every": null,
+                         *       "schedule": null,
+                         *       "drift": null,
+                         *       "webhook": null
+                         *     }
+                         */
                         "application/json": {
                             created_at: string;
                             drift: {
@@ -4549,6 +4628,15 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "series_id": "example",
+                         *       "appended": 1,
+                         *       "unchanged": 0,
+                         *       "points": 13,
+                         *       "last_date": "1950-01-01"
+                         *     }
+                         */
                         "application/json": {
                             /** @description dates added */
                             appended: number;
@@ -4678,6 +4766,19 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "series": [
+                         *         {
+                         *           "series_id": "example",
+                         *           "appended": 1,
+                         *           "unchanged": 1,
+                         *           "points": 14,
+                         *           "last_date": "1950-02-01"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** @description series[i]: what the append of series[i] did */
                             series: {
