@@ -126,7 +126,7 @@ export async function startServer(config: Config, options: {
     // a Serve cluster's replicas have no /metrics of ours (Ray exports its own): only local workers are scraped
     telemetry: new Telemetry({ db: database.db, workers: () => backend.status(), workerEndpoint: (g) => backend.endpoint(g) }),
   });
-  if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (run scripts/setup.sh)');
+  if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (bash runtime/setup.sh <group>, or ./horizon models pull <model> installs its group)');
 
   await backend.start();
   for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');

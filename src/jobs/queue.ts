@@ -10,6 +10,8 @@ import { deleteChunks } from '../store/job-chunks.ts';
 import { retriedInPlace } from './chunks.ts';
 
 export const FORECAST_QUEUE = 'forecast';
+/** pg-boss's longest delivery (24 h); a job attempt is bounded by its heartbeat, not by this */
+export const MAX_DELIVERY_SECONDS = 24 * 3600;
 /** fine-tuning jobs: a queue of their own, so hours of training never hold the forecast jobs' slots */
 export const FINETUNE_QUEUE = 'fine-tuning';
 
@@ -56,25 +58,27 @@ export class JobQueue {
 
   async start(): Promise<void> {
     await this.boss.start();
-    await this.boss.createQueue(FORECAST_QUEUE, {
+    const common = {
       retryLimit: this.options.retryLimit,
       retryDelay: 1,
       retryBackoff: true,
       retryDelayMax: 30,
       heartbeatSeconds: this.options.heartbeatSeconds ?? 10,
+      // a delivery runs as long as its job takes (a chunked forecast job or a training: many minutes); the
+      // heartbeat is what detects a dead process. pg-boss's default of 15 min failed a longer attempt and
+      // redelivered it while it still ran; 24 h is pg-boss's ceiling (docs/fine-tuning.md)
+      expireInSeconds: MAX_DELIVERY_SECONDS,
       deleteAfterSeconds: this.options.resultTtlSeconds,
-    }).catch((error: Error) => { if (!/exists/i.test(error.message)) throw error; });
-    await this.boss.createQueue(FINETUNE_QUEUE, {
-      retryLimit: this.options.retryLimit,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 30,
-      heartbeatSeconds: this.options.heartbeatSeconds ?? 10,
-      // a training runs for as long as its steps take (the heartbeat detects a dead process); pg-boss's
-      // ceiling is 24 h: a longer training is failed and retried (docs/fine-tuning.md)
-      expireInSeconds: 24 * 3600,
-      deleteAfterSeconds: this.options.resultTtlSeconds,
-    }).catch((error: Error) => { if (!/exists/i.test(error.message)) throw error; });
+    };
+    await this.ensureQueue(FORECAST_QUEUE, common);
+    await this.ensureQueue(FINETUNE_QUEUE, common);
+  }
+
+  /** Creates a queue, or brings an existing one (an earlier version's defaults) to these options:
+   * pg-boss's createQueue leaves an existing queue as it is. */
+  private async ensureQueue(name: string, options: Parameters<PgBoss['createQueue']>[1] & object): Promise<void> {
+    if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, options);
+    else await this.boss.createQueue(name, options).catch((error: Error) => { if (!/exists/i.test(error.message)) throw error; });
   }
 
   /** Hands a stored job to the queue. Idempotent: the pg-boss id is the job id. */
