@@ -195,6 +195,13 @@ for (const backend of storeBackends) {
       assert.equal(cv.status, 200, cv.text);
       const auto = await server.request('POST', '/v1/forecast', { body: { model: 'auto', auto_candidates: ['sales', 'seasonal-naive'], series, freq: 'MS', horizon: HORIZON } });
       assert.equal(auto.status, 200, auto.text);
+      // the Nixtla SDK's finetuned_model_id runs it through /nixtla (whatever `model` says): the same forecast
+      const nixtla = await server.request('POST', '/nixtla/v2/forecast', { body: {
+        model: 'timegpt-1', finetuned_model_id: 'sales', freq: 'MS', h: HORIZON,
+        series: { y: series.flatMap((s) => s.target), sizes: series.map((s) => s.target.length), X: null, X_future: null },
+      } });
+      assert.equal(nixtla.status, 200, nixtla.text);
+      assert.deepEqual(nixtla.body.mean, sync.body.series.flatMap((s: { prediction: { mean: number[] } }[]) => s[0].prediction.mean));
     });
 
     it('does not exist for another account, on any route', async () => {

@@ -101,9 +101,11 @@ describe('/nixtla: the calls', () => {
 
 describe('/nixtla: 422s name the parameter', () => {
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
-    ['finetune_steps', { finetune_steps: 10 }, 'finetune_steps', /fine-tuning is not built/],
-    ['finetune_depth', { finetune_depth: 3 }, 'finetune_depth', /fine-tuning is not built/],
-    ['finetuned_model_id', { finetuned_model_id: 'my-model' }, 'finetuned_model_id', /no fine-tuned models/],
+    // finetune_steps reaches /v1/forecast's inline fine-tuning, which names the models it can fine-tune
+    ['finetune_steps on a model that cannot be fine-tuned', { finetune_steps: 10 }, 'finetune_steps', /naive cannot be fine-tuned .*fine-tunable: chronos-2/],
+    ['finetune_depth', { finetune_depth: 3 }, 'finetune_depth', /no depth setting/],
+    // finetuned_model_id runs the account's private model: one it does not have is Horizon's unknown model
+    ['a finetuned_model_id the account does not have', { finetuned_model_id: 'my-model' }, 'model', /model "my-model" is not a known model id/],
     ['feature_contributions', { feature_contributions: true }, 'feature_contributions', /no feature contributions/],
     ['multivariate', { multivariate: true }, 'multivariate', /each series on its own/],
     ['model_parameters', { model_parameters: { horizon_style: 'x' } }, 'model_parameters', /horizon_style/],
@@ -125,6 +127,13 @@ describe('/nixtla: 422s name the parameter', () => {
       assert.match(res.body.detail, reason);
     });
   }
+
+  it('finetune_steps on cross-validation (inline fine-tuning is for forecast)', async () => {
+    const res = await post('/nixtla/v2/cross_validation', { ...forecast({ finetune_steps: 5 }), n_windows: 1 });
+    assert.equal(res.status, 422, res.text);
+    assert.equal(res.body.errors[0].field, 'finetune_steps');
+    assert.match(res.body.errors[0].reason, /inline fine-tuning is for forecast only; .*POST \/v1\/fine-tuning-jobs/);
+  });
 
   it('job_options (job_timeout_seconds) on a job', async () => {
     const res = await post('/nixtla/v2/forecast/async', forecast({ job_options: { timeout_seconds: 60 } }));

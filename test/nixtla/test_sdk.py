@@ -164,13 +164,14 @@ def test_unsupported_parameters_are_422_in_the_sdk_exception(client: NixtlaClien
     with pytest.raises(ApiError) as error:
         client.forecast(airpassengers, h=6, model="auto-ets", finetune_steps=5)
     assert error.value.status_code == 422
-    assert "finetune_steps: 5: fine-tuning is not built in Horizon yet" in str(error.value)
+    # finetune_steps reaches /v1/forecast's inline fine-tuning, which names what it can fine-tune
+    assert "finetune_steps: auto-ets cannot be fine-tuned" in str(error.value) and "fine-tunable: chronos-2" in str(error.value)
     with pytest.raises(ApiError) as error:
         client.cross_validation(airpassengers, h=6, model="auto-ets", multivariate=True)
     assert error.value.status_code == 422 and "multivariate" in str(error.value)
     with pytest.raises(ApiError) as error:
         client.finetune(airpassengers)
-    assert error.value.status_code == 501 and "fine-tuning is not built" in str(error.value)
+    assert error.value.status_code == 501 and "POST /v1/fine-tuning-jobs" in str(error.value) and "finetuned_model_id" in str(error.value)
 
 
 def test_timegpt_names_run_the_default_model(client: NixtlaClient, server, panel: pd.DataFrame) -> None:

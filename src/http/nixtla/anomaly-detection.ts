@@ -21,8 +21,8 @@ export function anomalyDetectionRoute(app: App, ctx: NixtlaContext): void {
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
     const body = request.body as AnomaliesBody;
-    const errors = unsupportedSettings(body);
-    const model = resolveModel(ctx, request, reply, body.model, 'anomaly_detection');
+    const errors = unsupportedSettings(body, 'anomaly_detection');
+    const model = resolveModel(ctx, request, reply, body.model, 'anomaly_detection', body.finetuned_model_id);
     const freq = horizonFreq(body.freq);
     if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
     const level = body.level ?? DEFAULT_ANOMALY_LEVEL;

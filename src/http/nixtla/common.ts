@@ -22,8 +22,9 @@ export type Task = 'forecast' | 'cross_validation' | 'anomaly_detection';
  * model per forecast, so a task that runs one model (cross-validation, anomalies) runs HORIZON_DEFAULT_MODEL
  * instead when "auto" came from a TimeGPT name, and a 422 when it was asked for by name. Said in the
  * x-horizon-model header and the request's log line. */
-export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, requested: string, task: Task): string {
-  let model = TIMEGPT_NAME.test(requested) ? ctx.nixtlaDefaultModel : requested;
+export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, requested: string, task: Task, finetunedModelId?: string | null): string {
+  // a fine-tuned model is the account's private model (ft-… or its name): it is what runs, whatever `model` says
+  let model = finetunedModelId ?? (TIMEGPT_NAME.test(requested) ? ctx.nixtlaDefaultModel : requested);
   if (model === AUTO_ID && task !== 'forecast') {
     if (!TIMEGPT_NAME.test(requested)) {
       throw validationError([{ field: 'model', reason: `"auto" picks a model per forecast; ${task} runs one model: name one (GET /nixtla/v2/models)` }]);
@@ -43,15 +44,16 @@ export interface TimegptSettings {
   series: NixtlaSeries;
 }
 
-const FINETUNE = 'fine-tuning is not built in Horizon yet';
+/** Fine-tuning maps onto Horizon's (docs/fine-tuning.md): finetune_steps → /v1/forecast's inline
+ * finetune_steps, finetuned_model_id → the account's private model as `model`. What has no equivalent is a 422. */
+const FINETUNE_HOW = 'Horizon fine-tunes with Chronos2Pipeline.fit (finetune_steps on forecast; a model to keep: POST /v1/fine-tuning-jobs, then finetuned_model_id=<its id>)';
 
 /** A field error per TimeGPT-only setting the request asks for. */
-export function unsupportedSettings(body: TimegptSettings): FieldError[] {
+export function unsupportedSettings(body: TimegptSettings, task: Task): FieldError[] {
   const errors: FieldError[] = [];
-  if ((body.finetune_steps ?? 0) > 0) errors.push({ field: 'finetune_steps', reason: `${body.finetune_steps}: ${FINETUNE}; leave finetune_steps at 0` });
-  if ((body.finetune_depth ?? 1) !== 1) errors.push({ field: 'finetune_depth', reason: `${body.finetune_depth}: ${FINETUNE}; leave finetune_depth at 1` });
-  if ((body.finetune_loss ?? 'default') !== 'default') errors.push({ field: 'finetune_loss', reason: `${JSON.stringify(body.finetune_loss)}: ${FINETUNE}; leave finetune_loss at "default"` });
-  if (body.finetuned_model_id != null) errors.push({ field: 'finetuned_model_id', reason: `${JSON.stringify(body.finetuned_model_id)}: there are no fine-tuned models (${FINETUNE})` });
+  if ((body.finetune_steps ?? 0) > 0 && task !== 'forecast') errors.push({ field: 'finetune_steps', reason: `${body.finetune_steps}: inline fine-tuning is for forecast only; ${FINETUNE_HOW}` });
+  if ((body.finetune_depth ?? 1) !== 1) errors.push({ field: 'finetune_depth', reason: `${body.finetune_depth}: ${FINETUNE_HOW}, which has no depth setting; leave finetune_depth at 1` });
+  if ((body.finetune_loss ?? 'default') !== 'default') errors.push({ field: 'finetune_loss', reason: `${JSON.stringify(body.finetune_loss)}: ${FINETUNE_HOW}, which trains on its own quantile loss; leave finetune_loss at "default"` });
   if (body.multivariate) errors.push({ field: 'multivariate', reason: 'true: multivariate forecasts are a TimeGPT feature; Horizon\'s models forecast each series on its own' });
   if (body.feature_contributions) errors.push({ field: 'feature_contributions', reason: 'true: Horizon computes no feature contributions (SHAP values)' });
   if (body.model_parameters && Object.keys(body.model_parameters).length > 0) {

@@ -20,8 +20,8 @@ export interface CrossValidationCall {
 
 /** The SDK's cross-validation payload → POST /v1/cross-validation's body (one model: one quota unit). */
 export function crossValidationRequest(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: CrossValidationBody): CrossValidationCall {
-  const errors = unsupportedSettings(body);
-  const model = resolveModel(ctx, request, reply, body.model, 'cross_validation');
+  const errors = unsupportedSettings(body, 'cross_validation');
+  const model = resolveModel(ctx, request, reply, body.model, 'cross_validation', body.finetuned_model_id);
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
   const { bands, quantiles } = levelBands(body.level, errors);

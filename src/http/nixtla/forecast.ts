@@ -11,8 +11,8 @@ export type ForecastBody = Static<typeof NixtlaForecastRequest> & { series: Nixt
 
 /** The SDK's forecast payload → POST /v1/forecast's body; every 422 at once, before anything is charged. */
 export function forecastRequest(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: ForecastBody): { horizon: Record<string, unknown>; bands: LevelBand[] } {
-  const errors = unsupportedSettings(body);
-  const model = resolveModel(ctx, request, reply, body.model, 'forecast');
+  const errors = unsupportedSettings(body, 'forecast');
+  const model = resolveModel(ctx, request, reply, body.model, 'forecast', body.finetuned_model_id);
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
   const { bands, quantiles } = levelBands(body.level, errors);
@@ -23,7 +23,9 @@ export function forecastRequest(ctx: NixtlaContext, request: FastifyRequest, rep
   throwIfAny(errors);
   const series = splitSeries(body.series, { freq: freq!, h: body.h, futureColumns: new Set(Array.from({ length: future }, (_, j) => j)) }, errors);
   throwIfAny(errors);
-  return { horizon: { series, horizon: body.h, freq, model, quantiles }, bands };
+  // finetune_steps: /v1/forecast's inline fine-tuning (it names which models can be fine-tuned)
+  const finetune = (body.finetune_steps ?? 0) > 0 ? { finetune_steps: body.finetune_steps } : {};
+  return { horizon: { series, horizon: body.h, freq, model, quantiles, ...finetune }, bands };
 }
 
 /** POST /nixtla/v2/forecast — NixtlaClient.forecast(): POST /v1/forecast, one quota unit. */

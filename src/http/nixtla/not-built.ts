@@ -3,7 +3,7 @@
 import type { App } from '../app.ts';
 import { HorizonError, toProblem } from '../../errors.ts';
 
-const FINETUNE = 'fine-tuning is not built in Horizon yet: there are no fine-tuned models; forecast with finetune_steps=0 (Horizon\'s statistical models are fitted to each series at every call anyway)';
+const FINETUNE = 'TimeGPT\'s fine-tuning endpoints are not mapped: fine-tune with POST /v1/fine-tuning-jobs (a private model, listed by GET /v1/models) and forecast with finetuned_model_id=<its id>, or pass finetune_steps to forecast (fine-tunes chronos-2 on the request\'s series, keeps nothing); docs/fine-tuning.md';
 
 const NOT_BUILT: [method: 'GET' | 'POST' | 'DELETE', path: string, reason: string][] = [
   ['POST', '/v2/finetune', FINETUNE],
