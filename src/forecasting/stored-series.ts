@@ -34,12 +34,8 @@ export interface SeriesLimits {
 }
 
 /** What a series forecasts after each append that adds steps (forecast_every: 1) — stored with store: true. */
-export interface SeriesSchedule { every: number; horizon: number; model?: string; model_size?: string; quantiles?: number[]; context?: number }
+export interface SeriesSchedule { every: number; horizon: number; model?: string; model_size?: string; quantiles?: number[]; context?: number; evaluation?: { holdout?: number; season_length?: number } }
 
-/** Drift rule: after a scoring, the rolling window of the series' last `window` scored forecasts is
- * compared with the model's own backtest at issue time (MASE × max_mase_ratio) and with the nominal
- * coverage of each interval (± coverage_tolerance). */
-export interface DriftRule { window: number; max_mase_ratio?: number; coverage_tolerance?: number; min_forecasts: number }
 
 export interface SeriesWebhook { url: string; secret: string }
 
@@ -328,7 +324,7 @@ export interface SeriesRefs {
  * random for a sync call, derived from the job id for a job (a redelivered job stores nothing twice). */
 export function forecastRecords(
   accountId: string, refs: SeriesRefs, request: { horizon: number; quantiles: number[]; context?: number; model?: string; model_size?: string },
-  result: { model: string; model_size: string; series: { prediction: Record<string, number[]>; index: string[] }[][] },
+  result: { model: string; model_size: string; series: { prediction: Record<string, number[]>; index: string[] }[][]; metrics?: { holdout: number; series: { mase: number | null; wql: number | null }[] } },
   catalog: Catalog, idOf: (i: number) => string,
 ): ForecastInsert[] {
   const levels = [...request.quantiles].sort((a, b) => a - b);
@@ -340,6 +336,8 @@ export function forecastRecords(
       first_step: firstStep, horizon: request.horizon, quantiles: levels, season_length: seasonLengthOf(catalog, refs.freq), context,
       request: { series_id: seriesId, freq: refs.freq, horizon: request.horizon, model: result.model, model_size: result.model_size, context, quantiles: levels },
       prediction: result.series[i][0].prediction, forecast_index: result.series[i][0].index,
+      // asked with `evaluation`: the model's own backtest on this series, the drift rule's max_mase_ratio baseline
+      backtest: result.metrics ? { mase: result.metrics.series[i].mase, wql: result.metrics.series[i].wql, holdout: result.metrics.holdout } : null,
     };
   });
 }

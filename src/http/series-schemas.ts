@@ -18,12 +18,17 @@ const Schedule = Type.Object({
   model_size: Type.Optional(Type.String()),
   quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, uniqueItems: true })),
   context: Type.Optional(Type.Integer({ minimum: 1 })),
+  evaluation: Type.Optional(Type.Object({
+    holdout: Type.Optional(Type.Integer({ minimum: 1 })),
+    season_length: Type.Optional(Type.Integer({ minimum: 1 })),
+  }, { additionalProperties: false, description: 'as POST /v1/forecast\'s: each scheduled forecast also backtests the model on the series, and keeps its MASE and WQL (the baseline of a drift rule\'s max_mase_ratio)' })),
 }, { additionalProperties: false, description: 'what a scheduled forecast asks (as POST /v1/forecast would); stored with store: true' });
 
 const Drift = Type.Object({
   window: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'scored forecasts in the rolling window; default 10' })),
   min_forecasts: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'scored forecasts needed before the rule is checked; default 5' })),
   max_mase: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'drift when the rolling MASE is above this' })),
+  max_mase_ratio: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'drift when the rolling MASE is above this many times the model\'s own backtest MASE on the series (the mean over the window\'s forecasts that carry one: forecasts asked with `evaluation`, e.g. schedule.evaluation)' })),
   coverage_tolerance: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'drift when an interval\'s rolling coverage is further than this from its nominal level (0.8 for "80")' })),
 }, { additionalProperties: false, description: 'a drift rule: an event (and webhook) when the rolling accuracy crosses it, another when it returns' });
 

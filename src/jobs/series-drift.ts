@@ -10,12 +10,21 @@ import type { Schema } from '../store/database.ts';
 import { scoredForecasts, seriesDb } from '../store/series.ts';
 import { rollingAccuracy } from '../forecasting/stored-series.ts';
 
-export interface DriftSettings { window?: number; min_forecasts?: number; max_mase?: number; coverage_tolerance?: number }
+export interface DriftSettings { window?: number; min_forecasts?: number; max_mase?: number; max_mase_ratio?: number; coverage_tolerance?: number }
+
+/** The mean backtest MASE of the window's forecasts that were asked with `evaluation` (null: none has one). */
+export function backtestMase(rows: { backtest: unknown }[]): number | null {
+  const values = rows.map((r) => (r.backtest as { mase?: number | null } | null)?.mase).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
 
 /** Why the rolling accuracy breaks the rule (empty: it does not). */
-export function driftReasons(rule: DriftSettings, accuracy: ReturnType<typeof rollingAccuracy>): string[] {
+export function driftReasons(rule: DriftSettings, accuracy: ReturnType<typeof rollingAccuracy>, backtest: number | null = null): string[] {
   const reasons: string[] = [];
   if (rule.max_mase !== undefined && accuracy.mase !== null && accuracy.mase > rule.max_mase) reasons.push(`rolling MASE ${accuracy.mase.toFixed(3)} is above ${rule.max_mase}`);
+  if (rule.max_mase_ratio !== undefined && accuracy.mase !== null && backtest !== null && backtest > 0 && accuracy.mase > rule.max_mase_ratio * backtest) {
+    reasons.push(`rolling MASE ${accuracy.mase.toFixed(3)} is ${(accuracy.mase / backtest).toFixed(2)}× the model's own backtest MASE ${backtest.toFixed(3)}, above ${rule.max_mase_ratio}×`);
+  }
   if (rule.coverage_tolerance !== undefined) {
     for (const [interval, value] of Object.entries(accuracy.coverage)) {
       const nominal = Number(interval) / 100;
@@ -35,14 +44,15 @@ export async function checkDrift(tx: Kysely<Schema>, accountId: string, seriesId
   const rows = await scoredForecasts(tx, accountId, { seriesId, limit: window });
   if (rows.length < (rule.min_forecasts ?? 5)) return;
   const accuracy = rollingAccuracy(rows);
-  const reasons = driftReasons(rule, accuracy);
+  const backtest = backtestMase(rows);
+  const reasons = driftReasons(rule, accuracy, backtest);
   const last = await db.selectFrom('series_events').select('kind').where('account_id', '=', accountId).where('series_id', '=', seriesId)
     .orderBy('created_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
   const drifting = last?.kind === 'drift_raised';
   if (drifting === reasons.length > 0) return;
   const kind = reasons.length > 0 ? 'drift_raised' : 'drift_cleared';
   const id = randomUUID();
-  const detail = { reasons, window: rows.length, mase: accuracy.mase, wql: accuracy.wql, coverage: accuracy.coverage, rule };
+  const detail = { reasons, window: rows.length, mase: accuracy.mase, wql: accuracy.wql, coverage: accuracy.coverage, backtest_mase: backtest, rule };
   await db.insertInto('series_events').values({ id, account_id: accountId, series_id: seriesId, kind, detail: JSON.stringify(detail) } as never).execute();
   const webhook = series?.webhook as { url: string } | null;
   if (webhook) await db.insertInto('webhook_deliveries').values({ id: randomUUID(), event_id: id, account_id: accountId, series_id: seriesId, url: webhook.url } as never).execute();

@@ -35,6 +35,8 @@ export interface StoredForecastsTable {
   scored_at: Date | null;
   actuals: unknown | null;
   scores: unknown | null;
+  /** the model's backtest on the series at issue time ({mase, wql, holdout}), when the forecast asked for one */
+  backtest: unknown | null;
 }
 
 export interface SeriesEventsTable {

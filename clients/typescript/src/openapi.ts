@@ -4006,6 +4006,8 @@ export interface paths {
                                 coverage_tolerance?: number;
                                 /** @description drift when the rolling MASE is above this */
                                 max_mase?: number;
+                                /** @description drift when the rolling MASE is above this many times the model's own backtest MASE on the series (the mean over the window's forecasts that carry one: forecasts asked with `evaluation`, e.g. schedule.evaluation) */
+                                max_mase_ratio?: number;
                                 /** @description scored forecasts needed before the rule is checked; default 5 */
                                 min_forecasts?: number;
                                 /** @description scored forecasts in the rolling window; default 10 */
@@ -4057,6 +4059,11 @@ export interface paths {
                             points: number;
                             schedule: {
                                 context?: number;
+                                /** @description as POST /v1/forecast's: each scheduled forecast also backtests the model on the series, and keeps its MASE and WQL (the baseline of a drift rule's max_mase_ratio) */
+                                evaluation?: {
+                                    holdout?: number;
+                                    season_length?: number;
+                                };
                                 /** @description steps each scheduled forecast predicts */
                                 horizon: number;
                                 model?: string;
@@ -4135,6 +4142,8 @@ export interface paths {
                             coverage_tolerance?: number;
                             /** @description drift when the rolling MASE is above this */
                             max_mase?: number;
+                            /** @description drift when the rolling MASE is above this many times the model's own backtest MASE on the series (the mean over the window's forecasts that carry one: forecasts asked with `evaluation`, e.g. schedule.evaluation) */
+                            max_mase_ratio?: number;
                             /** @description scored forecasts needed before the rule is checked; default 5 */
                             min_forecasts?: number;
                             /** @description scored forecasts in the rolling window; default 10 */
@@ -4148,6 +4157,11 @@ export interface paths {
                         /** @description what a scheduled forecast asks (as POST /v1/forecast would); stored with store: true */
                         schedule?: {
                             context?: number;
+                            /** @description as POST /v1/forecast's: each scheduled forecast also backtests the model on the series, and keeps its MASE and WQL (the baseline of a drift rule's max_mase_ratio) */
+                            evaluation?: {
+                                holdout?: number;
+                                season_length?: number;
+                            };
                             /** @description steps each scheduled forecast predicts */
                             horizon: number;
                             model?: string;
@@ -4179,6 +4193,8 @@ export interface paths {
                                 coverage_tolerance?: number;
                                 /** @description drift when the rolling MASE is above this */
                                 max_mase?: number;
+                                /** @description drift when the rolling MASE is above this many times the model's own backtest MASE on the series (the mean over the window's forecasts that carry one: forecasts asked with `evaluation`, e.g. schedule.evaluation) */
+                                max_mase_ratio?: number;
                                 /** @description scored forecasts needed before the rule is checked; default 5 */
                                 min_forecasts?: number;
                                 /** @description scored forecasts in the rolling window; default 10 */
@@ -4230,6 +4246,11 @@ export interface paths {
                             points: number;
                             schedule: {
                                 context?: number;
+                                /** @description as POST /v1/forecast's: each scheduled forecast also backtests the model on the series, and keeps its MASE and WQL (the baseline of a drift rule's max_mase_ratio) */
+                                evaluation?: {
+                                    holdout?: number;
+                                    season_length?: number;
+                                };
                                 /** @description steps each scheduled forecast predicts */
                                 horizon: number;
                                 model?: string;
@@ -4287,6 +4308,8 @@ export interface paths {
                                 coverage_tolerance?: number;
                                 /** @description drift when the rolling MASE is above this */
                                 max_mase?: number;
+                                /** @description drift when the rolling MASE is above this many times the model's own backtest MASE on the series (the mean over the window's forecasts that carry one: forecasts asked with `evaluation`, e.g. schedule.evaluation) */
+                                max_mase_ratio?: number;
                                 /** @description scored forecasts needed before the rule is checked; default 5 */
                                 min_forecasts?: number;
                                 /** @description scored forecasts in the rolling window; default 10 */
@@ -4338,6 +4361,11 @@ export interface paths {
                             points: number;
                             schedule: {
                                 context?: number;
+                                /** @description as POST /v1/forecast's: each scheduled forecast also backtests the model on the series, and keeps its MASE and WQL (the baseline of a drift rule's max_mase_ratio) */
+                                evaluation?: {
+                                    holdout?: number;
+                                    season_length?: number;
+                                };
                                 /** @description steps each scheduled forecast predicts */
                                 horizon: number;
                                 model?: string;

@@ -23,6 +23,9 @@ export const seriesPut: Route = (app, deps) => {
     const history = validateHistory(body, { maxSeries: deps.config.seriesMaxPerAccount ?? 0, maxPoints: deps.config.seriesMaxPoints ?? 0 });
     if (body.forecast_every !== undefined && !body.schedule) throw new RequestValidationError([{ field: 'forecast_every', reason: 'needs `schedule` (at least its horizon): what each scheduled forecast asks' }]);
     if (body.schedule && body.forecast_every === undefined) throw new RequestValidationError([{ field: 'schedule', reason: 'needs `forecast_every`: after how many appended steps a forecast is made' }]);
+    if (body.drift?.max_mase_ratio !== undefined && body.schedule && !body.schedule.evaluation) {
+      throw new RequestValidationError([{ field: 'drift.max_mase_ratio', reason: 'compares the rolling MASE with the model\'s own backtest: the schedule needs `evaluation` (e.g. {}) so each scheduled forecast carries one' }]);
+    }
     if (body.webhook && !body.drift) throw new RequestValidationError([{ field: 'webhook', reason: 'a webhook receives drift events: it needs a `drift` rule' }]);
     const schedule = body.schedule ? { every: body.forecast_every!, ...body.schedule } : null;
     const result = await putSeries(deps.database.db, owner.accountId, id, {
