@@ -399,7 +399,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -426,7 +426,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1151,7 +1151,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1491,7 +1491,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -1518,7 +1518,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2412,7 +2412,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2439,7 +2439,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2931,7 +2931,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3248,7 +3248,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -3275,7 +3275,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Quota exceeded; X-RateLimit-Reset says when to retry */
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4422,7 +4422,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4721,7 +4721,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -4866,7 +4866,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured limit */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
                         [name: string]: unknown;
