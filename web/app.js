@@ -1,6 +1,7 @@
 // The playground page: API key, data, model choice, forecast requests and result panels.
 import { CsvError, DEFAULT_HORIZON, apiIndex, forecastCsv, formFieldOf, inferFreq, levelsOf, parseCsv, parseQuantiles, roundToData } from './data.js';
 import { PALETTE, drawForecast } from './chart.js';
+import { storedSeriesView } from './series.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY_STORAGE = 'horizon.apiKey'; // sessionStorage only: the key leaves with the tab
@@ -115,6 +116,8 @@ async function connect() {
   onModelChange('compare-model', 'compare-size');
   $('key-state').textContent = `connected · ${state.models.filter((m) => m.available).length} models`;
   $('run').disabled = false;
+  stored.reset();
+  if (!$('stored-view').hidden) stored.show();
 }
 
 function onModelChange(modelId, sizeId) {
@@ -303,7 +306,24 @@ function renderPanels() {
   }
 }
 
+// ---- views -----------------------------------------------------------------------------------
+
+const stored = storedSeriesView({ api, el });
+
+/** Forecast (the form) or Stored series: one <main> shows at a time. */
+function showView(name) {
+  $('forecast-view').hidden = name !== 'forecast';
+  $('stored-view').hidden = name !== 'stored';
+  $('show-forecast').setAttribute('aria-pressed', String(name === 'forecast'));
+  $('show-stored').setAttribute('aria-pressed', String(name === 'stored'));
+  if (name === 'stored' && state.models.length) stored.show();
+  else if (name === 'forecast') for (const chart of state.charts) chart.resize();
+}
+
 // ---- wiring ----------------------------------------------------------------------------------
+
+$('show-forecast').addEventListener('click', () => showView('forecast'));
+$('show-stored').addEventListener('click', () => showView('stored'));
 
 $('key-form').addEventListener('submit', (e) => { e.preventDefault(); void connect(); });
 $('model').addEventListener('change', () => onModelChange('model', 'model-size'));

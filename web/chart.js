@@ -62,3 +62,63 @@ export function drawForecast(element, { historyIndex, history, prediction, color
   });
   return chart;
 }
+
+export const ACTUALS_COLOR = HISTORY_COLOR;
+export const PAST_FORECAST = PALETTE[0];
+
+/** A stored series: its actuals, and each kept forecast (oldest first) as its mean plus its widest
+ * central interval, at the dates it forecast. Forecasts past the last actual extend the axis. */
+export function drawStored(element, { index, target, forecasts }) {
+  const future = [...new Set(forecasts.flatMap((f) => f.index))].filter((d) => d > index.at(-1)).sort();
+  const dates = [...index, ...future];
+  const position = new Map(dates.map((d, i) => [d, i]));
+  const at = (f, values) => {
+    const row = Array(dates.length).fill(null);
+    f.index.forEach((d, k) => { if (position.has(d)) row[position.get(d)] = values[k]; });
+    return row;
+  };
+  const series = [{ name: 'actuals', type: 'line', data: [...target, ...future.map(() => null)], showSymbol: false, color: ACTUALS_COLOR, lineStyle: { width: 1.5 }, z: 4 }];
+  let bandName = null;
+  forecasts.forEach((f, i) => {
+    const levels = levelsOf(f.prediction);
+    series.push({ name: 'past forecasts (mean)', id: `mean-${f.id}`, type: 'line', data: at(f, f.prediction.mean), showSymbol: false, color: PAST_FORECAST.forecast, lineStyle: { width: 1.5 }, z: 3 });
+    if (levels.length < 2) return;
+    const lo = levels[0];
+    const hi = levels.at(-1);
+    bandName ??= `${lo}–${hi} band`;
+    const lower = f.prediction[lo];
+    const upper = f.prediction[hi];
+    // as in drawForecast: the lower edge invisible, the width stacked on it and filled; one stack per forecast
+    series.push(
+      { name: bandName, id: `lower-${f.id}`, type: 'line', stack: `band-${i}`, data: at(f, lower), symbol: 'none', lineStyle: { opacity: 0 }, color: PAST_FORECAST.band, silent: true },
+      { name: bandName, id: `band-${f.id}`, type: 'line', stack: `band-${i}`, data: at(f, upper.map((u, k) => u - lower[k])), symbol: 'none', lineStyle: { opacity: 0 },
+        color: PAST_FORECAST.band, areaStyle: { color: PAST_FORECAST.band, opacity: 0.14 }, silent: true },
+    );
+  });
+
+  const tooltip = (params) => {
+    const t = params[0]?.dataIndex;
+    if (t === undefined) return '';
+    const rows = [['actual', t < target.length ? target[t] : null]];
+    for (const f of forecasts) {
+      const k = f.index.indexOf(dates[t]);
+      if (k >= 0) rows.push([`mean, issued ${f.issued_at.slice(0, 16).replace('T', ' ')}`, f.prediction.mean[k]]);
+    }
+    return `<div class="tt-date">${escape(dates[t])}</div>` + rows.map(([k, v]) =>
+      `<div class="tt-row"><span>${escape(k)}</span><b>${v === null ? '—' : escape(String(v))}</b></div>`).join('');
+  };
+
+  const chart = globalThis.echarts.init(element, null, { renderer: 'svg' });
+  chart.setOption({
+    animation: false,
+    grid: { left: 56, right: 20, top: 36, bottom: 72 },
+    legend: { top: 4, left: 0, data: ['actuals', ...(forecasts.length ? ['past forecasts (mean)'] : []), ...(bandName ? [bandName] : [])] },
+    tooltip: { trigger: 'axis', className: 'hz-tooltip', formatter: tooltip, textStyle: { color: '#0f172a' }, axisPointer: { type: 'line' } },
+    toolbox: { right: 8, feature: { dataZoom: { yAxisIndex: 'none', title: { zoom: 'zoom to a selection', back: 'undo zoom' } }, restore: { title: 'reset' } } },
+    dataZoom: [{ type: 'inside' }, { type: 'slider', bottom: 14, height: 22 }],
+    xAxis: { type: 'category', data: dates, boundaryGap: false, axisLabel: { hideOverlap: true } },
+    yAxis: { type: 'value', scale: true, splitLine: { lineStyle: { color: '#e5e7eb' } } },
+    series,
+  });
+  return chart;
+}

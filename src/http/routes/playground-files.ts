@@ -43,6 +43,7 @@ export function playgroundFiles(): { page: PlaygroundFile; assets: Map<string, P
     ['app.js', file(join(web, 'app.js'))],
     ['data.js', file(join(web, 'data.js'))],
     ['chart.js', file(join(web, 'chart.js'))],
+    ['series.js', file(join(web, 'series.js'))],
     ['style.css', file(join(web, 'style.css'))],
     [`echarts-${echartsVersion}.min.js`, file(join(echartsDist, 'echarts.common.min.js'), versioned)],
     [`papaparse-${papaparseVersion}.min.js`, file(join(papaparseDir, 'papaparse.min.js'), versioned)],

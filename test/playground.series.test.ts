@@ -1,0 +1,134 @@
+// The playground's "Stored series" view in real headless Chromium (Debian's chromium, driven by
+// playwright-core) against a real server: a series stored, appended, forecast with store: true and
+// scored through the API must show in the page with the API's numbers.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { startTestServer, type TestServer } from './helpers.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const OUT = join(import.meta.dirname, '..', 'test-output', 'playground');
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let server: TestServer;
+let browser: BrowserContext;
+let profile: string;
+
+before(async () => {
+  mkdirSync(OUT, { recursive: true });
+  server = await startTestServer({ HORIZON_RUNTIME_GROUPS: 'core' });
+  profile = mkdtempSync(join(tmpdir(), 'horizon-chromium-'));
+  browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1440, height: 1000 } });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+const day = (k: number) => new Date(Date.UTC(2024, 0, 1 + k)).toISOString().slice(0, 10);
+/** A weekly pattern with a trend and a wobble no model reproduces exactly (so MASE > 0). */
+const value = (k: number) => Math.round((100 + 12 * Math.sin((2 * Math.PI * k) / 7) + k / 3 + 5 * Math.sin(k * 1.7)) * 100) / 100;
+const days = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+test('stored series: the page lists the account\'s series and draws a scored past forecast against the actuals, with its accuracy and drift state', async () => {
+  // through the API: store 60 days, append 10, forecast 7 with store: true, append those 7 actuals
+  const put = await server.request('PUT', '/v1/series/shop-1', { body: {
+    freq: 'D', index: days(0, 60).map(day), target: days(0, 60).map(value),
+    // a rule any real forecast breaks: the scored forecast raises drift
+    drift: { window: 5, min_forecasts: 1, max_mase: 0.000001 },
+  } });
+  assert.equal(put.status, 201, put.text);
+  assert.equal((await server.request('PUT', '/v1/series/shop-2', { body: { freq: 'W', index: ['2024-01-01', '2024-01-08', '2024-01-15'], target: [1, 2, 3] } })).status, 201);
+  const appended = await server.request('POST', '/v1/series/shop-1/observations', { body: { index: days(60, 70).map(day), target: days(60, 70).map(value) } });
+  assert.equal(appended.status, 200, appended.text);
+  const forecast = await server.request('POST', '/v1/forecast', { body: { series_ids: ['shop-1'], horizon: 7, model: 'auto-ets', quantiles: [0.1, 0.5, 0.9], store: true } });
+  assert.equal(forecast.status, 200, forecast.text);
+  const predicted = forecast.body.series[0][0];
+  assert.deepEqual(predicted.index, days(70, 77).map(day));
+  const actuals = await server.request('POST', '/v1/series/shop-1/observations', { body: { index: days(70, 77).map(day), target: days(70, 77).map(value) } });
+  assert.equal(actuals.status, 200, actuals.text);
+  // the append wakes the scorer; wait until it has scored the forecast and checked the drift rule
+  let view: any;
+  for (;;) {
+    view = (await server.request('GET', '/v1/series/shop-1')).body;
+    if (view.forecasts[0]?.scored_at && view.drifting) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const accuracy = (await server.request('GET', '/v1/series/shop-1/accuracy')).body;
+  assert.equal(accuracy.overall.forecasts, 1);
+  assert.ok(accuracy.overall.mase > 0);
+
+  // the page
+  const page = await browser.newPage();
+  const seen: string[] = [];
+  page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
+  // Chromium's own favicon request 404s ("Failed to load resource", no response event); the page's requests are checked by status
+  page.on('console', (message) => { if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) seen.push(`console: ${message.text()}`); });
+  page.on('request', (r) => { if (!r.url().startsWith(server.url)) seen.push(`request off the service: ${r.url()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) seen.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(`${server.url}/playground`);
+  await page.fill('#api-key', server.key);
+  await page.click('#connect');
+  await page.waitForSelector('#model option[value="auto-ets"]', { state: 'attached' });
+  await page.click('#show-stored');
+  assert.equal(await page.isVisible('#forecast-form'), false);
+  await page.waitForSelector('#stored-list button[data-series-id="shop-2"]');
+  assert.deepEqual(await page.$$eval('#stored-list button', (bs) => bs.map((b) => (b as HTMLElement).dataset.seriesId)), ['shop-1', 'shop-2']);
+  assert.equal(await page.textContent('#stored-list button[data-series-id="shop-1"] .muted'), ' D · 77 points');
+
+  await page.click('#stored-list button[data-series-id="shop-1"]');
+  await page.waitForSelector('[data-stored-panel="shop-1"] .chart svg');
+
+  // what was drawn: the actuals over all 77 dates, the past forecast's mean and its 0.1–0.9 band at its 7 dates
+  const drawn = await page.evaluate(() => {
+    const node = document.querySelector<HTMLElement>('[data-stored-panel="shop-1"] .chart')!;
+    const chart = (globalThis as any).echarts.getInstanceByDom(node);
+    const option = chart.getOption();
+    const rgb = (c: string | null) => { const probe = document.createElement('i'); probe.style.color = c ?? ''; document.body.append(probe); const v = getComputedStyle(probe).color; probe.remove(); return v; };
+    const paths = [...node.querySelectorAll('svg path')].map((p) => {
+      const box = (p as SVGGraphicsElement).getBBox();
+      return { stroke: rgb(p.getAttribute('stroke')), fill: rgb(p.getAttribute('fill')), x0: box.x, x1: box.x + box.width };
+    });
+    const x = (i: number): number => chart.convertToPixel({ xAxisIndex: 0 }, i);
+    return {
+      dates: option.xAxis[0].data, series: option.series.map((s: any) => ({ name: s.name, data: s.data })), paths,
+      colors: { actuals: rgb('#334155'), forecast: rgb('#2563eb'), band: rgb('#3b82f6') }, xs: [x(0), x(69), x(70), x(76)],
+    };
+  });
+  assert.deepEqual(drawn.dates, days(0, 77).map(day));
+  const blank = (n: number) => Array(n).fill(null);
+  assert.deepEqual(drawn.series.find((s: any) => s.name === 'actuals').data, days(0, 77).map(value));
+  assert.deepEqual(drawn.series.find((s: any) => s.name === 'past forecasts (mean)').data, [...blank(70), ...predicted.prediction.mean]);
+  const band = drawn.series.filter((s: any) => s.name === '0.1–0.9 band');
+  assert.deepEqual(band[0].data, [...blank(70), ...predicted.prediction['0.1']]);
+  assert.deepEqual(band[1].data, [...blank(70), ...predicted.prediction['0.9'].map((u: number, k: number) => u - predicted.prediction['0.1'][k])]);
+  const [xFirst, , xFirstForecast, xLast] = drawn.xs;
+  const near = (a: number, b: number) => Math.abs(a - b) < 1.5;
+  assert.ok(drawn.paths.some((p) => p.stroke === drawn.colors.actuals && near(p.x0, xFirst) && near(p.x1, xLast)), 'no actuals line over every date');
+  assert.ok(drawn.paths.some((p) => p.stroke === drawn.colors.forecast && near(p.x0, xFirstForecast) && near(p.x1, xLast)), 'no past-forecast line over its 7 dates');
+  assert.ok(drawn.paths.some((p) => p.fill === drawn.colors.band && near(p.x0, xFirstForecast) && near(p.x1, xLast)), 'no band over the forecast\'s dates');
+
+  // the scored accuracy: the API's numbers, rounded to 4 decimals
+  const rounded = (v: number | null) => (v === null ? '—' : String(Math.round(v * 1e4) / 1e4));
+  const cells = await page.$$eval('[data-accuracy] tbody tr:first-child td', (tds) => Object.fromEntries(tds.map((td) => [(td as HTMLElement).dataset.key, td.textContent])));
+  assert.deepEqual(cells, { forecasts: '1', mase: rounded(accuracy.overall.mase), wql: rounded(accuracy.overall.wql), 'coverage-80': rounded(accuracy.overall.coverage['80']) });
+  // the kept forecast's own scores, and the drift the rule raised
+  const row = await page.$$eval(`[data-kept-forecasts] tr[data-forecast-id="${view.forecasts[0].id}"] td`, (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(row.slice(1, 6), [`auto-ets ${view.forecasts[0].model_size}`, day(70), '7', rounded(view.forecasts[0].scores.mase), rounded(view.forecasts[0].scores.wql)]);
+  assert.equal(await page.getAttribute('[data-stored-panel="shop-1"] .drift', 'data-drift'), 'raised');
+  assert.match((await page.textContent('[data-stored-panel="shop-1"] .drift'))!, /^Drifting since .*rolling MASE .* is above 0\.000001/);
+  await page.screenshot({ path: join(OUT, 'stored-series.png'), fullPage: true });
+
+  // a series with no forecast yet: no rule, nothing scored, only its actuals drawn
+  await page.click('#stored-list button[data-series-id="shop-2"]');
+  await page.waitForSelector('[data-stored-panel="shop-2"] .chart svg');
+  assert.equal(await page.getAttribute('[data-stored-panel="shop-2"] .drift', 'data-drift'), 'off');
+  assert.match((await page.textContent('[data-stored-panel="shop-2"] [data-accuracy] caption'))!, /no kept forecast is scored yet/);
+  assert.deepEqual(seen, []);
+  await page.close();
+});
