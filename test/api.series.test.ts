@@ -4,20 +4,10 @@
 // arrive (sync and job), rolling accuracy equal to the backtest scorer's numbers, Prometheus gauges.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { monthlyDates, startServerOn, storeBackends, waitForJob, type TestServer } from './helpers.ts';
+import { monthlyDates, startServerOn, storeBackends, waitForJob, type TestServer, pollUntil } from './helpers.ts';
 import { mase, wql } from '../src/forecasting/metrics.ts';
 
 const history = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => 100 + 10 * Math.sin((2 * Math.PI * (i + offset)) / 12) + (i + offset) + ((i * 7) % 5));
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 400)} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 for (const backend of storeBackends) {
   describe(`stored series on ${backend.name}`, () => {
@@ -205,7 +195,7 @@ for (const backend of storeBackends) {
       const after2 = await server.request('GET', '/v1/series/ref-a/accuracy', { key });
       assert.equal(after2.body.overall.forecasts, 0);
       await server.request('POST', '/v1/series/ref-a/observations', { key, body: { index: monthlyDates('2023-01', 3), target: full.slice(n, n + 3) } });
-      const accuracy = await until('scoring', async () => (await server.request('GET', '/v1/series/ref-a/accuracy', { key })).body, (b) => b.overall.forecasts === 1);
+      const accuracy = await pollUntil('scoring', async () => (await server.request('GET', '/v1/series/ref-a/accuracy', { key })).body, (b) => b.overall.forecasts === 1);
       // the backtest scorer's numbers, computed here from the forecast and the actuals
       const prediction = stored.body.series[0][0].prediction;
       const actual = full.slice(n, n + 3);
@@ -243,7 +233,7 @@ for (const backend of storeBackends) {
       assert.equal(view.body.forecasts.length, 1);
       assert.deepEqual(view.body.forecasts[0].prediction, job.series[0][0].prediction);
       await server.request('POST', '/v1/series/job-a/observations', { key, body: { index: monthlyDates('2022-07', 2), target: [1, 2] } });
-      const acc = await until('job forecast scoring', async () => (await server.request('GET', '/v1/series/job-a/accuracy', { key })).body, (b) => b.overall.forecasts === 1);
+      const acc = await pollUntil('job forecast scoring', async () => (await server.request('GET', '/v1/series/job-a/accuracy', { key })).body, (b) => b.overall.forecasts === 1);
       assert.equal(acc.models[0].model, 'naive');
     });
   });

@@ -12,6 +12,7 @@ import { configFromEnv, type Config } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { createAccount } from '../src/store/accounts.ts';
 import { createApiKey } from '../src/store/api-keys.ts';
+import { openDatabase, type Database } from '../src/store/database.ts';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -102,7 +103,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return testServer;
 }
 
-/** A fresh PostgreSQL database on the local server, dropped by the returned cleanup. */
 /** The two store backends a suite runs against: the embedded PGlite, and a fresh PostgreSQL database. */
 export const storeBackends = [
   { name: 'PGlite', async env(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> { return { env: {}, cleanup: async () => {} }; } },
@@ -115,6 +115,31 @@ export async function startServerOn(backend: (typeof storeBackends)[number], env
   return { server: await startTestServer({ ...made.env, ...env }), cleanup: made.cleanup };
 }
 
+/** The same two stores opened directly, without a server (store and queue suites). */
+export const storeDatabases: { name: string; open(): Promise<{ database: Database; cleanup(): Promise<void> }> }[] = [
+  { name: 'PGlite', async open() { const database = await openDatabase({ dataDir: 'memory://' }); return { database, cleanup: () => database.close() }; } },
+  {
+    name: 'PostgreSQL',
+    async open() {
+      const pgdb = await createPostgresDatabase();
+      const database = await openDatabase({ databaseUrl: pgdb.url, dataDir: 'unused' });
+      return { database, cleanup: async () => { await database.close(); await pgdb.drop(); } };
+    },
+  },
+];
+
+/** Polls `read` every 100 ms until `done` holds; fails naming `what` and the last value after timeoutMs. */
+export async function pollUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 800)} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A fresh PostgreSQL database on the local server, dropped by the returned cleanup. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.HORIZON_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `horizon_test_${process.pid}_${randomBytes(4).toString('hex')}`;

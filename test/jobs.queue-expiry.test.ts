@@ -5,26 +5,15 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../src/store/database.ts';
+import type { Database } from '../src/store/database.ts';
 import { JobQueue, FORECAST_QUEUE, MAX_DELIVERY_SECONDS } from '../src/jobs/queue.ts';
-import { createPostgresDatabase } from './helpers.ts';
+import { storeDatabases } from './helpers.ts';
 
-const backends: { name: string; open(): Promise<{ database: Database; cleanup(): Promise<void> }> }[] = [
-  { name: 'PGlite', async open() { const database = await openDatabase({ dataDir: 'memory://' }); return { database, cleanup: () => database.close() }; } },
-  {
-    name: 'PostgreSQL',
-    async open() {
-      const pgdb = await createPostgresDatabase();
-      const database = await openDatabase({ databaseUrl: pgdb.url, dataDir: 'unused' });
-      return { database, cleanup: async () => { await database.close(); await pgdb.drop(); } };
-    },
-  },
-];
 
 const expirySeconds = async (database: Database) =>
   (await sql<{ name: string; expire_seconds: number }>`SELECT name, expire_seconds FROM pgboss.queue ORDER BY name`.execute(database.db)).rows;
 
-for (const backend of backends) {
+for (const backend of storeDatabases) {
   describe(`job queue delivery expiry: ${backend.name}`, () => {
     let database: Database;
     let cleanup: () => Promise<void>;

@@ -3,17 +3,7 @@
 // above that many times it — a relative bar that needs no absolute MASE per series. Both stores.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { monthlyDates, startServerOn, storeBackends, type TestServer } from './helpers.ts';
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 800)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { monthlyDates, startServerOn, storeBackends, type TestServer, pollUntil } from './helpers.ts';
 
 for (const backend of storeBackends) {
   describe(`drift against the model's backtest on ${backend.name}`, () => {
@@ -57,7 +47,7 @@ for (const backend of storeBackends) {
       };
       const view = () => server.request('GET', '/v1/series/relative').then((r) => r.body);
       for (let k = 0; k < 3; k++) await append(value(points));
-      await until('two forecasts scored', () => server.request('GET', '/v1/series/relative/accuracy').then((r) => r.body), (b) => b.overall.forecasts === 2);
+      await pollUntil('two forecasts scored', () => server.request('GET', '/v1/series/relative/accuracy').then((r) => r.body), (b) => b.overall.forecasts === 2);
       assert.deepEqual((await view()).events, [], 'in-line values: the rolling MASE stays near the backtest');
       // what the route answers for the same backtest: the baseline the rule uses
       const direct = await server.request('POST', '/v1/forecast', { body: { series_ids: ['relative'], horizon: 1, model: 'seasonal-naive', evaluation: { holdout: 12 } } });
@@ -66,7 +56,7 @@ for (const backend of storeBackends) {
       // far off the pattern: the rolling MASE jumps far above 3 × the backtest
       await append(400);
       await append(900);
-      const raised = await until('drift raised', view, (v) => v.events.length === 1);
+      const raised = await pollUntil('drift raised', view, (v) => v.events.length === 1);
       assert.equal(raised.events[0].kind, 'drift_raised');
       assert.equal(raised.drifting, true);
       assert.match(raised.events[0].detail.reasons[0], /rolling MASE [0-9.]+ is [0-9.]+× the model's own backtest MASE [0-9.]+, above 3×/);

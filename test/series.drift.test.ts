@@ -7,19 +7,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { createHmac } from 'node:crypto';
-import { monthlyDates, startServerOn, storeBackends, type TestServer } from './helpers.ts';
+import { monthlyDates, startServerOn, storeBackends, type TestServer, pollUntil } from './helpers.ts';
 
 interface Received { headers: Record<string, string | string[] | undefined>; body: string; answered: number }
-
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 for (const backend of storeBackends) {
   describe(`drift and webhooks on ${backend.name}`, () => {
@@ -71,18 +61,18 @@ for (const backend of storeBackends) {
         assert.deepEqual(appended.scheduled_forecast, { status: 200, forecasts: 1 });
       }
       // the third append's forecast waits for the next value
-      await until('two forecasts scored', () => server.request('GET', '/v1/series/watched/accuracy').then((r) => r.body), (b) => b.overall.forecasts === 2);
+      await pollUntil('two forecasts scored', () => server.request('GET', '/v1/series/watched/accuracy').then((r) => r.body), (b) => b.overall.forecasts === 2);
       assert.deepEqual((await view()).events, []);
       // outliers: the rolling MASE jumps over 3 → drift_raised, delivered after two failed attempts
       await append(400);
       await append(900);
-      const raised = await until('drift raised', view, (v) => v.events.length === 1);
+      const raised = await pollUntil('drift raised', view, (v) => v.events.length === 1);
       assert.equal(raised.events[0].kind, 'drift_raised');
       assert.equal(raised.drifting, true);
       assert.match(raised.events[0].detail.reasons[0], /rolling MASE .* is above 3/);
       const metrics = await server.request('GET', '/metrics', { key: null });
       assert.match(metrics.text, /^horizon_series_drifting 1$/m);
-      const delivered = await until('webhook delivered', view, (v) => v.webhook_deliveries[0]?.status === 'delivered');
+      const delivered = await pollUntil('webhook delivered', view, (v) => v.webhook_deliveries[0]?.status === 'delivered');
       assert.equal(delivered.webhook_deliveries[0].attempts, 3);
       assert.equal(delivered.webhook_deliveries[0].last_status, 200);
       assert.deepEqual(received.slice(0, 3).map((r) => r.answered), [500, 500, 200]);
@@ -94,7 +84,7 @@ for (const backend of storeBackends) {
       }
       // back to normal: once the window holds only good forecasts again, drift_cleared (delivered first time)
       for (let k = 0; k < 6; k++) await append(level(points));
-      const cleared = await until('drift cleared', view, (v) => v.events[0]?.kind === 'drift_cleared' && v.webhook_deliveries[0]?.status === 'delivered');
+      const cleared = await pollUntil('drift cleared', view, (v) => v.events[0]?.kind === 'drift_cleared' && v.webhook_deliveries[0]?.status === 'delivered');
       assert.equal(cleared.drifting, false);
       assert.equal(cleared.webhook_deliveries[0].attempts, 1);
       assert.equal(received.length, 4);

@@ -11,21 +11,10 @@ import { chargeQuota, refundQuota, quotaWindows } from '../src/store/quota.ts';
 import { insertJob, getAccountJob, listAccountJobs, cancelAccountJob, markRunning, finishJob, deleteExpiredJobs } from '../src/store/jobs.ts';
 import { JobQueue } from '../src/jobs/queue.ts';
 import { HorizonError } from '../src/errors.ts';
-import { createPostgresDatabase } from './helpers.ts';
+import { storeDatabases } from './helpers.ts';
 
-const backends: { name: string; open(): Promise<{ database: Database; cleanup(): Promise<void> }> }[] = [
-  { name: 'PGlite', async open() { const database = await openDatabase({ dataDir: 'memory://' }); return { database, cleanup: () => database.close() }; } },
-  {
-    name: 'PostgreSQL',
-    async open() {
-      const pgdb = await createPostgresDatabase();
-      const database = await openDatabase({ databaseUrl: pgdb.url, dataDir: 'unused' });
-      return { database, cleanup: async () => { await database.close(); await pgdb.drop(); } };
-    },
-  },
-];
 
-for (const backend of backends) {
+for (const backend of storeDatabases) {
   describe(`store conformance: ${backend.name}`, () => {
     let database: Database;
     let cleanup: () => Promise<void>;
