@@ -132,3 +132,36 @@ test('stored series: the page lists the account\'s series and draws a scored pas
   assert.deepEqual(seen, []);
   await page.close();
 });
+
+test('stored series: the list pages 100 at a time, and a series deleted after it was listed shows the API\'s 404 detail', async () => {
+  // 100 more series after the first test's two: the first page is 100, More brings the other 2
+  for (let i = 0; i < 100; i++) {
+    const put = await server.request('PUT', `/v1/series/z-${String(i).padStart(3, '0')}`, { body: { freq: 'D', index: ['2024-01-01', '2024-01-02'], target: [i, i + 1] } });
+    assert.equal(put.status, 201, put.text);
+  }
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/playground`);
+  await page.fill('#api-key', server.key);
+  await page.click('#connect');
+  await page.waitForSelector('#model option[value="auto-ets"]', { state: 'attached' });
+  await page.click('#show-stored');
+  await page.waitForSelector('#stored-list button[data-series-id="z-097"]');
+  const ids = () => page.$$eval('#stored-list button', (bs) => bs.map((b) => (b as HTMLElement).dataset.seriesId));
+  assert.equal((await ids()).length, 100);
+  assert.equal(await page.textContent('#stored-state'), '100+ series');
+  await page.click('#stored-more');
+  await page.waitForSelector('#stored-list button[data-series-id="z-099"]');
+  const all = await ids();
+  assert.deepEqual(all, ['shop-1', 'shop-2', ...Array.from({ length: 100 }, (_, i) => `z-${String(i).padStart(3, '0')}`)]);
+  assert.equal(await page.isVisible('#stored-more'), false);
+
+  // deleted after it was listed: the 404's detail shows under the list, nothing is drawn for it
+  assert.equal((await server.request('DELETE', '/v1/series/shop-2')).status, 200);
+  const gone = await server.request('GET', '/v1/series/shop-2');
+  assert.equal(gone.status, 404);
+  await page.click('#stored-list button[data-series-id="shop-2"]');
+  await page.waitForFunction(() => document.querySelector('[data-error-for="stored"]')!.textContent !== '');
+  assert.equal(await page.textContent('[data-error-for="stored"]'), `${gone.body.title}: ${gone.body.detail}`);
+  assert.equal(await page.$('[data-stored-panel="shop-2"]'), null);
+  await page.close();
+});
