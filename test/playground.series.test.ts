@@ -59,6 +59,14 @@ test('stored series: the page lists the account\'s series and draws a scored pas
     if (view.forecasts[0]?.scored_at && view.drifting) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  // a second kept forecast, with other quantiles, for dates not observed yet: it extends the chart past the last actual
+  const next = await server.request('POST', '/v1/forecast', { body: { series_ids: ['shop-1'], horizon: 7, model: 'auto-ets', quantiles: [0.25, 0.5, 0.75], store: true } });
+  assert.equal(next.status, 200, next.text);
+  const ahead = next.body.series[0][0];
+  assert.deepEqual(ahead.index, days(77, 84).map(day));
+  view = (await server.request('GET', '/v1/series/shop-1')).body;
+  assert.equal(view.forecasts.length, 2);
+  const [unscored, scored] = view.forecasts; // newest first
   const accuracy = (await server.request('GET', '/v1/series/shop-1/accuracy')).body;
   assert.equal(accuracy.overall.forecasts, 1);
   assert.ok(accuracy.overall.mase > 0);
@@ -84,7 +92,7 @@ test('stored series: the page lists the account\'s series and draws a scored pas
   await page.click('#stored-list button[data-series-id="shop-1"]');
   await page.waitForSelector('[data-stored-panel="shop-1"] .chart svg');
 
-  // what was drawn: the actuals over all 77 dates, the past forecast's mean and its 0.1–0.9 band at its 7 dates
+  // what was drawn: the actuals over their 77 dates, each kept forecast's mean and band at its 7 dates
   const drawn = await page.evaluate(() => {
     const node = document.querySelector<HTMLElement>('[data-stored-panel="shop-1"] .chart')!;
     const chart = (globalThis as any).echarts.getInstanceByDom(node);
@@ -97,29 +105,35 @@ test('stored series: the page lists the account\'s series and draws a scored pas
     const x = (i: number): number => chart.convertToPixel({ xAxisIndex: 0 }, i);
     return {
       dates: option.xAxis[0].data, series: option.series.map((s: any) => ({ name: s.name, data: s.data })), paths,
-      colors: { actuals: rgb('#334155'), forecast: rgb('#2563eb'), band: rgb('#3b82f6') }, xs: [x(0), x(69), x(70), x(76)],
+      colors: { actuals: rgb('#334155'), forecast: rgb('#2563eb'), band: rgb('#3b82f6') }, xs: [x(0), x(70), x(76), x(77), x(83)],
     };
   });
-  assert.deepEqual(drawn.dates, days(0, 77).map(day));
+  assert.deepEqual(drawn.dates, days(0, 84).map(day));
   const blank = (n: number) => Array(n).fill(null);
-  assert.deepEqual(drawn.series.find((s: any) => s.name === 'actuals').data, days(0, 77).map(value));
-  assert.deepEqual(drawn.series.find((s: any) => s.name === 'past forecasts (mean)').data, [...blank(70), ...predicted.prediction.mean]);
-  const band = drawn.series.filter((s: any) => s.name === '0.1–0.9 band');
-  assert.deepEqual(band[0].data, [...blank(70), ...predicted.prediction['0.1']]);
-  assert.deepEqual(band[1].data, [...blank(70), ...predicted.prediction['0.9'].map((u: number, k: number) => u - predicted.prediction['0.1'][k])]);
-  const [xFirst, , xFirstForecast, xLast] = drawn.xs;
+  assert.deepEqual(drawn.series.find((s: any) => s.name === 'actuals').data, [...days(0, 77).map(value), ...blank(7)]);
+  assert.deepEqual(drawn.series.filter((s: any) => s.name === 'past forecasts (mean)').map((s: any) => s.data),
+    [[...blank(70), ...predicted.prediction.mean, ...blank(7)], [...blank(77), ...ahead.prediction.mean]]);
+  const width = (p: any, lo: string, hi: string) => p.prediction[hi].map((u: number, k: number) => u - p.prediction[lo][k]);
+  assert.deepEqual(drawn.series.filter((s: any) => s.name === '0.1–0.9 band').map((s: any) => s.data),
+    [[...blank(70), ...predicted.prediction['0.1'], ...blank(7)], [...blank(70), ...width(predicted, '0.1', '0.9'), ...blank(7)]]);
+  assert.deepEqual(drawn.series.filter((s: any) => s.name === '0.25–0.75 band').map((s: any) => s.data),
+    [[...blank(77), ...ahead.prediction['0.25']], [...blank(77), ...width(ahead, '0.25', '0.75')]]);
+  const [xFirst, xScoredFirst, xScoredLast, xAheadFirst, xAheadLast] = drawn.xs;
   const near = (a: number, b: number) => Math.abs(a - b) < 1.5;
-  assert.ok(drawn.paths.some((p) => p.stroke === drawn.colors.actuals && near(p.x0, xFirst) && near(p.x1, xLast)), 'no actuals line over every date');
-  assert.ok(drawn.paths.some((p) => p.stroke === drawn.colors.forecast && near(p.x0, xFirstForecast) && near(p.x1, xLast)), 'no past-forecast line over its 7 dates');
-  assert.ok(drawn.paths.some((p) => p.fill === drawn.colors.band && near(p.x0, xFirstForecast) && near(p.x1, xLast)), 'no band over the forecast\'s dates');
+  assert.ok(drawn.paths.some((p) => p.stroke === drawn.colors.actuals && near(p.x0, xFirst) && near(p.x1, xScoredLast)), 'no actuals line over the 77 observed dates');
+  for (const [from, to] of [[xScoredFirst, xScoredLast], [xAheadFirst, xAheadLast]]) {
+    assert.ok(drawn.paths.some((p) => p.stroke === drawn.colors.forecast && near(p.x0, from) && near(p.x1, to)), `no forecast line from x=${from} to ${to}`);
+    assert.ok(drawn.paths.some((p) => p.fill === drawn.colors.band && near(p.x0, from) && near(p.x1, to)), `no band from x=${from} to ${to}`);
+  }
 
   // the scored accuracy: the API's numbers, rounded to 4 decimals
   const rounded = (v: number | null) => (v === null ? '—' : String(Math.round(v * 1e4) / 1e4));
   const cells = await page.$$eval('[data-accuracy] tbody tr:first-child td', (tds) => Object.fromEntries(tds.map((td) => [(td as HTMLElement).dataset.key, td.textContent])));
   assert.deepEqual(cells, { forecasts: '1', mase: rounded(accuracy.overall.mase), wql: rounded(accuracy.overall.wql), 'coverage-80': rounded(accuracy.overall.coverage['80']) });
-  // the kept forecast's own scores, and the drift the rule raised
-  const row = await page.$$eval(`[data-kept-forecasts] tr[data-forecast-id="${view.forecasts[0].id}"] td`, (tds) => tds.map((td) => td.textContent));
-  assert.deepEqual(row.slice(1, 6), [`auto-ets ${view.forecasts[0].model_size}`, day(70), '7', rounded(view.forecasts[0].scores.mase), rounded(view.forecasts[0].scores.wql)]);
+  // each kept forecast's own scores (the newer one not scored yet), and the drift the rule raised
+  const row = (id: string) => page.$$eval(`[data-kept-forecasts] tr[data-forecast-id="${id}"] td`, (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual((await row(scored.id)).slice(1), [`auto-ets ${scored.model_size}`, day(70), '7', rounded(scored.scores.mase), rounded(scored.scores.wql), `80 %: ${rounded(scored.scores.coverage['80'])}`]);
+  assert.deepEqual((await row(unscored.id)).slice(1), [`auto-ets ${unscored.model_size}`, day(77), '7', '—', '—', 'not scored yet']);
   assert.equal(await page.getAttribute('[data-stored-panel="shop-1"] .drift', 'data-drift'), 'raised');
   assert.match((await page.textContent('[data-stored-panel="shop-1"] .drift'))!, /^Drifting since .*rolling MASE .* is above 0\.000001/);
   await page.screenshot({ path: join(OUT, 'stored-series.png'), fullPage: true });

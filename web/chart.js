@@ -78,14 +78,15 @@ export function drawStored(element, { index, target, forecasts }) {
     return row;
   };
   const series = [{ name: 'actuals', type: 'line', data: [...target, ...future.map(() => null)], showSymbol: false, color: ACTUALS_COLOR, lineStyle: { width: 1.5 }, z: 4 }];
-  let bandName = null;
+  const bandNames = new Set(); // forecasts kept with other quantiles get a band (and legend item) of their own
   forecasts.forEach((f, i) => {
     const levels = levelsOf(f.prediction);
     series.push({ name: 'past forecasts (mean)', id: `mean-${f.id}`, type: 'line', data: at(f, f.prediction.mean), showSymbol: false, color: PAST_FORECAST.forecast, lineStyle: { width: 1.5 }, z: 3 });
     if (levels.length < 2) return;
     const lo = levels[0];
     const hi = levels.at(-1);
-    bandName ??= `${lo}–${hi} band`;
+    const bandName = `${lo}–${hi} band`;
+    bandNames.add(bandName);
     const lower = f.prediction[lo];
     const upper = f.prediction[hi];
     // as in drawForecast: the lower edge invisible, the width stacked on it and filled; one stack per forecast
@@ -112,7 +113,7 @@ export function drawStored(element, { index, target, forecasts }) {
   chart.setOption({
     animation: false,
     grid: { left: 56, right: 20, top: 36, bottom: 72 },
-    legend: { top: 4, left: 0, data: ['actuals', ...(forecasts.length ? ['past forecasts (mean)'] : []), ...(bandName ? [bandName] : [])] },
+    legend: { top: 4, left: 0, data: ['actuals', ...(forecasts.length ? ['past forecasts (mean)'] : []), ...bandNames] },
     tooltip: { trigger: 'axis', className: 'hz-tooltip', formatter: tooltip, textStyle: { color: '#0f172a' }, axisPointer: { type: 'line' } },
     toolbox: { right: 8, feature: { dataZoom: { yAxisIndex: 'none', title: { zoom: 'zoom to a selection', back: 'undo zoom' } }, restore: { title: 'reset' } } },
     dataZoom: [{ type: 'inside' }, { type: 'slider', bottom: 14, height: 22 }],

@@ -2,7 +2,6 @@
 // picked, its history with its kept forecasts against the actuals (GET /v1/series/{id}), its rolling
 // accuracy (GET /v1/series/{id}/accuracy) and its drift state. docs/stored-series.md has the rules.
 import { drawStored } from './chart.js';
-import { levelsOf } from './data.js';
 
 const PAGE = 100;
 /** Kept forecasts drawn: the view's latest ones; older ones still count in the accuracy. */
@@ -96,14 +95,13 @@ export function storedSeriesView({ api, el }) {
     state.chart?.dispose();
     const forecasts = [...view.forecasts].reverse(); // the view lists the newest first; drawn oldest first, newest on top
     const chartNode = el('div', { class: 'chart' });
-    const levels = forecasts.length ? levelsOf(forecasts.at(-1).prediction) : [];
     const panel = el('article', { class: 'panel result', 'data-stored-panel': view.series_id },
       el('header', {}, el('h3', {}, view.series_id, el('span', { class: 'muted' }, ` · ${view.freq} · ${view.points} points · ${view.first_date} … ${view.last_date}`))),
       driftState(view),
       accuracyTable(accuracy),
       chartNode,
       el('p', { class: 'muted small' }, forecasts.length
-        ? `${forecasts.length} kept forecast${forecasts.length === 1 ? '' : 's'} drawn (mean${levels.length > 1 ? ` and the ${levels[0]}–${levels.at(-1)} band` : ''}) over the last ${view.index.length} actuals.`
+        ? `${forecasts.length} kept forecast${forecasts.length === 1 ? '' : 's'} drawn at the dates forecast, each as its mean and its widest central band, over the last ${view.index.length} actuals.`
         : 'No kept forecast yet: forecast with series_ids and store: true.'),
       el('details', { open: '' }, el('summary', {}, `Kept forecasts (${forecasts.length}, newest first)`), forecastsTable(view.forecasts)));
     $('stored-detail').replaceChildren(panel);
