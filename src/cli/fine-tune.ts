@@ -3,13 +3,9 @@
 // SDK), shows the training's progress, and prints the model id to forecast with. Same CSV format as
 // `horizon forecast` (the playground's parser).
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Horizon, HorizonError, type FineTuningInput, type FineTuningJob, type Freq } from '../../clients/typescript/src/index.ts';
-import { apiIndex, CsvError, inferFreq, parseCsv } from '../../web/data.js';
-import { ForecastUsageError } from './forecast.ts';
+import { Horizon, HorizonError, type FineTuningInput, type FineTuningJob } from '../../clients/typescript/src/index.ts';
+import { ForecastUsageError, readSeriesCsv } from './forecast.ts';
 
-(globalThis as { Papa?: unknown }).Papa ??= createRequire(import.meta.url)('papaparse');
 
 export const FINE_TUNE_USAGE = `usage: horizon fine-tune <data.csv|-> --horizon N [--model chronos-2] [--model-size S] [--steps 100] [--learning-rate R]
                          [--mode full|lora] [--validation-windows 1] [--name NAME] [--freq F] [--no-wait] [--json] [--url URL] [--key KEY]
@@ -51,31 +47,17 @@ export async function fineTuneCommand(argv: string[], io: Io = { stdout: process
   if (!key) throw new ForecastUsageError('an API key is needed: --key or HORIZON_API_KEY');
   const baseUrl = values.url ?? io.env.HORIZON_URL ?? 'http://localhost:8080';
 
-  let text: string;
-  try { text = readFileSync(file === '-' ? 0 : file, 'utf8'); } catch (error) {
-    throw new ForecastUsageError(`cannot read ${file}: ${(error as Error).message}`, false);
-  }
-  let request: FineTuningInput;
-  let names: string[];
-  try {
-    const csv = parseCsv(text);
-    names = csv.names;
-    const freq = (values.freq ?? inferFreq(csv.dates)) as Freq | null;
-    if (!freq) throw new CsvError('the frequency cannot be inferred from the dates; pass --freq');
-    const index = apiIndex(csv.dates, freq);
-    request = {
-      model: values.model!, series: csv.columns.map((target) => ({ target, index })), horizon, freq,
-      ...(values['model-size'] ? { model_size: values['model-size'] } : {}),
-      ...(values.steps !== undefined ? { steps: positiveInt('steps', values.steps) } : {}),
-      ...(learningRate !== undefined ? { learning_rate: learningRate } : {}),
-      ...(values.mode ? { mode: values.mode as 'full' | 'lora' } : {}),
-      ...(values['validation-windows'] !== undefined ? { validation_windows: positiveInt('validation-windows', values['validation-windows']) } : {}),
-      ...(values.name ? { name: values.name } : {}),
-    } as FineTuningInput;
-  } catch (error) {
-    if (error instanceof CsvError) throw new ForecastUsageError(`${file}: ${error.message}`, false);
-    throw error;
-  }
+  const csv = readSeriesCsv(file, values.freq, (message) => new ForecastUsageError(message, false));
+  const names = csv.names;
+  const request = {
+    model: values.model!, series: csv.columns.map((target) => ({ target, index: csv.index })), horizon, freq: csv.freq,
+    ...(values['model-size'] ? { model_size: values['model-size'] } : {}),
+    ...(values.steps !== undefined ? { steps: positiveInt('steps', values.steps) } : {}),
+    ...(learningRate !== undefined ? { learning_rate: learningRate } : {}),
+    ...(values.mode ? { mode: values.mode as 'full' | 'lora' } : {}),
+    ...(values['validation-windows'] !== undefined ? { validation_windows: positiveInt('validation-windows', values['validation-windows']) } : {}),
+    ...(values.name ? { name: values.name } : {}),
+  } as FineTuningInput;
 
   const h = new Horizon({ baseUrl, apiKey: key });
   let job: FineTuningJob;

@@ -23,6 +23,32 @@ export class ForecastUsageError extends Error {
   constructor(message: string, showUsage = true) { super(message); this.showUsage = showUsage; }
 }
 
+/** A data file (or - for stdin) read as the playground reads it — a date column, one column a series — with its
+ * frequency (--freq, else inferred) and the API's index; a file or CSV problem becomes `fail(message)`, the
+ * command's own usage error (forecast, fine-tune and series append read the same format). */
+export function readSeriesCsv(file: string, freqOption: string | undefined, fail: (message: string) => Error): { names: string[]; columns: (number | null)[][]; freq: Freq; index: string[] } {
+  let text: string;
+  try { text = readFileSync(file === '-' ? 0 : file, 'utf8'); } catch (error) {
+    throw fail(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    const csv = parseCsv(text);
+    const freq = (freqOption ?? inferFreq(csv.dates)) as Freq | null;
+    if (!freq) throw new CsvError('the frequency cannot be inferred from the dates (their usual step is not an hour, day, week, month, quarter or year); pass --freq');
+    return { names: csv.names, columns: csv.columns, freq, index: apiIndex(csv.dates, freq) as string[] };
+  } catch (error) {
+    if (error instanceof CsvError) throw fail(`${file}: ${error.message}`);
+    throw error;
+  }
+}
+
+function quantilesOption(text: string): number[] {
+  try { return parseQuantiles(text); } catch (error) {
+    if (error instanceof CsvError) throw new ForecastUsageError(`--quantiles: ${error.message}`, false);
+    throw error;
+  }
+}
+
 interface Io { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream; env: NodeJS.ProcessEnv }
 
 /** The progress line of a job: a bar by state (queued → running → done) and the time waited. */
@@ -68,27 +94,13 @@ export async function forecastCommand(argv: string[], io: Io = { stdout: process
   if (!key) throw new ForecastUsageError('an API key is needed: --key or HORIZON_API_KEY');
   const baseUrl = values.url ?? io.env.HORIZON_URL ?? 'http://localhost:8080';
 
-  let text: string;
-  try { text = readFileSync(file === '-' ? 0 : file, 'utf8'); } catch (error) {
-    throw new ForecastUsageError(`cannot read ${file}: ${(error as Error).message}`, false);
-  }
-  let request: ForecastInput;
-  let names: string[];
-  try {
-    const csv = parseCsv(text);
-    names = csv.names;
-    const freq = (values.freq ?? inferFreq(csv.dates)) as Freq | null;
-    if (!freq) throw new CsvError('the frequency cannot be inferred from the dates (their usual step is not an hour, day, week, month, quarter or year); pass --freq');
-    const index = apiIndex(csv.dates, freq);
-    request = {
-      series: csv.columns.map((target) => ({ target, index })), horizon, freq,
-      ...(values.model ? { model: values.model } : {}), ...(values['model-size'] ? { model_size: values['model-size'] } : {}),
-      ...(values.quantiles ? { quantiles: parseQuantiles(values.quantiles) } : {}),
-    };
-  } catch (error) {
-    if (error instanceof CsvError) throw new ForecastUsageError(`${file}: ${error.message}`, false);
-    throw error;
-  }
+  const csv = readSeriesCsv(file, values.freq, (message) => new ForecastUsageError(message, false));
+  const names = csv.names;
+  const request: ForecastInput = {
+    series: csv.columns.map((target) => ({ target, index: csv.index })), horizon, freq: csv.freq,
+    ...(values.model ? { model: values.model } : {}), ...(values['model-size'] ? { model_size: values['model-size'] } : {}),
+    ...(values.quantiles ? { quantiles: quantilesOption(values.quantiles) } : {}),
+  };
 
   const h = new Horizon({ baseUrl, apiKey: key });
   let result: { series: { index: string[]; prediction: Record<string, number[]> }[][] };

@@ -3,11 +3,8 @@
 // or nothing); --create makes the series that do not exist yet with PUT /v1/series/{id} first.
 // `horizon series accuracy <id>` prints a series' rolling accuracy. docs/stored-series.md.
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { apiIndex, CsvError, inferFreq, parseCsv } from '../../web/data.js';
+import { readSeriesCsv } from './forecast.ts';
 
-(globalThis as { Papa?: unknown }).Papa ??= createRequire(import.meta.url)('papaparse');
 
 export const SERIES_USAGE = `usage: horizon series append <data.csv|-> [--create] [--freq MS|D|W|H|Q|Y] [--url URL] [--key KEY]
        horizon series accuracy <series-id> [--window N] [--url URL] [--key KEY]
@@ -65,28 +62,14 @@ export async function seriesCommand(argv: string[], io: Io = { stdout: process.s
     return 0;
   }
 
-  let text: string;
-  try { text = readFileSync(target === '-' ? 0 : target, 'utf8'); } catch (error) {
-    throw new SeriesUsageError(`cannot read ${target}: ${(error as Error).message}`, false);
-  }
-  let columns: { id: string; index: string[]; target: number[] }[];
-  let freq: string;
-  try {
-    const csv = parseCsv(text);
-    const inferred = values.freq ?? inferFreq(csv.dates);
-    if (!inferred) throw new CsvError('the frequency cannot be inferred from the dates; pass --freq');
-    freq = inferred;
-    const index = apiIndex(csv.dates, freq) as string[];
-    // an empty cell is not appended (an explicit gap would be stored as missing for good)
-    columns = csv.names.map((id: string, c: number) => {
-      const values = csv.columns[c] as (number | null)[];
-      const kept = values.flatMap((v, r) => (v === null ? [] : [r]));
-      return { id, index: kept.map((r) => index[r]), target: kept.map((r) => values[r] as number) };
-    }).filter((s: { index: string[] }) => s.index.length > 0);
-  } catch (error) {
-    if (error instanceof CsvError) throw new SeriesUsageError(`${target}: ${error.message}`, false);
-    throw error;
-  }
+  const csv = readSeriesCsv(target, values.freq, (message) => new SeriesUsageError(message, false));
+  const freq: string = csv.freq;
+  // an empty cell is not appended (an explicit gap would be stored as missing for good)
+  const columns = csv.names.map((id, c) => {
+    const values = csv.columns[c];
+    const kept = values.flatMap((v, r) => (v === null ? [] : [r]));
+    return { id, index: kept.map((r) => csv.index[r]), target: kept.map((r) => values[r] as number) };
+  }).filter((s) => s.index.length > 0);
   if (values.create) {
     for (const s of columns) {
       const existing = await call('GET', `/v1/series/${encodeURIComponent(s.id)}?tail=0&forecasts=0`);
