@@ -58,10 +58,12 @@ def _spec(model_dir: Path, model_id: str, steps: int = 60, **extra) -> dict:
 
 @pytest.fixture(scope="module")
 def tuned(model_dir):
-    os.environ["HORIZON_MODEL_DIR"] = str(model_dir)
-    events: list[dict] = []
-    summary, pipeline = finetune.run(_spec(model_dir, "ft-0123456789ab"), events.append)
-    return summary, pipeline, events
+    # set for this module only: a later module's worker must not inherit it (test_tirex_yug asserts it is unset)
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("HORIZON_MODEL_DIR", str(model_dir))
+        events: list[dict] = []
+        summary, pipeline = finetune.run(_spec(model_dir, "ft-0123456789ab"), events.append)
+        yield summary, pipeline, events
 
 
 def test_validation_wql_goes_down_and_progress_is_reported(tuned):
@@ -85,7 +87,7 @@ def test_install_is_atomic_with_a_manifest_of_hashes(tuned, model_dir):
     assert not [p for p in (model_dir / "private").iterdir() if p.name.startswith(".tmp-")]
 
 
-def test_the_installed_model_forecasts_exactly_what_the_fitted_pipeline_does(tuned, model_dir):
+def test_the_installed_model_forecasts_exactly_what_the_fitted_pipeline_does(tuned, model_dir, monkeypatch):
     """The worker's own loading code (Chronos2Adapter through the private catalog entry) against the
     pipeline `fit` returned, same adapter code for the prediction: equal bit for bit."""
     from horizon_runtime.adapters.base import SeriesInput
@@ -96,7 +98,7 @@ def test_the_installed_model_forecasts_exactly_what_the_fitted_pipeline_does(tun
     catalog = load_catalog()
     entry = find_private("ft-0123456789ab", catalog)
     assert entry is not None and entry.adapter == "chronos-2"
-    os.environ["HORIZON_DEVICE"] = "cpu"
+    monkeypatch.setenv("HORIZON_DEVICE", "cpu")
     loaded = adapter_class(entry.adapter)(entry, "small", catalog)
     loaded.load()
     fitted = adapter_class(entry.adapter)(entry, "small", catalog)
@@ -112,8 +114,8 @@ def test_the_installed_model_forecasts_exactly_what_the_fitted_pipeline_does(tun
         assert not np.array_equal(x.mean, z.mean)  # and it is not the base model
 
 
-def test_cancel_stops_and_leaves_no_model(model_dir):
-    os.environ["HORIZON_MODEL_DIR"] = str(model_dir)
+def test_cancel_stops_and_leaves_no_model(model_dir, monkeypatch):
+    monkeypatch.setenv("HORIZON_MODEL_DIR", str(model_dir))
     cancelled = threading.Event()
 
     def emit(event):
@@ -148,10 +150,10 @@ def test_process_entry_point_json_lines_and_worker_serves_it_after_restart(tmp_p
             stop_worker(worker)
 
 
-def test_inline_run_forecasts_and_installs_nothing(model_dir):
+def test_inline_run_forecasts_and_installs_nothing(model_dir, monkeypatch):
     """install: false (finetune_steps on /v1/forecast): all of each series trains, nothing validates, the
     trained pipeline forecasts through the adapter's predict_batch, and no directory is left."""
-    os.environ["HORIZON_MODEL_DIR"] = str(model_dir)
+    monkeypatch.setenv("HORIZON_MODEL_DIR", str(model_dir))
     before = sorted(p.name for p in (model_dir / "private").iterdir()) if (model_dir / "private").exists() else []
     summary, pipeline = finetune.run(_spec(model_dir, "ft-bbbbbbbbbbbb", steps=10, validation_windows=0, install=False, forecast_quantiles=[0.1, 0.5, 0.9]))
     assert summary["validation_wql_before"] is None and summary["validation_wql_after"] is None
