@@ -29,7 +29,19 @@ mkdir -p test-output
 # resource, DELETE /v1/forecast-jobs/{id} and DELETE /v1/cross-validation-jobs/{id}, cancel the job,
 # which then stays readable with status `cancelled` (contract B.3); DELETE /v1/api-keys/{id} has no GET to read back. The config file cannot
 # switch it off under `--checks all`, nor per operation in the stateful phase (4.32.5).
-PYTHONPATH="$root/test${PYTHONPATH:+:$PYTHONPATH}" "$st" --config-file test/schemathesis.toml run "$url/v1/openapi.json" \
-  --exclude-tag nixtla --checks all --exclude-checks use_after_free --phases examples,coverage,fuzzing,stateful --seed 1 --workers 2 \
-  -H "Authorization: Bearer $key" \
+# Three operations run without positive_data_acceptance (every other check, second run below): whether a
+# schema-valid POST /v1/fine-tuning-jobs is accepted needs fine-tunable weights (chronos-2), which this server
+# lacks (with them, positive cases would start real trainings; test/api.fine-tuning.test.ts covers it on a tiny
+# checkpoint), and whether an append (POST /v1/series/observations, POST /v1/series/{id}/observations) is
+# accepted depends on the stored series — its grid, last date and stored values — which no schema can state
+# (test/api.series.test.ts). The config file cannot switch a check off per operation under --checks all (4.32.5).
+state_dependent='^POST /v1/(fine-tuning-jobs|series/observations|series/\{id\}/observations)$'
+common=(--config-file test/schemathesis.toml run "$url/v1/openapi.json" --exclude-tag nixtla --seed 1 --workers 2 -H "Authorization: Bearer $key")
+PYTHONPATH="$root/test${PYTHONPATH:+:$PYTHONPATH}" "$st" "${common[@]}" --exclude-name-regex "$state_dependent" \
+  --checks all --exclude-checks use_after_free --phases examples,coverage,fuzzing,stateful \
   --report junit --report-junit-path test-output/schemathesis-junit.xml "$@"
+rc=$?
+PYTHONPATH="$root/test${PYTHONPATH:+:$PYTHONPATH}" "$st" "${common[@]}" --include-name-regex "$state_dependent" \
+  --checks all --exclude-checks use_after_free,positive_data_acceptance --phases examples,coverage,fuzzing \
+  --report junit --report-junit-path test-output/schemathesis-junit-state-dependent.xml "$@" || rc=1
+exit $rc

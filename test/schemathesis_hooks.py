@@ -76,6 +76,12 @@ def _number(values: list) -> float:
 
 
 def _fix_forecast(body: dict) -> None:
+    # inline series only: series_ids name stored series the fuzzing account does not have (each a 404), and
+    # store needs them; finetune_steps needs a fine-tunable model (chronos-2), which this server lacks
+    for field in ("series_ids", "store", "finetune_steps", "finetune_learning_rate"):
+        body.pop(field, None)
+    body.setdefault("series", [{"target": [1.0, 2.0, 3.0]}])
+    body.setdefault("freq", "MS")  # optional only with series_ids
     freq = body["freq"]
     body["model"] = SERVED_MODELS[len(str(body.get("model", ""))) % len(SERVED_MODELS)]
     body.pop("model_size", None)
@@ -156,6 +162,16 @@ def _fix_anomalies(body: dict) -> None:
     body["step"] = body.pop("horizon")
 
 
+def _fix_series_put(body: dict) -> None:
+    """PUT /v1/series/{id}: one date per value on the freq grid, at least one number; no schedule/drift/webhook
+    (their cross-field rules: forecast_every with schedule, a served model, webhook with drift)."""
+    fill = _number(body["target"])
+    body["target"] = [v if isinstance(v, (int, float)) else fill for v in body["target"]][:200]
+    body["index"] = _dates(body["freq"], 0, len(body["target"]))
+    for field in ("forecast_every", "schedule", "drift", "webhook"):
+        body.pop(field, None)
+
+
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
     path, method = case.operation.path, case.method.upper()
@@ -163,6 +179,11 @@ def map_case(context: Any, case: Any) -> Any:
         # revoking the run's own key would turn every later request into a 401 (any other id is fair game)
         if case.path_parameters.get("id") == os.environ.get("HORIZON_FUZZ_KEY_ID"):
             case.path_parameters = {**case.path_parameters, "id": str(uuid.uuid4())}
+    if method == "PUT" and path == "/v1/series/{id}" and isinstance(case.body, dict) and getattr(case, "meta", None) is None:
+        # the stateful phase's cases carry no generation mode; they are positive (built from links and examples)
+        case.body = copy.deepcopy(case.body)
+        _fix_series_put(case.body)
+        return case
     if not _is_positive(case):
         return case
     if method == "POST" and path in FORECAST_PATHS and isinstance(case.body, dict):
@@ -174,11 +195,14 @@ def map_case(context: Any, case: Any) -> Any:
     elif method == "POST" and path == "/v1/anomalies" and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)
         _fix_anomalies(case.body)
+    elif method == "PUT" and path == "/v1/series/{id}" and isinstance(case.body, dict):
+        case.body = copy.deepcopy(case.body)
+        _fix_series_put(case.body)
     elif method == "GET" and path == "/v1/warmup" and isinstance(case.query, dict):
         case.query = dict(case.query)
         case.query["model"] = SERVED_MODELS[0]
         case.query.pop("model_size", None)
-    elif method == "GET" and path in ("/v1/forecast-jobs", "/v1/cross-validation-jobs") and isinstance(case.query, dict):
+    elif method == "GET" and path in ("/v1/forecast-jobs", "/v1/cross-validation-jobs", "/v1/fine-tuning-jobs", "/v1/series") and isinstance(case.query, dict):
         case.query = dict(case.query)
         case.query.pop("cursor", None)  # only a next_cursor the API returned is a cursor
     return case

@@ -23,7 +23,8 @@ import { DEFAULT_QUANTILES, RequestValidationError, type InputSeries } from './n
 import { scoreBacktest, type BacktestPlan } from './backtest.ts';
 import { coverage, quantileLoss, seasonalScale } from './metrics.ts';
 
-export const SERIES_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$';
+/** `observations` is reserved: POST /v1/series/observations is the bulk append. */
+export const SERIES_ID_PATTERN = '^(?!observations$)[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$';
 const MAX_TARGET_MAGNITUDE = 1e100;
 
 export interface SeriesLimits {

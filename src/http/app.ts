@@ -98,6 +98,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // every route's path and methods, for the 405 answer on a known path (registered before any route)
   const allowed = new MethodsByPath();
   app.addHook('onRoute', (route) => { allowed.add(route.url, route.method); });
+  // PUT /v1/series/observations would reach PUT /v1/series/:id: a static path answers 405 for methods it lacks
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0];
+    if (!request.routeOptions.url?.includes(':')) return;
+    const own = allowed.staticMethods(path);
+    if (own) throw methodNotAllowed(request.method, path, allowed.methodsFor(path));
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -8,7 +8,7 @@ const IndexDate = Type.String({ pattern: INDEX_DATE_PATTERN, description: 'YYYY-
 const Value = Type.Union([Type.Number({ minimum: -MAX_TARGET_MAGNITUDE, maximum: MAX_TARGET_MAGNITUDE }), Type.Null()]);
 const Nullable = Type.Union([Type.Number(), Type.Null()]);
 /** Query integers arrive as strings (nothing is coerced, ajv-options.ts); the routes check their ranges. */
-const QueryInt = (description: string) => Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', description }));
+const QueryInt = (description: string, pattern = '^[0-9]{1,6}$') => Type.Optional(Type.String({ pattern, description }));
 
 export const SeriesIdParams = Type.Object({ id: Type.String({ pattern: SERIES_ID_PATTERN, description: 'the series id: 1-128 of letters, digits and _ . : - (first a letter or digit)' }) });
 
@@ -117,12 +117,12 @@ export const SeriesView = Type.Object({
 });
 
 export const SeriesGetQuery = Type.Object({
-  tail: QueryInt('dates of history returned (the last ones), 0-100000; default 1000'),
-  forecasts: QueryInt('stored forecasts returned, 0-1000; default 20'),
+  tail: QueryInt('dates of history returned (the last ones), 0-100000; default 1000', '^0*([0-9]{1,5}|100000)$'),
+  forecasts: QueryInt('stored forecasts returned, 0-1000; default 20', '^0*([0-9]{1,3}|1000)$'),
 }, { additionalProperties: false });
 
 export const SeriesListQuery = Type.Object({
-  limit: QueryInt('page size, 1-1000; default 100'),
+  limit: QueryInt('page size, 1-1000; default 100', '^0*([1-9][0-9]{0,2}|1000)$'),
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
 }, { additionalProperties: false });
 
@@ -139,12 +139,12 @@ const Rolling = Type.Object({
 });
 
 export const AccuracyQuery = Type.Object({
-  window: QueryInt('the latest scored forecasts aggregated, 1-10000; default 100'),
+  window: QueryInt('the latest scored forecasts aggregated, 1-10000; default 100', '^0*([1-9][0-9]{0,3}|10000)$'),
 }, { additionalProperties: false });
 
 export const ModelAccuracyQuery = Type.Object({
   model: Type.String({ minLength: 1, description: 'a model id' }),
-  window: QueryInt('the latest scored forecasts of the model over the account\'s series, 1-10000; default 1000'),
+  window: QueryInt('the latest scored forecasts of the model over the account\'s series, 1-10000; default 1000', '^0*([1-9][0-9]{0,3}|10000)$'),
 }, { additionalProperties: false });
 
 export const SeriesAccuracy = Type.Object({

@@ -3248,6 +3248,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
                 413: {
                     headers: {
@@ -4488,6 +4497,15 @@ export interface paths {
                 };
                 /** @description No such resource for this account */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -15,7 +15,7 @@ export const forecastJobsCreate: Route = (app, deps) => {
     schema: {
       summary: 'Queue a forecast job', tags: ['jobs'],
       body: ForecastRequest,
-      response: { 202: { ...jsonResponse(JobAccepted, 'Queued; poll the job at the Location header'), headers: { location: { type: 'string', description: '/v1/forecast-jobs/{job_id}' } } }, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502) },
+      response: { 202: { ...jsonResponse(JobAccepted, 'Queued; poll the job at the Location header'), headers: { location: { type: 'string', description: '/v1/forecast-jobs/{job_id}' } } }, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 500, 502) },
     },
     // series_ids (stored series) become inline series before the schema check (series-refs.ts)
     preValidation: seriesRefsHook(deps),
