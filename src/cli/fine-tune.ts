@@ -3,8 +3,8 @@
 // SDK), shows the training's progress, and prints the model id to forecast with. Same CSV format as
 // `horizon forecast` (the playground's parser).
 import { parseArgs } from 'node:util';
-import { Horizon, HorizonError, type FineTuningInput, type FineTuningJob } from '../../clients/typescript/src/index.ts';
-import { ForecastUsageError, readSeriesCsv } from './forecast.ts';
+import { Horizon, type FineTuningInput, type FineTuningJob } from '../../clients/typescript/src/index.ts';
+import { ForecastUsageError, readSeriesCsv, reportRequestError } from './forecast.ts';
 
 
 export const FINE_TUNE_USAGE = `usage: horizon fine-tune <data.csv|-> --horizon N [--model chronos-2] [--model-size S] [--steps 100] [--learning-rate R]
@@ -76,15 +76,7 @@ export async function fineTuneCommand(argv: string[], io: Io = { stdout: process
       });
     }
   } catch (error) {
-    if (error instanceof HorizonError) {
-      const fields = error.errors.map((e) => `\n  ${e.series !== undefined ? `series ${e.series} ("${names[e.series] ?? '?'}"), ` : ''}${e.field}: ${e.reason}`).join('');
-      io.stderr.write(`horizon: ${error.status || ''} ${error.code}: ${error.detail}${fields}\n`);
-      return 1;
-    }
-    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
-      io.stderr.write(`horizon: cannot reach ${baseUrl} (${(error.cause as Error | undefined)?.message ?? error.message}); is the server running? (--url / HORIZON_URL)\n`);
-      return 1;
-    }
+    if (reportRequestError(error, names, baseUrl, io)) return 1;
     throw error;
   }
   if (values.json) io.stdout.write(`${JSON.stringify(job)}\n`);

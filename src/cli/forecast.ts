@@ -42,6 +42,21 @@ export function readSeriesCsv(file: string, freqOption: string | undefined, fail
   }
 }
 
+/** Writes an API problem (with each field error, naming the CSV column of its series) or an unreachable
+ * server to stderr; false for any other error (the caller rethrows it). */
+export function reportRequestError(error: unknown, names: string[], baseUrl: string, io: Pick<Io, 'stderr'>): boolean {
+  if (error instanceof HorizonError) {
+    const fields = error.errors.map((e) => `\n  ${e.series !== undefined ? `series ${e.series} ("${names[e.series] ?? '?'}"), ` : ''}${e.field}: ${e.reason}`).join('');
+    io.stderr.write(`horizon: ${error.status || ''} ${error.code}: ${error.detail}${fields}\n`);
+    return true;
+  }
+  if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+    io.stderr.write(`horizon: cannot reach ${baseUrl} (${(error.cause as Error | undefined)?.message ?? error.message}); is the server running? (--url / HORIZON_URL)\n`);
+    return true;
+  }
+  return false;
+}
+
 function quantilesOption(text: string): number[] {
   try { return parseQuantiles(text); } catch (error) {
     if (error instanceof CsvError) throw new ForecastUsageError(`--quantiles: ${error.message}`, false);
@@ -120,15 +135,7 @@ export async function forecastCommand(argv: string[], io: Io = { stdout: process
       result = await h.forecast(request);
     }
   } catch (error) {
-    if (error instanceof HorizonError) {
-      const fields = error.errors.map((e) => `\n  ${e.series !== undefined ? `series ${e.series} ("${names[e.series] ?? '?'}"), ` : ''}${e.field}: ${e.reason}`).join('');
-      io.stderr.write(`horizon: ${error.status || ''} ${error.code}: ${error.detail}${fields}\n`);
-      return 1;
-    }
-    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
-      io.stderr.write(`horizon: cannot reach ${baseUrl} (${(error.cause as Error | undefined)?.message ?? error.message}); is the server running? (--url / HORIZON_URL)\n`);
-      return 1;
-    }
+    if (reportRequestError(error, names, baseUrl, io)) return 1;
     throw error;
   }
   const csvOut = forecastCsv(names, result);
