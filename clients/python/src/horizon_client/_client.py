@@ -174,18 +174,25 @@ class Horizon(_Base):
     def get_job(self, job_id: str) -> dict[str, Any]:
         return self._request("GET", f"/v1/forecast-jobs/{job_id}")[0]
 
-    def wait_for_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2, max_poll_interval: float = 5.0) -> dict[str, Any]:
-        """Polls until the job is completed (returned) or failed/cancelled (JobFailedError); backs off, honours Retry-After."""
+    def _poll(self, path: str, label: str, timeout: float | None, poll_interval: float, max_poll_interval: float, on_poll: Any = None) -> dict[str, Any]:
+        """GET `path` until the job is terminal (completed: returned; failed/cancelled: JobFailedError); backs off
+        up to max_poll_interval and honours Retry-After; JobTimeoutError once the next poll would pass `timeout`."""
         deadline = None if timeout is None else time.monotonic() + timeout
         interval = poll_interval
         while True:
-            job, headers = self._request("GET", f"/v1/forecast-jobs/{job_id}")
+            job, headers = self._request("GET", path)
+            if on_poll:
+                on_poll(job)
             if job["status"] in _TERMINAL:
                 return self._job_done(job)
             interval = _next_poll(interval, max_poll_interval, headers)
             if deadline is not None and time.monotonic() + interval > deadline:
-                raise JobTimeoutError(f"job {job_id} still {job['status']} after {timeout} s", job=job)
+                raise JobTimeoutError(f"{label} still {job['status']} after {timeout} s", job=job)
             time.sleep(interval)
+
+    def wait_for_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2, max_poll_interval: float = 5.0) -> dict[str, Any]:
+        """Polls until the job is completed (returned) or failed/cancelled (JobFailedError); backs off, honours Retry-After."""
+        return self._poll(f"/v1/forecast-jobs/{job_id}", f"job {job_id}", timeout, poll_interval, max_poll_interval)
 
     def cancel_job(self, job_id: str) -> dict[str, Any]:
         return self._request("DELETE", f"/v1/forecast-jobs/{job_id}")[0]
@@ -235,18 +242,7 @@ class Horizon(_Base):
                                  max_poll_interval: float = 5.0, on_poll: Any = None) -> dict[str, Any]:
         """Polls until the fine-tuning job completed (returned: its summary holds the validation WQL before and
         after) or failed/cancelled (JobFailedError); on_poll(job) sees each state and its progress."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        interval = poll_interval
-        while True:
-            job, headers = self._request("GET", f"/v1/fine-tuning-jobs/{job_id}")
-            if on_poll:
-                on_poll(job)
-            if job["status"] in _TERMINAL:
-                return self._job_done(job)
-            interval = _next_poll(interval, max_poll_interval, headers)
-            if deadline is not None and time.monotonic() + interval > deadline:
-                raise JobTimeoutError(f"fine-tuning job {job_id} still {job['status']} after {timeout} s", job=job)
-            time.sleep(interval)
+        return self._poll(f"/v1/fine-tuning-jobs/{job_id}", f"fine-tuning job {job_id}", timeout, poll_interval, max_poll_interval, on_poll)
 
     def cancel_fine_tuning_job(self, job_id: str) -> dict[str, Any]:
         return self._request("DELETE", f"/v1/fine-tuning-jobs/{job_id}")[0]
@@ -363,17 +359,24 @@ class AsyncHorizon(_Base):
     async def get_job(self, job_id: str) -> dict[str, Any]:
         return (await self._request("GET", f"/v1/forecast-jobs/{job_id}"))[0]
 
-    async def wait_for_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2, max_poll_interval: float = 5.0) -> dict[str, Any]:
+    async def _poll(self, path: str, label: str, timeout: float | None, poll_interval: float, max_poll_interval: float, on_poll: Any = None) -> dict[str, Any]:
+        """GET `path` until the job is terminal (completed: returned; failed/cancelled: JobFailedError); backs off
+        up to max_poll_interval and honours Retry-After; JobTimeoutError once the next poll would pass `timeout`."""
         deadline = None if timeout is None else time.monotonic() + timeout
         interval = poll_interval
         while True:
-            job, headers = await self._request("GET", f"/v1/forecast-jobs/{job_id}")
+            job, headers = await self._request("GET", path)
+            if on_poll:
+                on_poll(job)
             if job["status"] in _TERMINAL:
                 return self._job_done(job)
             interval = _next_poll(interval, max_poll_interval, headers)
             if deadline is not None and time.monotonic() + interval > deadline:
-                raise JobTimeoutError(f"job {job_id} still {job['status']} after {timeout} s", job=job)
+                raise JobTimeoutError(f"{label} still {job['status']} after {timeout} s", job=job)
             await asyncio.sleep(interval)
+
+    async def wait_for_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2, max_poll_interval: float = 5.0) -> dict[str, Any]:
+        return await self._poll(f"/v1/forecast-jobs/{job_id}", f"job {job_id}", timeout, poll_interval, max_poll_interval)
 
     async def cancel_job(self, job_id: str) -> dict[str, Any]:
         return (await self._request("DELETE", f"/v1/forecast-jobs/{job_id}"))[0]
@@ -416,18 +419,7 @@ class AsyncHorizon(_Base):
 
     async def wait_for_fine_tuning_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.5,
                                        max_poll_interval: float = 5.0, on_poll: Any = None) -> dict[str, Any]:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        interval = poll_interval
-        while True:
-            job, headers = await self._request("GET", f"/v1/fine-tuning-jobs/{job_id}")
-            if on_poll:
-                on_poll(job)
-            if job["status"] in _TERMINAL:
-                return self._job_done(job)
-            interval = _next_poll(interval, max_poll_interval, headers)
-            if deadline is not None and time.monotonic() + interval > deadline:
-                raise JobTimeoutError(f"fine-tuning job {job_id} still {job['status']} after {timeout} s", job=job)
-            await asyncio.sleep(interval)
+        return await self._poll(f"/v1/fine-tuning-jobs/{job_id}", f"fine-tuning job {job_id}", timeout, poll_interval, max_poll_interval, on_poll)
 
     async def cancel_fine_tuning_job(self, job_id: str) -> dict[str, Any]:
         return (await self._request("DELETE", f"/v1/fine-tuning-jobs/{job_id}"))[0]
