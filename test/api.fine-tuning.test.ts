@@ -16,7 +16,7 @@ import { startTestServer, storeBackends, type TestServer } from './helpers.ts';
 import { configFromEnv } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { writeFixtures } from './parity.ts';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './browser.ts';
 
 const HORIZON = 8;
 const LENGTH = 96;
@@ -157,8 +157,7 @@ for (const backend of storeBackends) {
     });
 
     it('the playground lists it, by name and base, for its owner only', { skip: backend.name !== 'PGlite' && 'one store is enough for the page' }, async () => {
-      const profile = mkdtempSync(join(tmpdir(), 'horizon-chromium-'));
-      const browser = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+      const { browser, close } = await launchChromium();
       try {
         const optionsFor = async (key: string) => {
           const page = await browser.newPage();
@@ -173,8 +172,7 @@ for (const backend of storeBackends) {
         assert.deepEqual((await optionsFor(server.key)).filter((o) => o.value === job.model_id), [{ value: job.model_id, text: 'sales · fine-tuned chronos-2 small' }]);
         assert.ok(!(await optionsFor(other.key)).some((o) => o.value.startsWith('ft-')));
       } finally {
-        await browser.close();
-        rmSync(profile, { recursive: true, force: true });
+        await close();
       }
     });
 

@@ -3,31 +3,23 @@
 // scored through the API must show in the page with the API's numbers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { startTestServer, type TestServer } from './helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const OUT = join(import.meta.dirname, '..', 'test-output', 'playground');
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { launchChromium, PLAYGROUND_OUT } from './browser.ts';
 
 let server: TestServer;
 let browser: BrowserContext;
-let profile: string;
+let closeBrowser: (() => Promise<void>) | undefined;
 
 before(async () => {
-  mkdirSync(OUT, { recursive: true });
   server = await startTestServer({ HORIZON_RUNTIME_GROUPS: 'core' });
-  profile = mkdtempSync(join(tmpdir(), 'horizon-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1440, height: 1000 } });
+  ({ browser, close: closeBrowser } = await launchChromium());
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser?.();
   await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 const day = (k: number) => new Date(Date.UTC(2024, 0, 1 + k)).toISOString().slice(0, 10);
@@ -136,7 +128,7 @@ test('stored series: the page lists the account\'s series and draws a scored pas
   assert.deepEqual((await row(unscored.id)).slice(1), [`auto-ets ${unscored.model_size}`, day(77), '7', '—', '—', 'not scored yet']);
   assert.equal(await page.getAttribute('[data-stored-panel="shop-1"] .drift', 'data-drift'), 'raised');
   assert.match((await page.textContent('[data-stored-panel="shop-1"] .drift'))!, /^Drifting since .*rolling MASE .* is above 0\.000001/);
-  await page.screenshot({ path: join(OUT, 'stored-series.png'), fullPage: true });
+  await page.screenshot({ path: join(PLAYGROUND_OUT, 'stored-series.png'), fullPage: true });
 
   // a series with no forecast yet: no rule, nothing scored, only its actuals drawn
   await page.click('#stored-list button[data-series-id="shop-2"]');

@@ -2,34 +2,24 @@
 // real server: the page's numbers must be the API's numbers, and errors must land next to their field.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const OUT = join(import.meta.dirname, '..', 'test-output', 'playground');
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { launchChromium, PLAYGROUND_OUT } from './browser.ts';
 
 let server: TestServer;
 let browser: BrowserContext;
-let profile: string;
+let closeBrowser: (() => Promise<void>) | undefined;
 
 before(async () => {
-  mkdirSync(OUT, { recursive: true });
   server = await startTestServer({ HORIZON_RUNTIME_GROUPS: 'core' });
-  profile = mkdtempSync(join(tmpdir(), 'horizon-chromium-'));
-  // a persistent context is how playwright takes a --user-data-dir: a fresh one per run
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1440, height: 1000 }, acceptDownloads: true,
-  });
+  ({ browser, close: closeBrowser } = await launchChromium({ acceptDownloads: true }));
 });
 
 after(async () => {
-  await browser?.close();
+  await closeBrowser?.();
   await server?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 /** AirPassengers as the test reads it, independently of the page (CR line endings). */
@@ -144,7 +134,7 @@ test('AirPassengers with auto-ets: the chart draws history, forecast and band; t
 
   await page.mouse.move(box.x + xStep, box.y + box.height / 2);
   await tooltip.locator('.tt-date', { hasText: forecast.index[step] }).waitFor();
-  await page.screenshot({ path: join(OUT, 'airpassengers-auto-ets.png'), fullPage: true });
+  await page.screenshot({ path: join(PLAYGROUND_OUT, 'airpassengers-auto-ets.png'), fullPage: true });
 
   // the download is the forecast as CSV with the same numbers
   const downloaded = page.waitForEvent('download');
@@ -191,7 +181,7 @@ test('backtest and a second model side by side: both panels, each with the API\'
   // side by side: the second panel starts to the right of the first, on the same row
   const [a, b] = await Promise.all([0, 1].map((i) => page.locator(`[data-model-panel="${i}"]`).boundingBox()));
   assert.ok(b!.x > a!.x + a!.width - 1 && Math.abs(b!.y - a!.y) < 1, `panels at ${JSON.stringify([a, b])}`);
-  await page.screenshot({ path: join(OUT, 'compare-backtest.png'), fullPage: true });
+  await page.screenshot({ path: join(PLAYGROUND_OUT, 'compare-backtest.png'), fullPage: true });
   await closeClean(page);
 });
 
@@ -217,7 +207,7 @@ test('the hourly and weekly samples and an uploaded file: every column is a seri
     // both samples are written with more than 4 decimals: the table stops at 4 (the CSV keeps all)
     assert.equal(firstMean, answer.series[columns - 1][0].prediction.mean[0].toFixed(4));
   }
-  await page.screenshot({ path: join(OUT, 'nn5-weekly.png'), fullPage: true });
+  await page.screenshot({ path: join(PLAYGROUND_OUT, 'nn5-weekly.png'), fullPage: true });
 
   // an uploaded file: semicolons, an empty cell sent as a missing value, daily steps inferred
   const days = Array.from({ length: 30 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10));
@@ -254,7 +244,7 @@ test('invalid input: the page names a bad CSV cell itself; the API\'s detail lan
   await page.waitForFunction(() => document.querySelector('[data-error-for="data"]')!.textContent !== '');
   assert.equal(await page.textContent('[data-error-for="data"]'), offGrid.answer.detail);
   assert.equal(await page.getAttribute('#csv', 'aria-invalid'), 'true');
-  await page.screenshot({ path: join(OUT, 'invalid-csv.png'), fullPage: true });
+  await page.screenshot({ path: join(PLAYGROUND_OUT, 'invalid-csv.png'), fullPage: true });
 
   // a horizon beyond the model's cap: the detail shows next to the horizon
   months[5] = '2020-06-01';
