@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
+import { startTestServer, simpleRequest, type TestServer, forecastErrors } from './helpers.ts';
 
 const run = promisify(execFile);
 const entry = fileURLToPath(new URL('../horizon', import.meta.url));
@@ -27,13 +27,7 @@ describe('first hour: answers a new user gets', () => {
   before(async () => { server = await startTestServer(); });
   after(async () => { await server.close(); });
 
-  async function errorsFor(mutate: (body: any) => void): Promise<{ series?: number; field: string; reason: string }[]> {
-    const body = structuredClone(simpleRequest()) as any;
-    mutate(body);
-    const res = await server.request('POST', '/v1/forecast', { body });
-    assert.equal(res.status, 422, res.text);
-    return res.body.errors;
-  }
+  const errorsFor = (mutate: (body: any) => void) => forecastErrors(server, mutate);
 
   test('an all-null target: one series-level problem, not one per value', async () => {
     const errors = await errorsFor((b) => { b.series[0].target = b.series[0].target.map(() => null); });

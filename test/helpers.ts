@@ -139,6 +139,16 @@ export async function pollUntil<T>(what: string, read: () => Promise<T>, done: (
   }
 }
 
+/** The field errors of a POST /v1/forecast 422 for simpleRequest() changed by `mutate` (a problem+json answer). */
+export async function forecastErrors(server: TestServer, mutate: (body: any) => void): Promise<{ series?: number; field: string; reason: string }[]> {
+  const body = structuredClone(simpleRequest()) as any;
+  mutate(body);
+  const res = await server.request('POST', '/v1/forecast', { body });
+  assert.equal(res.status, 422, res.text);
+  assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+  return res.body.errors;
+}
+
 /** A fresh PostgreSQL database on the local server, dropped by the returned cleanup. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.HORIZON_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

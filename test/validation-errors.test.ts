@@ -3,7 +3,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { closest, editDistance, suggestFreq } from '../src/forecasting/did-you-mean.ts';
-import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
+import { startTestServer, type TestServer, forecastErrors } from './helpers.ts';
 
 describe('did-you-mean', () => {
   test('edit distance counts a swap of neighbours as one edit', () => {
@@ -36,14 +36,7 @@ describe('422 reasons through the server', () => {
   before(async () => { server = await startTestServer(); });
   after(async () => { await server.close(); });
 
-  async function errorsFor(mutate: (body: any) => void): Promise<{ series?: number; field: string; reason: string }[]> {
-    const body = structuredClone(simpleRequest()) as any;
-    mutate(body);
-    const res = await server.request('POST', '/v1/forecast', { body });
-    assert.equal(res.status, 422, res.text);
-    assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
-    return res.body.errors;
-  }
+  const errorsFor = (mutate: (body: any) => void) => forecastErrors(server, mutate);
 
   test('a numeric string in target: one item, one sentence naming what was sent', async () => {
     const errors = await errorsFor((b) => { b.series[0].target[3] = '12'; });
