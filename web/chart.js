@@ -48,19 +48,7 @@ export function drawForecast(element, { historyIndex, history, prediction, color
       `<div class="tt-row"><span>${escape(k)}</span><b data-key="${escape(k)}">${v === null ? '—' : escape(String(v))}</b></div>`).join('');
   };
 
-  const chart = globalThis.echarts.init(element, null, { renderer: 'svg' });
-  chart.setOption({
-    animation: false,
-    grid: { left: 56, right: 20, top: 36, bottom: 72 },
-    legend: { top: 4, left: 0, data: series.filter((s, i) => i < 2 || s.areaStyle).map((s) => s.name) },
-    tooltip: { trigger: 'axis', className: 'hz-tooltip', formatter: tooltip, textStyle: { color: '#0f172a' }, axisPointer: { type: 'line' } },
-    toolbox: { right: 8, feature: { dataZoom: { yAxisIndex: 'none', title: { zoom: 'zoom to a selection', back: 'undo zoom' } }, restore: { title: 'reset' } } },
-    dataZoom: [{ type: 'inside' }, { type: 'slider', bottom: 14, height: 22 }],
-    xAxis: { type: 'category', data: dates, boundaryGap: false, axisLabel: { hideOverlap: true } },
-    yAxis: { type: 'value', scale: true, splitLine: { lineStyle: { color: '#e5e7eb' } } },
-    series,
-  });
-  return chart;
+  return timeChart(element, dates, series, series.filter((s, i) => i < 2 || s.areaStyle).map((s) => s.name), tooltip);
 }
 
 export const ACTUALS_COLOR = HISTORY_COLOR;
@@ -109,11 +97,16 @@ export function drawStored(element, { index, target, forecasts }) {
       `<div class="tt-row"><span>${escape(k)}</span><b>${v === null ? '—' : escape(String(v))}</b></div>`).join('');
   };
 
+  return timeChart(element, dates, series, ['actuals', ...(forecasts.length ? ['past forecasts (mean)'] : []), ...bandNames], tooltip);
+}
+
+/** The playground's one chart setup: dates on a category axis, zoom, an axis tooltip, the given legend. */
+function timeChart(element, dates, series, legend, tooltip) {
   const chart = globalThis.echarts.init(element, null, { renderer: 'svg' });
   chart.setOption({
     animation: false,
     grid: { left: 56, right: 20, top: 36, bottom: 72 },
-    legend: { top: 4, left: 0, data: ['actuals', ...(forecasts.length ? ['past forecasts (mean)'] : []), ...bandNames] },
+    legend: { top: 4, left: 0, data: legend },
     tooltip: { trigger: 'axis', className: 'hz-tooltip', formatter: tooltip, textStyle: { color: '#0f172a' }, axisPointer: { type: 'line' } },
     toolbox: { right: 8, feature: { dataZoom: { yAxisIndex: 'none', title: { zoom: 'zoom to a selection', back: 'undo zoom' } }, restore: { title: 'reset' } } },
     dataZoom: [{ type: 'inside' }, { type: 'slider', bottom: 14, height: 22 }],
