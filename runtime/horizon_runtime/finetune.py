@@ -23,6 +23,7 @@ the 0.1…0.9 quantiles over those windows is computed before (base) and after (
 
 from __future__ import annotations
 
+import importlib.util
 import hashlib
 import json
 import os
@@ -175,6 +176,9 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
     model = catalog.models.get(spec["model"])
     if model is None or model.adapter != "chronos-2":
         raise FineTuneError("unsupported_model", f"fine-tuning supports chronos-2; got '{spec['model']}'")
+    if spec.get("mode", "full") == "lora" and importlib.util.find_spec("peft") is None:
+        # the library would fall back to full fine-tuning with a warning: a user who asked for LoRA gets told instead
+        raise FineTuneError("lora_unavailable", "mode 'lora' needs the peft package in the core runtime (runtime/requirements/core.txt pins it); run scripts/setup.sh")
     size = spec["size"]
     model_dir = Path(spec["model_dir"])
     model_id = spec["model_id"]
@@ -232,11 +236,21 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
             disable_tqdm=True, logging_steps=max(1, min(100, steps // 10)), seed=int(spec.get("seed", 0)),
         )
         train_seconds = time.perf_counter() - started
-        tuned.model.eval()  # the Trainer leaves it in training mode (dropout on); served models are in eval mode
         if cancelled.is_set():
             raise Cancelled()
-        wql_after = validation_wql(tuned, series, horizon, windows, batch_size) if windows else None
         checkpoint = tmp / "finetuned-ckpt"
+        if spec.get("mode", "full") == "lora":
+            # fit saved a LoRA adapter that names the base by its absolute path; merged into the base weights it
+            # becomes a checkpoint of its own (served like a full fine-tune, survives a move of the model directory
+            # or removal of the base) and the pipeline answering below is the one that was saved
+            merged = type(tuned)(model=tuned.model.merge_and_unload())
+            shutil.rmtree(checkpoint, ignore_errors=True)
+            merged.save_pretrained(checkpoint)
+            # read back: the merged tensors' memory layout in RAM differs from the saved ones, which moves a few
+            # last bits of a forecast; the pipeline that validates (and answers inline) must be the saved one
+            tuned = BaseChronosPipeline.from_pretrained(str(checkpoint), device_map=device, dtype=torch.float32)
+        tuned.model.eval()  # the Trainer leaves it in training mode (dropout on); served models are in eval mode
+        wql_after = validation_wql(tuned, series, horizon, windows, batch_size) if windows else None
         summary = {
             "series": len(series), "steps": steps, "mode": spec.get("mode", "full"), "learning_rate": float(spec.get("learning_rate", 1e-6)),
             "horizon": horizon, "validation_windows": len(windows),

@@ -195,3 +195,44 @@ def test_a_process_whose_control_plane_died_stops_and_leaves_nothing(tmp_path, m
     assert '"cancelled"' in out.read_text().splitlines()[-1]
     assert not (model_dir / "private" / "ft-dddddddddddd").exists()
     assert not [p for p in (model_dir / "private").iterdir() if p.name.startswith(".tmp-ft-dddddddddddd")]
+
+
+def test_lora_trains_an_adapter_and_installs_it_merged_into_a_checkpoint_of_its_own(model_dir, monkeypatch):
+    """mode "lora" (peft, pinned in core.txt): only the adapter trains, the validation WQL still goes down, and
+    the installed model is the adapter merged into the base weights — no adapter file naming the base's path —
+    which the worker's loading code serves with exactly the fitted (merged) pipeline's forecasts."""
+    from horizon_runtime.adapters.base import SeriesInput
+    from horizon_runtime.private_models import find_private
+    from horizon_runtime.registry import adapter_class
+
+    monkeypatch.setenv("HORIZON_MODEL_DIR", str(model_dir))
+    monkeypatch.setenv("HORIZON_DEVICE", "cpu")
+    base_files = {p: p.read_bytes() for p in (model_dir / "chronos-2").rglob("*.safetensors")}
+    summary, pipeline = finetune.run(_spec(model_dir, "ft-a0aa00000001", steps=40, mode="lora", learning_rate=1e-2))
+    assert summary["mode"] == "lora"
+    assert summary["validation_wql_after"] < summary["validation_wql_before"], summary
+    assert type(pipeline.model).__name__ == "Chronos2Model"  # merged: no peft wrapper left
+    directory = model_dir / "private" / "ft-a0aa00000001"
+    assert (directory / "model.safetensors").exists() and not (directory / "adapter_config.json").exists()
+    assert {p: p.read_bytes() for p in base_files} == base_files  # the base stays as pulled
+
+    catalog = load_catalog()
+    entry = find_private("ft-a0aa00000001", catalog)
+    loaded = adapter_class(entry.adapter)(entry, "small", catalog)
+    loaded.load()
+    fitted = adapter_class(entry.adapter)(entry, "small", catalog)
+    fitted.pipeline = pipeline
+    inputs = [SeriesInput(np.asarray(s["target"], dtype=np.float64), {}, {}, {}) for s in _series()]
+    for x, y in zip(loaded.predict_batch(inputs, HORIZON, (0.1, 0.5, 0.9), "MS"), fitted.predict_batch(inputs, HORIZON, (0.1, 0.5, 0.9), "MS")):
+        assert np.array_equal(x.mean, y.mean) and np.array_equal(x.quantiles, y.quantiles)
+
+
+def test_lora_without_peft_is_refused_not_silently_full(model_dir, monkeypatch):
+    import importlib.util as util
+
+    real = util.find_spec
+    monkeypatch.setattr(util, "find_spec", lambda name, *a: None if name == "peft" else real(name, *a))
+    with pytest.raises(finetune.FineTuneError) as error:
+        finetune.run(_spec(model_dir, "ft-a0aa00000002", steps=2, mode="lora"))
+    assert error.value.code == "lora_unavailable" and "peft" in error.value.detail
+    assert not (model_dir / "private" / "ft-a0aa00000002").exists()
