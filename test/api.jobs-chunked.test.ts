@@ -276,30 +276,40 @@ describe('chunked jobs survive kill -9 of the server', () => {
 
       const second = await serveProcess(dataDir, port, env);
       children.push(second.child);
-      let done = await get();
-      const until = Date.now() + 240_000;
-      while (!finished(done.status) && Date.now() < until) { await new Promise((r) => setTimeout(r, 250)); done = await get(); }
-      assert.equal(done.status, 'completed', JSON.stringify(done).slice(0, 500));
-      assert.ok(done.attempts >= 2, 'delivered again after the kill');
-      const total = done.progress!.chunks_total;
-      assert.equal(done.progress!.chunks_done, total);
-      assert.ok(stored < total);
-      // the restarted server's attempt: the stored chunks reused, only the others sent to the worker
-      const line = second.output().split('\n').filter((l) => l.includes('job attempt completed') && l.includes(jobId)).at(-1);
-      assert.ok(line, second.output().slice(-2000));
-      const attempt = JSON.parse(line) as { chunks_reused: number; chunks_computed: number };
-      assert.equal(attempt.chunks_reused, stored, 'every chunk stored before the kill was reused');
-      assert.equal(attempt.chunks_computed, total - stored, 'only the chunks not stored were computed');
-      const computedLines = second.output().split('\n').filter((l) => l.includes('job chunk stored') && l.includes(jobId));
-      assert.equal(computedLines.length, total - stored);
+      try {
+        let done = await get();
+        const until = Date.now() + 240_000;
+        while (!finished(done.status) && Date.now() < until) { await new Promise((r) => setTimeout(r, 250)); done = await get(); }
+        assert.equal(done.status, 'completed', JSON.stringify(done).slice(0, 500));
+        assert.ok(done.attempts >= 2, 'delivered again after the kill');
+        const total = done.progress!.chunks_total;
+        assert.equal(done.progress!.chunks_done, total);
+        assert.ok(stored < total);
+        // the restarted server's attempt: the stored chunks reused, only the others sent to the worker.
+        // pino writes asynchronously: the log line can reach the pipe after the job reads as completed.
+        const attemptLine = () => second.output().split('\n').filter((l) => l.includes('job attempt completed') && l.includes(jobId)).at(-1);
+        const logDeadline = Date.now() + 15_000;
+        while (!attemptLine() && Date.now() < logDeadline) await new Promise((r) => setTimeout(r, 100));
+        const line = attemptLine();
+        assert.ok(line, second.output().slice(-2000));
+        const attempt = JSON.parse(line) as { chunks_reused: number; chunks_computed: number };
+        assert.equal(attempt.chunks_reused, stored, 'every chunk stored before the kill was reused');
+        assert.equal(attempt.chunks_computed, total - stored, 'only the chunks not stored were computed');
+        const computedLines = second.output().split('\n').filter((l) => l.includes('job chunk stored') && l.includes(jobId));
+        assert.equal(computedLines.length, total - stored);
 
-      const sync = await fetch(`${base}${c.sync}`, { method: 'POST', headers, body: JSON.stringify(c.body) });
-      assert.equal(sync.status, 200);
-      const answer = (await sync.json()) as { series?: unknown };
-      if (c.kind === 'forecast') assert.deepEqual(done.series, answer.series);
-      else assert.deepEqual(done.result, answer);
-      second.child.kill('SIGTERM');
-      await new Promise((r) => second.child.once('exit', r));
+        const sync = await fetch(`${base}${c.sync}`, { method: 'POST', headers, body: JSON.stringify(c.body) });
+        assert.equal(sync.status, 200);
+        const answer = (await sync.json()) as { series?: unknown };
+        if (c.kind === 'forecast') assert.deepEqual(done.series, answer.series);
+        else assert.deepEqual(done.result, answer);
+      } finally {
+        // the next case opens the same embedded store: this server must be gone even when an assertion failed
+        if (second.child.exitCode === null && second.child.signalCode === null) {
+          second.child.kill('SIGTERM');
+          await new Promise((r) => second.child.once('exit', r));
+        }
+      }
     });
   }
 });
