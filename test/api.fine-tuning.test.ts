@@ -4,7 +4,8 @@
 // windows goes down, and the API's own forecasts with the saved model give exactly the WQL the
 // training process measured on the pipeline `fit` returned (the saved model is the trained one; the
 // bit-for-bit check of the forecasts is runtime/tests/test_finetune.py). Private models exist for
-// their account only (404 / unknown model for any other, on every route); cancel stops the training
+// their account only (404 / unknown model for any other, on every route, as a prism member too); a
+// prism member of its owner's (`prism_members`) beside a statistical one; cancel stops the training
 // and leaves no model; kill -9 of the fine-tuning process is retried and leaves no partial model; a
 // restarted server serves the model again.
 import { describe, it, before, after } from 'node:test';
@@ -202,6 +203,42 @@ for (const backend of storeBackends) {
       assert.deepEqual(nixtla.body.mean, sync.body.series.flatMap((s: { prediction: { mean: number[] } }[]) => s[0].prediction.mean));
     });
 
+    it('a prism member of its owner, beside a statistical member (prism_members), by id or name, sync and as a job', async () => {
+      // a series without a validation window (nothing observed before its last 4 values): prism weighs its
+      // members equally, so its answer is exactly the mean of the two members' forecasts (then monotone levels)
+      const short = [{ target: [...Array(8).fill(null), ...SERIES[0].target.slice(LENGTH - 4)], index: SERIES[0].index.slice(LENGTH - 12) }];
+      const body = (extra: Record<string, unknown>) => ({ series: short, freq: 'MS', horizon: HORIZON, quantiles: [0.1, 0.5, 0.9], ...extra });
+      const prism = await server.request('POST', '/v1/forecast', { body: body({ model: 'prism', prism_members: [job.model_id, 'seasonal-naive'] }) });
+      assert.equal(prism.status, 200, prism.text);
+      assert.equal(prism.body.model, 'prism');
+      const [tuned, seasonal] = await Promise.all([job.model_id, 'seasonal-naive'].map(async (model) => (await server.request('POST', '/v1/forecast', { body: body({ model }) })).body.series[0][0].prediction));
+      const got = prism.body.series[0][0].prediction;
+      for (const key of ['mean', '0.5']) {
+        got[key].forEach((v: number, t: number) => assert.ok(Math.abs(v - (tuned[key][t] + seasonal[key][t]) / 2) < 1e-6 * Math.max(1, Math.abs(v)), `${key}[${t}] ${v}: not the mean of ${job.model_id} and seasonal-naive`));
+      }
+      // by name ({model, model_size} too): the same members; the base model in its place gives another blend
+      const byName = await server.request('POST', '/v1/forecast', { body: body({ model: 'prism', prism_members: [{ model: 'sales', model_size: 'small' }, 'seasonal-naive'] }) });
+      assert.deepEqual(byName.body.series, prism.body.series);
+      const base = await server.request('POST', '/v1/forecast', { body: body({ model: 'prism', prism_members: [{ model: 'chronos-2', model_size: 'small' }, 'seasonal-naive'] }) });
+      assert.equal(base.status, 200, base.text);
+      assert.notDeepEqual(base.body.series, prism.body.series);
+      // series with validation windows, as a forecast job: the job's answer is the sync one
+      const series = SERIES.slice(0, 2);
+      const members = ['sales', 'seasonal-naive'];
+      const sync = await server.request('POST', '/v1/forecast', { body: { model: 'prism', prism_members: members, series, freq: 'MS', horizon: HORIZON } });
+      assert.equal(sync.status, 200, sync.text);
+      const queued = await server.request('POST', '/v1/forecast-jobs', { body: { model: 'prism', prism_members: members, series, freq: 'MS', horizon: HORIZON } });
+      assert.equal(queued.status, 202, queued.text);
+      let done: any;
+      for (;;) {
+        done = (await server.request('GET', `/v1/forecast-jobs/${queued.body.job_id}`)).body;
+        if (['completed', 'failed'].includes(done.status)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.equal(done.status, 'completed', JSON.stringify(done));
+      assert.deepEqual(done.series, sync.body.series);
+    });
+
     it('does not exist for another account, on any route', async () => {
       const key = other.key;
       const id = job.model_id;
@@ -222,6 +259,16 @@ for (const backend of storeBackends) {
         }
         const cv = await server.request('POST', '/v1/cross-validation', { key, body: { models: [model], series: SERIES.slice(0, 1), freq: 'MS', horizon: HORIZON } });
         assert.equal(cv.status, 422, cv.text);
+        // as a prism member (or an auto candidate): the same unknown model, naming the item
+        const lists: [string, Record<string, unknown>][] = [['prism_members', { model: 'prism', prism_members: [model, 'seasonal-naive'] }], ['auto_candidates', { model: 'auto', auto_candidates: [model, 'seasonal-naive'] }]];
+        for (const [field, fields] of lists) {
+          for (const path of ['/v1/forecast', '/v1/forecast-jobs']) {
+            const res = await server.request('POST', path, { key, body: { ...body, ...fields } });
+            assert.equal(res.status, 422, `${path} ${field} ${res.text}`);
+            assert.equal(res.body.errors[0].field, `${field}[0].model`, res.text);
+            assert.match(res.body.errors[0].reason, /is not a known model id/);
+          }
+        }
       }
     });
 

@@ -1,10 +1,12 @@
 // prism, the ensemble, served over statistical members (no weights needed): shape, determinism,
 // blend within the members' envelope, weights learned from rolling origins and pooled across the
 // request, warm-up, backtests; the combiner (median prior + inverse-loss weights), the validation
-// windows, the pooling, the monotone levels and the default statistical members.
+// windows, the pooling, the monotone levels and the default statistical members. A request's own
+// `prism_members` (sync, jobs, chunked jobs, the sync budget's estimate) and its 422s.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { blendWeights, combine, monotoneFromCentre, pooledLosses, prismMembers, validationWindows, MEDIAN_SHARE, ORIGINS, POOL_SHARE, STATISTICAL_MEMBERS, WEIGHT_POWER } from '../src/forecasting/prism.ts';
 import { loadCatalog } from '../src/runtime/catalog.ts';
 
@@ -56,6 +58,101 @@ describe('prism', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.metrics.series.length, 2);
     assert.ok(res.body.metrics.aggregate.mase > 0);
+  });
+
+  it('prism_members: combines exactly the members the request names (ids or {model, model_size}), also ones outside HORIZON_PRISM_MEMBERS', async () => {
+    // a series without a validation window: equal weights, so the answer is ½ median + ½ mean of exactly these members
+    const short = { target: [...Array(8).fill(null), 120, 80, 130, 95], index: monthlyDates('2020-01', 12) };
+    const body = (model: string, extra: Record<string, unknown> = {}) => ({ model, freq: 'MS', horizon: 6, quantiles: [0.1, 0.5, 0.9], series: [short], ...extra });
+    const named = ['auto-theta', { model: 'naive' }, 'auto-ets:default'];
+    const res = await server.request('POST', '/v1/forecast', { body: body('prism', { prism_members: named }) });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.model, 'prism');
+    const members = await Promise.all(['auto-theta', 'naive', 'auto-ets'].map((m) => server.request('POST', '/v1/forecast', { body: body(m) })));
+    const equal = members.map(() => 1 / members.length);
+    const expected = monotoneFromCentre([0.1, 0.5, 0.9], ['0.1', '0.5', '0.9'].map((q) => combine(members.map((m) => m.body.series[0][0].prediction[q]), equal)));
+    const got = res.body.series[0][0].prediction;
+    ['0.1', '0.5', '0.9'].forEach((q, j) => got[q].forEach((v: number, t: number) => assert.ok(Math.abs(v - expected[j][t]) < 1e-6, `${q}[${t}] ${v} vs ${expected[j][t]}`)));
+    // the deployment's four members give another blend, in the same answer shape
+    const byDefault = await server.request('POST', '/v1/forecast', { body: body('prism') });
+    assert.deepEqual(Object.keys(res.body).sort(), Object.keys(byDefault.body).sort());
+    assert.notDeepEqual(byDefault.body.series, res.body.series);
+    // a member the operator did not configure (damped-ets): within the envelope of the two named members
+    const own = await server.request('POST', '/v1/forecast', { body: request('prism', { prism_members: ['damped-ets', 'seasonal-naive'] }) });
+    assert.equal(own.status, 200, own.text);
+    const pair = await Promise.all(['damped-ets', 'seasonal-naive'].map((m) => server.request('POST', '/v1/forecast', { body: request(m) })));
+    for (let i = 0; i < 2; i++) {
+      own.body.series[i][0].prediction.mean.forEach((v: number, t: number) => {
+        const values = pair.map((m) => m.body.series[i][0].prediction.mean[t]);
+        assert.ok(v >= Math.min(...values) - 1e-9 && v <= Math.max(...values) + 1e-9, `mean[${t}] of series ${i} outside damped-ets and seasonal-naive`);
+      });
+    }
+    // a backtest of prism uses the same members
+    const evaluated = await server.request('POST', '/v1/forecast', { body: request('prism', { prism_members: ['damped-ets', 'seasonal-naive'], evaluation: { holdout: 6 } }) });
+    assert.equal(evaluated.status, 200, evaluated.text);
+    assert.deepEqual(evaluated.body.series, own.body.series);
+  });
+
+  it('prism_members 422s: with another model (auto too), an unknown id (did you mean), an unknown size, one member, seven, prism or auto as a member, a member twice', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [request('auto-ets', { prism_members: ['naive', 'seasonal-naive'] }), 'prism_members', /applies only to model "prism" \(this request's model is "auto-ets"\)/],
+      [request('auto', { prism_members: ['naive', 'seasonal-naive'] }), 'prism_members', /applies only to model "prism" \(this request's model is "auto"\)/],
+      [request('prism', { prism_members: ['auto-etz', 'naive'] }), 'prism_members[0].model', /"auto-etz" is not a known model id; did you mean "auto-ets"\?/],
+      [request('prism', { prism_members: ['naive', { model: 'seasonal-naive', model_size: 'large' }] }), 'prism_members[1].model_size', /not a size of model seasonal-naive/],
+      [request('prism', { prism_members: ['naive'] }), 'prism_members', /fewer than 2 items/],
+      [request('prism', { prism_members: ['naive', 'seasonal-naive', 'auto-ets', 'auto-theta', 'damped-ets', 'ces', 'mstl'] }), 'prism_members', /more than 6 items/],
+      [request('prism', { prism_members: ['naive', 'prism'] }), 'prism_members[1].model', /prism cannot be its own member/],
+      [request('prism', { prism_members: ['auto', 'naive'] }), 'prism_members[0].model', /"auto" cannot be a prism member/],
+      [request('prism', { prism_members: ['naive', 'naive:default'] }), 'prism_members[1]', /already a member/],
+    ];
+    for (const [body, field, reason] of cases) {
+      for (const path of ['/v1/forecast', '/v1/forecast-jobs']) {
+        const res = await server.request('POST', path, { body });
+        assert.equal(res.status, 422, `${path} ${JSON.stringify(body.prism_members)}: ${res.text}`);
+        const error = res.body.errors.find((e: { field: string }) => e.field === field);
+        assert.ok(error, `${path}: no error on ${field}: ${res.text}`);
+        assert.match(error.reason, reason);
+      }
+    }
+  });
+
+  it('prism_members in forecast jobs, chunked jobs and the synchronous budget\'s estimate', async () => {
+    const body = request('prism', { prism_members: ['damped-ets', 'seasonal-naive'] });
+    const sync = await server.request('POST', '/v1/forecast', { body });
+    assert.equal(sync.status, 200, sync.text);
+    const waitJob = async (on: TestServer, id: string) => {
+      for (;;) {
+        const job = (await on.request('GET', `/v1/forecast-jobs/${id}`)).body;
+        if (['completed', 'failed'].includes(job.status)) return job;
+        await sleep(100);
+      }
+    };
+    const queued = await server.request('POST', '/v1/forecast-jobs', { body });
+    assert.equal(queued.status, 202, queued.text);
+    const job = await waitJob(server, queued.body.job_id);
+    assert.equal(job.status, 'completed', JSON.stringify(job));
+    assert.deepEqual(job.series, sync.body.series);
+    // a deployment with tiny budgets: the estimate is of the named members (a dear pair is estimated dearer), the job is chunked
+    const tight = await startTestServer({ HORIZON_PRISM_MEMBERS: 'naive,seasonal-naive', HORIZON_SYNC_BUDGET_MS: '1', HORIZON_JOB_CHUNK_BUDGET_MS: '1' });
+    try {
+      const estimate = async (members: string[]) => {
+        const res = await tight.request('POST', '/v1/forecast', { body: request('prism', { prism_members: members }) });
+        assert.equal(res.status, 413, res.text);
+        assert.equal(res.body.code, 'use_job_api');
+        return Number(/estimated at (\d+) ms/.exec(res.body.detail)![1]);
+      };
+      const cheap = await estimate(['naive', 'seasonal-naive']);
+      const dear = await estimate(['auto-ets', 'auto-theta', 'damped-ets']);
+      assert.ok(dear > cheap, `members auto-ets, auto-theta, damped-ets estimated ${dear} ms, naive and seasonal-naive ${cheap} ms`);
+      const chunked = await tight.request('POST', '/v1/forecast-jobs', { body });
+      assert.equal(chunked.status, 202, chunked.text);
+      const done = await waitJob(tight, chunked.body.job_id);
+      assert.equal(done.status, 'completed', JSON.stringify(done));
+      assert.ok(done.progress?.chunks_total > 1, JSON.stringify(done.progress));
+      assert.deepEqual(done.series, sync.body.series, 'a chunked job answers what the sync call does');
+    } finally {
+      await tight.close();
+    }
   });
 
   it('weights: inverse loss to a power, summing to 1; equal when nothing was learned', () => {

@@ -92,6 +92,11 @@ def _fix_forecast(body: dict) -> None:
         if "auto_candidates" in body:
             body["auto_candidates"] = SERVED_MODELS[: max(1, min(len(body["auto_candidates"]), len(SERVED_MODELS)))]
         body.pop("evaluation", None)
+        body.pop("prism_members", None)  # prism only (its 422 with another model is tested in node)
+    elif "prism_members" in body:
+        # prism_members go with model "prism" only, and name 2 to 6 distinct served models
+        body["model"] = "prism"
+        body["prism_members"] = SERVED_MODELS[: max(2, min(len(body["prism_members"]), len(SERVED_MODELS)))]
     body["horizon"] = int(min(body["horizon"], 24))  # JSON 3.0 is an integer too  # keeps runs short; the cap itself is tested in node
     evaluation = body.get("evaluation")
     holdout = None

@@ -14,7 +14,7 @@
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
 import { findModel } from '../runtime/catalog.ts';
-import { infer, planForecast, toContract, type ForecastPlan, type ForecastResult } from './forecast.ts';
+import { infer, parseModelRef, planModelRefs, rejectPrismMembers, toContract, type ForecastPlan, type ForecastResult, type ModelRef } from './forecast.ts';
 import { crossValidate, planCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
 import { RequestValidationError, type ForecastRequestBody, type RequestWarning } from './normalize.ts';
 import type { AutoInfo } from '../contract/schemas.ts';
@@ -42,7 +42,7 @@ export type AutoScope = 'series' | 'request';
 export type AutoMetric = 'wql' | 'mase' | 'smape';
 export type AutoResult = ForecastResult & { auto: Static<typeof AutoInfo> };
 export type AutoBody = ForecastRequestBody & {
-  auto_candidates?: (string | { model: string; model_size?: string })[]; auto_scope?: AutoScope; auto_metric?: AutoMetric; evaluation?: unknown;
+  auto_candidates?: ModelRef[]; auto_scope?: AutoScope; auto_metric?: AutoMetric; evaluation?: unknown; prism_members?: ModelRef[];
 };
 /** default of HORIZON_AUTO_REFIT: true = every candidate is refitted at each cross-validation window.
  * false (HORIZON_AUTO_REFIT=0) cross-validates a statistical candidate from one fit per series
@@ -84,12 +84,6 @@ export function rejectAutoFields(body: AutoBody): void {
   if (sent.length) throw new RequestValidationError(sent.map((field) => ({ field, reason: `${field} applies only to model "auto" (this request's model is ${JSON.stringify(body.model ?? 'the default')})` })));
 }
 
-function parseRef(ref: string | { model: string; model_size?: string }): { model: string; model_size?: string } {
-  if (typeof ref !== 'string') return ref;
-  const [model, model_size] = ref.split(':');
-  return model_size ? { model, model_size } : { model };
-}
-
 /** The default candidates: served foundation models (catalog order), then the statistical ones, at most AUTO_MAX_DEFAULT_CANDIDATES. */
 export function defaultCandidates(registry: ModelRegistry): string[] {
   const served = new Set(registry.availableIds());
@@ -100,6 +94,7 @@ export function defaultCandidates(registry: ModelRegistry): string[] {
 /** Every 4xx of an `auto` request, before anything is charged. */
 export function planAuto(body: AutoBody, registry: ModelRegistry, settings: AutoSettings, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {}): AutoPlan {
   const { auto_candidates: requested, auto_scope: scope = AUTO_DEFAULT_SCOPE, auto_metric: metric = AUTO_DEFAULT_METRIC, evaluation, ...rest } = body;
+  rejectPrismMembers(body, AUTO_ID);
   if (evaluation !== undefined) throw new RequestValidationError([{ field: 'evaluation', reason: 'not with model "auto": its `auto` object carries the cross-validation scores of the model picked for each series (POST /v1/cross-validation gives every window)' }]);
   if (body.model_size !== undefined) throw new RequestValidationError([{ field: 'model_size', reason: 'not with model "auto": give each candidate\'s size in auto_candidates ({"model": id, "model_size": size} or "id:size")' }]);
   const nWindows = Math.min(AUTO_MAX_WINDOWS, Math.max(1, settings.windows ?? AUTO_DEFAULT_WINDOWS));
@@ -110,32 +105,8 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
   // one from the operator's or the default list that cannot take this request is left out, with a warning
   const fromClient = requested !== undefined;
   const refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaultCandidates(registry));
-  const candidates: Candidate[] = [];
-  const seen = new Set<string>();
-  const skipped: string[] = [];
-  refs.forEach((raw, k) => {
-    const ref = parseRef(raw);
-    const field = `auto_candidates[${k}]`;
-    if (ref.model === AUTO_ID) throw new RequestValidationError([{ field: `${field}.model`, reason: 'model "auto" cannot be its own candidate' }]);
-    try {
-      const plan = planForecast({ ...base, model: ref.model, model_size: ref.model_size }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
-      const key = `${plan.model}:${plan.size}`;
-      if (seen.has(key)) throw new RequestValidationError([{ field, reason: `${plan.model} (size ${plan.size}) is already a candidate` }]);
-      seen.add(key);
-      candidates.push({ model: plan.model, size: plan.size, plan });
-    } catch (error) {
-      // (an error on a series is the request's, whichever candidate found it: a 422 naming the series)
-      const onSeries = error instanceof RequestValidationError && error.errors.some((e) => e.series !== undefined);
-      if (!fromClient && !onSeries && (error instanceof RequestValidationError || error instanceof HorizonError)) {
-        skipped.push(`${ref.model}${ref.model_size ? `:${ref.model_size}` : ''} (${error instanceof RequestValidationError ? error.errors[0].reason : error.message})`);
-        return;
-      }
-      const onCandidate = (e: { series?: number; field: string; reason: string }) => (e.field === 'model' || e.field === 'model_size' ? { ...e, field: `${field}.${e.field}` } : e);
-      if (error instanceof RequestValidationError) throw new RequestValidationError(error.errors.map(onCandidate));
-      // not served (weights missing, runtime not installed): the same 422, naming the candidate
-      if (error instanceof HorizonError && error.errors) throw new HorizonError(error.code, error.message, { errors: error.errors.map(onCandidate), unavailable: error.unavailable, headers: error.headers });
-      throw error;
-    }
+  const { planned: candidates, skipped } = planModelRefs(refs, 'auto_candidates', base, registry, {
+    pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate', reserved: { [AUTO_ID]: 'model "auto" cannot be its own candidate' }, leaveOut: !fromClient,
   });
   if (skipped.length) warnings.push({ field: 'model', message: `auto: candidate(s) left out, they cannot take this request: ${skipped.join('; ')}` });
   if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: `no auto candidate can forecast this request${skipped.length ? `: ${skipped.join('; ')}` : ''}; name candidates in auto_candidates` }]);
@@ -156,7 +127,7 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
       if (!onModel) throw error;
       const m = Number(onModel[1]);
       if (fromClient) {
-        const k = refs.findIndex((r) => parseRef(r).model === candidates[m].model);
+        const k = refs.findIndex((r) => parseModelRef(r).model === candidates[m].model);
         throw new RequestValidationError(error.errors.map((e) => ({ ...e, field: e.field.replace(/^models\[\d+\]/, `auto_candidates[${k}]`) })));
       }
       warnings.push({ field: 'model', message: `auto: candidate ${candidates[m].model} left out: ${error.errors[0].reason}` });

@@ -16,7 +16,7 @@ import { findModel, type Catalog } from '../runtime/catalog.ts';
 import type { InferRequest } from '../runtime/inference.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { RuntimeSeries } from './normalize.ts';
-import { ORIGINS, PRISM_ID } from './prism.ts';
+import { ORIGINS, PRISM_ID, type PrismMember } from './prism.ts';
 import type { ForecastPlan } from './forecast.ts';
 import type { AutoPlan } from './auto.ts';
 import type { CrossValidationPlan } from './cross-validation.ts';
@@ -61,11 +61,12 @@ export function callCostMs(catalog: Catalog, request: InferRequest, cpuWorkers: 
   return callMs(request.series.map((s) => seriesCostMs(catalog, request.model, request.size, request.freq, s)), cpuWorkers);
 }
 
-/** A model call as forecast.ts's infer() makes it: a worker's, or prism's (Σ over members: × (1 + BACKTEST_COST_FACTOR)
- * for a member validated from its one fit, × (1 + PRISM_COST_FACTOR) for one that refits). */
-export function requestCostMs(registry: ModelRegistry, request: InferRequest, cpuWorkers: number): number {
+/** A model call as forecast.ts's infer() makes it: a worker's, or prism's (Σ over members — the request's
+ * `prism_members` where it named them, else the deployment's: × (1 + BACKTEST_COST_FACTOR) for a member
+ * validated from its one fit, × (1 + PRISM_COST_FACTOR) for one that refits). */
+export function requestCostMs(registry: ModelRegistry, request: InferRequest, cpuWorkers: number, members?: PrismMember[]): number {
   if (request.model !== PRISM_ID) return callCostMs(registry.catalog, request, cpuWorkers);
-  return registry.prismMembers().reduce((sum, m) => {
+  return (members ?? registry.prismMembers()).reduce((sum, m) => {
     const one = callCostMs(registry.catalog, { ...request, model: m.model, size: m.size }, cpuWorkers);
     return sum + one * (1 + (m.backtest === 'forward' ? BACKTEST_COST_FACTOR : PRISM_COST_FACTOR));
   }, 0);
@@ -73,8 +74,8 @@ export function requestCostMs(registry: ModelRegistry, request: InferRequest, cp
 
 /** A forecast plan (plain model or prism), its backtest included. */
 export function forecastCostMs(registry: ModelRegistry, plan: ForecastPlan, cpuWorkers: number): number {
-  const forecast = requestCostMs(registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series }, cpuWorkers);
-  return forecast + (plan.backtest ? requestCostMs(registry, plan.backtest.request, cpuWorkers) : 0);
+  const forecast = requestCostMs(registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series }, cpuWorkers, plan.prism_members);
+  return forecast + (plan.backtest ? requestCostMs(registry, plan.backtest.request, cpuWorkers, plan.prism_members) : 0);
 }
 
 /** model "auto": Σ candidates' forecasts of the request × (1 + windows) (the cross-validation, then the final forecasts). */

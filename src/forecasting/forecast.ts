@@ -1,9 +1,9 @@
 // One forecast code path for sync requests and jobs: normalised request → worker → contract shape.
 import { HorizonError } from '../errors.ts';
-import { normalizeForecastRequest, type ForecastRequestBody, type NormalizedRequest } from './normalize.ts';
+import { normalizeForecastRequest, RequestValidationError, type ForecastRequestBody, type NormalizedRequest } from './normalize.ts';
 import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions } from './backtest.ts';
 import type { InferenceClient, InferRequest, InferResponse } from '../runtime/inference.ts';
-import { PRISM_ID, runPrism } from './prism.ts';
+import { PRISM_ID, runPrism, type PrismMember } from './prism.ts';
 import { findModel } from '../runtime/catalog.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager, PullProgress } from '../runtime/model-pull.ts';
@@ -17,6 +17,78 @@ export { toContract, type ForecastResult };
 /** A validated forecast, ready to run now or to store as a job. */
 export interface ForecastPlan extends NormalizedRequest {
   backtest?: BacktestPlan;
+  /** model prism with the request's `prism_members`: the members it combines (else the deployment's) */
+  prism_members?: PrismMember[];
+}
+
+/** A model a request names in a list (`auto_candidates`, `prism_members`): an id (`"id:size"` also) or {model, model_size}. */
+export type ModelRef = string | { model: string; model_size?: string };
+
+export function parseModelRef(ref: ModelRef): { model: string; model_size?: string } {
+  if (typeof ref !== 'string') return ref;
+  const [model, model_size] = ref.split(':');
+  return model_size ? { model, model_size } : { model };
+}
+
+export interface PlannedRef { model: string; size: string; plan: ForecastPlan }
+
+/**
+ * Each model of a list field (`auto_candidates`, `prism_members`) planned on the whole request `base`, as
+ * `model` would be: against the caller's catalog (its own private models included, another account's are
+ * unknown ids), with the same 422s (did-you-mean, size, horizon, not served) naming the item
+ * (`field[k].model`, `field[k].model_size`); a `reserved` id is a 422 with its reason, a model twice one naming
+ * `field[k]`. With `leaveOut` (a list the client did not send), a model that cannot take the request is
+ * left out and described in `skipped` instead (an error on a series is still the request's 422).
+ */
+export function planModelRefs(
+  refs: readonly ModelRef[], field: string, base: ForecastRequestBody & { evaluation?: EvaluationOptions }, registry: ModelRegistry,
+  options: { pulls?: PullManager; mode?: 'sync' | 'job'; reserved: Record<string, string>; noun: string; leaveOut?: boolean },
+): { planned: PlannedRef[]; skipped: string[] } {
+  const planned: PlannedRef[] = [];
+  const seen = new Set<string>();
+  const skipped: string[] = [];
+  refs.forEach((raw, k) => {
+    const ref = parseModelRef(raw);
+    const item = `${field}[${k}]`;
+    if (Object.hasOwn(options.reserved, ref.model)) throw new RequestValidationError([{ field: `${item}.model`, reason: options.reserved[ref.model] }]);
+    try {
+      const plan = planForecast({ ...base, model: ref.model, model_size: ref.model_size }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
+      const key = `${plan.model}:${plan.size}`;
+      if (seen.has(key)) throw new RequestValidationError([{ field: item, reason: `${plan.model} (size ${plan.size}) is already a ${options.noun}` }]);
+      seen.add(key);
+      planned.push({ model: plan.model, size: plan.size, plan });
+    } catch (error) {
+      // (an error on a series is the request's, whichever model found it: a 422 naming the series)
+      const onSeries = error instanceof RequestValidationError && error.errors.some((e) => e.series !== undefined);
+      if (options.leaveOut && !onSeries && (error instanceof RequestValidationError || error instanceof HorizonError)) {
+        skipped.push(`${ref.model}${ref.model_size ? `:${ref.model_size}` : ''} (${error instanceof RequestValidationError ? error.errors[0].reason : error.message})`);
+        return;
+      }
+      const onItem = (e: { series?: number; field: string; reason: string }) => (e.field === 'model' || e.field === 'model_size' ? { ...e, field: `${item}.${e.field}` } : e);
+      if (error instanceof RequestValidationError) throw new RequestValidationError(error.errors.map(onItem));
+      // not served (weights missing, runtime not installed): the same 422, naming the item
+      if (error instanceof HorizonError && error.errors) throw new HorizonError(error.code, error.message, { errors: error.errors.map(onItem), unavailable: error.unavailable, headers: error.headers });
+      throw error;
+    }
+  });
+  return { planned, skipped };
+}
+
+/** 422 for `prism_members` on a request whose model is not prism. */
+export function rejectPrismMembers(body: { model?: string; prism_members?: unknown }, model: string | undefined): void {
+  if (body.prism_members === undefined || model === PRISM_ID) return;
+  const reason = `prism_members applies only to model "prism" (this request's model is ${JSON.stringify(model ?? 'the default')})`;
+  throw new RequestValidationError([{ field: 'prism_members', reason }]);
+}
+
+/** The members a request names for prism, each planned on the request (a 422 names `prism_members[k]`). */
+function planPrismMembers(refs: readonly ModelRef[], body: ForecastRequestBody, registry: ModelRegistry, options: { pulls?: PullManager; mode?: 'sync' | 'job' }): PrismMember[] {
+  const base = { ...body, model: undefined, model_size: undefined, evaluation: undefined };
+  const { planned } = planModelRefs(refs, 'prism_members', base, registry, {
+    ...options, noun: 'member',
+    reserved: { [PRISM_ID]: 'prism cannot be its own member', auto: 'model "auto" cannot be a prism member: name the models themselves' },
+  });
+  return planned.map((m) => registry.prismMemberOf(m.model, m.size));
 }
 
 /** Seconds a client should wait before asking again about a pull under way. */
@@ -46,22 +118,32 @@ export function checkWeights(registry: ModelRegistry, pulls: PullManager | undef
 
 /** Everything that can make a request a 4xx, checked before anything is charged or stored. */
 export function planForecast(
-  body: ForecastRequestBody & { evaluation?: EvaluationOptions }, registry: ModelRegistry,
+  request: ForecastRequestBody & { evaluation?: EvaluationOptions; prism_members?: ModelRef[] }, registry: ModelRegistry,
   options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {},
 ): ForecastPlan {
+  const { prism_members: memberRefs, ...body } = request;
+  rejectPrismMembers(request, body.model ?? registry.defaultModel);
+  // prism with the request's members: each checked as `model` would be (planned first, so the log fields stay prism's)
+  const members = memberRefs && planPrismMembers(memberRefs, body, registry, options);
   // an omitted size means the default this deployment serves (the catalog's, if its weights are here)
   const model = findModel(registry.catalog, body.model ?? registry.defaultModel);
   const sized = body.model_size === undefined && model ? { ...body, model_size: registry.defaultSize(model) } : body;
   noteLogFields({ model: sized.model ?? registry.defaultModel, size: sized.model_size, series: Array.isArray(body.series) ? body.series.length : undefined });
   const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel);
   noteLogFields({ model: normalized.model, size: normalized.size });
-  registry.groupFor(normalized.model);
-  checkWeights(registry, options.pulls, normalized.model, normalized.size, options.mode ?? 'sync');
-  return body.evaluation ? { ...normalized, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : normalized;
+  // prism is served while two of the deployment's members are; with its own members (each served) it needs none of those
+  if (!members) {
+    registry.groupFor(normalized.model);
+    checkWeights(registry, options.pulls, normalized.model, normalized.size, options.mode ?? 'sync');
+  }
+  const plan: ForecastPlan = members ? { ...normalized, prism_members: members } : normalized;
+  return body.evaluation ? { ...plan, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : plan;
 }
 
-/** One model call: a worker's, or the ensemble's (which calls the workers of its members). */
-export function infer(inference: InferenceClient, registry: ModelRegistry, request: InferRequest): Promise<InferResponse> {
+/** One model call: a worker's, or the ensemble's (which calls the workers of its members: the request's
+ * `prism_members` where it named them, else the deployment's). */
+export function infer(inference: InferenceClient, registry: ModelRegistry, request: InferRequest, members?: PrismMember[]): Promise<InferResponse> {
+  if (request.model === PRISM_ID && members) return runPrism(inference, registry.catalog, members, request);
   const group = registry.groupFor(request.model);
   return request.model === PRISM_ID ? runPrism(inference, registry.catalog, registry.prismMembers(), request) : inference.infer(group, request);
 }
@@ -76,16 +158,18 @@ export async function runForecast(
   inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, onTiming?: (timing: Record<string, number>) => void,
   pulls?: PullManager,
 ): Promise<ForecastResult> {
-  // a job accepted while its weights were missing waits for their pull (auto-pull)
-  if (pulls && registry.weightsMissing(plan.model, plan.size)) {
-    await pulls.ensure(plan.model, plan.size).catch((error: Error) => {
-      throw new HorizonError('pull_failed', `pulling the weights of ${plan.model} ${plan.size} failed: ${error.message}`);
-    });
+  // a job accepted while its weights (or those of the prism members it names) were missing waits for their pull (auto-pull)
+  for (const { model, size } of plan.prism_members ?? [plan]) {
+    if (pulls && registry.weightsMissing(model, size)) {
+      await pulls.ensure(model, size).catch((error: Error) => {
+        throw new HorizonError('pull_failed', `pulling the weights of ${model} ${size} failed: ${error.message}`);
+      });
+    }
   }
   // the backtest goes to the worker at the same time, so both can share its batches
   const [answer, backtest] = await Promise.all([
-    infer(inference, registry, inferRequestOf(plan)),
-    plan.backtest ? infer(inference, registry, plan.backtest.request) : undefined,
+    infer(inference, registry, inferRequestOf(plan), plan.prism_members),
+    plan.backtest ? infer(inference, registry, plan.backtest.request, plan.prism_members) : undefined,
   ]);
   if (onTiming && answer.timing) onTiming(answer.timing);
   const result = toContract(plan, answer);

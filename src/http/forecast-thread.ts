@@ -54,8 +54,8 @@ export function planRequest({ id, bytes, context }: RequestJob): RequestReply {
   const auto = body.model === AUTO_ID && !findModel(catalog, AUTO_ID);
   // inline fine-tuning (finetune_steps) runs on the loop's path too (src/forecasting/inline-fine-tuning.ts)
   if (auto || body.model === PRISM_ID || body.evaluation !== undefined || body.finetune_steps) return { id, kind: 'fallback' };
-  // auto fields with another model: rejectAutoFields answers it on the loop, as before
-  if (AUTO_FIELDS.some((f) => body[f] !== undefined)) return { id, kind: 'fallback' };
+  // auto fields or prism_members with another model: rejectAutoFields and planForecast answer it on the loop
+  if (AUTO_FIELDS.some((f) => body[f] !== undefined) || body.prism_members !== undefined) return { id, kind: 'fallback' };
   try {
     const model = findModel(catalog, (body.model as string | undefined) ?? defaultModel);
     const sized = body.model_size === undefined && model ? { ...body, model_size: context.defaultSizes[model.id] } : body;

@@ -64,6 +64,8 @@ const backtest = { ...monthly, model: 'auto-ets', evaluation: { holdout: 3 } };
 // model "auto": naive vs seasonal-naive cross-validated on the two years, one model per series
 const { models: _models, n_windows: _windows, ...cvBody } = crossValidation;
 const auto = { ...cvBody, model: 'auto', auto_candidates: ['naive', 'seasonal-naive'], auto_scope: 'series' };
+// prism over the members the request names (any model the account may forecast with, its private models too)
+const prism = { ...cvBody, model: 'prism', prism_members: ['naive', 'seasonal-naive'] };
 
 const forecastResponse = {
   status: 'completed',
@@ -107,6 +109,7 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
       hourly_pandas: { summary: 'Hourly, timestamps as pandas writes them (space, UTC offset), a missing value', value: hourlyPandas },
       backtest: { summary: 'Forecast plus a backtest over the last 3 months (metrics: MASE, WQL, sMAPE)', value: backtest },
       auto: { summary: 'model "auto": cross-validate naive and seasonal-naive, forecast each series with its winner', value: auto },
+      prism_members: { summary: 'prism blending the members this request names (prism_members: naive and seasonal-naive) instead of the deployment\'s', value: prism },
     },
     response: { 200: forecastResponse },
   },

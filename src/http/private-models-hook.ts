@@ -1,6 +1,6 @@
 // Puts the caller's private (fine-tuned) models into its request context, so that the registry's
 // catalog holds them for this request only (runtime/models.ts): they are usable as `model` in
-// forecasts, jobs, cross-validation, auto and prism by their owner, and unknown ids to everyone else.
+// forecasts, jobs, cross-validation, auto (`auto_candidates`) and prism (`prism_members`) by their owner, and unknown ids to everyone else.
 // A model's name (POST /v1/fine-tuning-jobs `name`) is rewritten to its id here.
 import type { FastifyRequest } from 'fastify';
 import { currentRequest } from './request-context.ts';
@@ -13,7 +13,7 @@ export function privateModelsHook(privateModels: PrivateModels) {
     const own = await privateModels.entries(request.owner.accountId);
     if (!own.length) return;
     context.privateModels = own;
-    const body = request.body as { model?: unknown; models?: unknown[]; auto_candidates?: unknown[] } | undefined;
+    const body = request.body as { model?: unknown; models?: unknown[]; auto_candidates?: unknown[]; prism_members?: unknown[] } | undefined;
     if (!body || typeof body !== 'object') return;
     const idOf = (name: unknown) => own.find((m) => m.name === name && m.id !== name)?.id;
     const rename = (list: unknown[] | undefined) => list?.forEach((item, i) => {
@@ -24,5 +24,6 @@ export function privateModelsHook(privateModels: PrivateModels) {
     if (id) body.model = id;
     if (Array.isArray(body.models)) rename(body.models);
     if (Array.isArray(body.auto_candidates)) rename(body.auto_candidates);
+    if (Array.isArray(body.prism_members)) rename(body.prism_members);
   };
 }

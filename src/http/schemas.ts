@@ -30,6 +30,12 @@ export const InputSeries = Type.Object({
   static_variables: Type.Optional(Type.Record(Type.String(), Type.Number(), { ...VARIABLE_NAMES, description: 'one value per static variable' })),
 }, { additionalProperties: false, $id: 'InputSeries' });
 
+/** A model in a list field (auto_candidates, prism_members, cross-validation models): an id or {model, model_size}. */
+const ModelRef = Type.Union([
+  Type.String({ minLength: 1, description: 'a model id, at its default size' }),
+  Type.Object({ model: Type.String({ minLength: 1 }), model_size: Type.Optional(Type.String()) }, { additionalProperties: false }),
+]);
+
 export const ForecastRequest = Type.Object({
   series: Type.Optional(Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the series to forecast; required unless series_ids names stored series instead' })),
   series_ids: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' }), { minItems: 1, maxItems: 100000, uniqueItems: true, description: 'instead of series: ids of the account\'s stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404' })),
@@ -44,12 +50,10 @@ export const ForecastRequest = Type.Object({
     holdout: Type.Optional(Type.Integer({ minimum: 1, description: 'steps held out at the end of each series; default: horizon' })),
     season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short' })),
   }, { additionalProperties: false, description: 'asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate' })),
-  auto_candidates: Type.Optional(Type.Array(Type.Union([
-    Type.String({ minLength: 1, description: 'a model id, at its default size' }),
-    Type.Object({ model: Type.String({ minLength: 1 }), model_size: Type.Optional(Type.String()) }, { additionalProperties: false }),
-  ]), { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4)' })),
+  auto_candidates: Type.Optional(Type.Array(ModelRef, { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4)' })),
   auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s winner on it by 20 % (else the request\'s winner)' })),
   auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default mase, ties by MASE)' })),
+  prism_members: Type.Optional(Type.Array(ModelRef, { minItems: 2, maxItems: 6, description: 'model "prism" only: the models it combines instead of the deployment\'s (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto' })),
   finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'POST /v1/forecast only: fine-tune the model (chronos-2) on this request\'s own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs' })),
   finetune_learning_rate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'with finetune_steps: the learning rate (default 1e-5)' })),
 }, { additionalProperties: false, $id: 'ForecastRequest' });
@@ -79,10 +83,7 @@ const CvScores = Type.Object({
   mase: Nullable, wql: Nullable, smape: Type.Number(),
   coverage: Type.Record(Type.String(), Type.Number(), { description: 'per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it' }),
 }, { description: 'MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles)' });
-const CvModelRef = Type.Union([
-  Type.String({ minLength: 1, description: 'a model id, at its default size' }),
-  Type.Object({ model: Type.String({ minLength: 1 }), model_size: Type.Optional(Type.String()) }, { additionalProperties: false }),
-]);
+const CvModelRef = ModelRef;
 
 export const CrossValidationRequest = Type.Object({
   series: Type.Array(Type.Ref('InputSeries'), { minItems: 1 }),

@@ -10,7 +10,7 @@ import { RUNTIME_DIR, type MissingWeights, type WorkerModels } from './superviso
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pullCommand, type RecordedLicenses } from './model-weights.ts';
-import { PRISM_ID, prismMembers, type PrismBacktest, type PrismMember } from './prism-members.ts';
+import { PRISM_ID, prismMember, prismMembers, type PrismBacktest, type PrismMember } from './prism-members.ts';
 
 /** When scripts/run.sh's install of the group's libraries behind the server started (runtime/setup.sh's marker), if it runs. */
 function installingSince(group: string): string | undefined {
@@ -71,6 +71,13 @@ export class ModelRegistry {
   /** prism's members on this deployment right now (served, licence accepted). */
   prismMembers(): PrismMember[] {
     return prismMembers(this.catalog, this.configuredPrismMembers, (m) => this.workerServes(m) !== undefined && this.licenseAccepted(m), this.prismBacktest);
+  }
+
+  /** A member a request names (`prism_members`), validated like the operator's (HORIZON_PRISM_BACKTEST); the caller has checked that it is served. */
+  prismMemberOf(modelId: string, size: string): PrismMember {
+    const model = findModel(this.catalog, modelId);
+    if (!model) throw new Error(`prism member ${modelId} is not in the catalog`);
+    return prismMember(model, size, this.prismBacktest);
   }
 
   licenseAccepted(model: CatalogModel): boolean {

@@ -24,9 +24,14 @@ export interface PrismMember { model: string; size: string; group: string; backt
  * `backtest` 'refit' refits every member at every origin (v3); 'forward' (the default) does so only where the model has no refit-free backtest. */
 export function prismMembers(catalog: Catalog, configured: string[], isServed: (model: CatalogModel) => boolean, backtest: PrismBacktest = 'forward'): PrismMember[] {
   const served = (ids: string[]) => ids.map((id) => findModel(catalog, id)).filter((m): m is CatalogModel => !!m && m.id !== PRISM_ID && isServed(m));
-  const toMember = (m: CatalogModel): PrismMember => ({ model: m.id, size: m.default_size, group: m.group, backtest: backtest === 'forward' && m.refit_free_backtest ? 'forward' : 'refit' });
+  const toMember = (m: CatalogModel) => prismMember(m, m.default_size, backtest);
   if (configured.length) return served(configured).map(toMember);
   // foundation models are the ones with weights; every model without (the statistical ones) is a fallback only
   const foundation = served(catalog.models.filter((m) => m.weights).map((m) => m.id));
   return (foundation.length >= 2 ? foundation : served(STATISTICAL_MEMBERS)).map(toMember);
+}
+
+/** One member: `model` at `size`, validated the way `backtest` says (a model without a refit-free backtest always refits). */
+export function prismMember(model: CatalogModel, size: string, backtest: PrismBacktest = 'forward'): PrismMember {
+  return { model: model.id, size, group: model.group, backtest: backtest === 'forward' && model.refit_free_backtest ? 'forward' : 'refit' };
 }

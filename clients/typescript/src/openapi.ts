@@ -2742,6 +2742,11 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
+                        /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
+                        prism_members?: (string | {
+                            model: string;
+                            model_size?: string;
+                        })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
                         /** @description the series to forecast; required unless series_ids names stored series instead */
@@ -3183,6 +3188,11 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
+                        /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
+                        prism_members?: (string | {
+                            model: string;
+                            model_size?: string;
+                        })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
                         /** @description the series to forecast; required unless series_ids names stored series instead */
@@ -5152,6 +5162,11 @@ export interface components {
             model?: string;
             /** @description a size of the model; default: its default_size */
             model_size?: string;
+            /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
+            prism_members?: (string | {
+                model: string;
+                model_size?: string;
+            })[];
             /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
             quantiles?: number[];
             /** @description the series to forecast; required unless series_ids names stored series instead */
