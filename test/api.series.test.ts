@@ -173,6 +173,12 @@ for (const backend of storeBackends) {
       const bad = await server.request('POST', '/v1/forecast', { key, body: { series_ids: ['ref-a'], horizon: 0, model: 'naive' } });
       assert.equal(bad.status, 422);
       assert.equal(bad.body.errors[0].field, 'horizon');
+      // the same through the forecast thread (two series are over its 1,500 bytes): checked there, same 422
+      const badInThread = await server.request('POST', '/v1/forecast', { key, body: { series_ids: ['ref-a', 'ref-b'], horizon: 0, model: 'naive' } });
+      assert.equal(badInThread.status, 422);
+      assert.deepEqual(badInThread.body.errors, (await server.request('POST', '/v1/forecast', { key, body: { series: [
+        { index: monthlyDates('2020-01', n), target: full.slice(0, n) }, { index: monthlyDates('2020-01', n), target: full.slice(0, n).map((v) => v * 2) },
+      ], freq: 'MS', horizon: 0, model: 'naive' } })).body.errors);
       const both = await server.request('POST', '/v1/forecast', { key, body: { series_ids: ['ref-a'], series: inline.body.series, horizon: 1, freq: 'MS' } });
       assert.equal(both.status, 422);
       assert.equal(both.body.errors[0].field, 'series_ids');

@@ -189,6 +189,7 @@ function indexParser(freq: Freq): (dates: readonly string[]) => ParseIndexResult
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true; // by reference, series on one grid share their index (stored-payload.ts)
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;

@@ -103,7 +103,7 @@ export interface AppendDecision {
 }
 
 /** Applies the append rule (header comment) to a stored target; every refusal is a 422 naming the position. */
-export function decideAppend(grid: Grid, stored: readonly (number | null)[], body: { index: string[]; target: (number | null)[] }, limits: SeriesLimits): AppendDecision {
+export function decideAppend(grid: Grid, stored: ArrayLike<number | null>, body: { index: string[]; target: (number | null)[] }, limits: SeriesLimits): AppendDecision {
   const errors: FieldError[] = [];
   if (body.index.length !== body.target.length) errors.push({ field: 'target', reason: `target has ${body.target.length} values but index has ${body.index.length} dates; they must be equally long` });
   checkValues(body.target, 'target', errors);

@@ -14,6 +14,7 @@ import { callCostMs } from '../forecasting/cost.ts';
 import { AUTO_FIELDS, AUTO_ID } from '../forecasting/auto.ts';
 import { PRISM_ID } from '../forecasting/prism.ts';
 import { encodeInferRequest } from '../runtime/wire.ts';
+import { inlineBodyOf, type StoredSeriesPayload } from '../forecasting/stored-payload.ts';
 import { findModel, type Catalog } from '../runtime/catalog.ts';
 import { HorizonError, type FieldError } from '../errors.ts';
 import { AJV_OPTIONS } from './ajv-options.ts';
@@ -29,7 +30,8 @@ export interface RequestContext {
   /** a plan of more series is encoded as chunks of this many (the inference client's fair chunks; 0: one body) */
   chunkSeries?: number;
 }
-export interface RequestJob { id: number; kind: 'request'; bytes: Uint8Array; context: RequestContext }
+/** A large body as bytes, or a by-reference forecast's stored series as numbers (stored-payload.ts). */
+export interface RequestJob { id: number; kind: 'request'; bytes?: Uint8Array; stored?: StoredSeriesPayload; context: RequestContext }
 export type RequestReply =
   | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string; inferBodies?: string[] }
   | { id: number; kind: 'fallback' }
@@ -41,10 +43,10 @@ export type RequestReply =
 const validate = AjvCompiler()(Object.fromEntries(SHARED_SCHEMAS.map((s) => [(s as { $id?: string }).$id, s])), { customOptions: { ...AJV_OPTIONS }, plugins: [] } as never)({ schema: ForecastRequest } as never) as ((data: unknown) => boolean) & { errors?: AjvError[] };
 const decoder = new TextDecoder();
 
-export function planRequest({ id, bytes, context }: RequestJob): RequestReply {
+export function planRequest({ id, bytes, stored, context }: RequestJob): RequestReply {
   let body: Record<string, unknown>;
   try {
-    body = secureJson.parse(decoder.decode(bytes), undefined, { protoAction: 'error', constructorAction: 'error' });
+    body = stored ? inlineBodyOf(stored, true) : secureJson.parse(decoder.decode(bytes!), undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     return { id, kind: 'bad_json' };
   }

@@ -17,11 +17,13 @@ import { checkSyncSize } from './sync-limits.ts';
 import { ownerOf } from './auth.ts';
 import type { App, AppContext } from './app.ts';
 import type { RequestContext, RequestReply } from './forecast-thread.ts';
+import { inlineBodyOf, type StoredSeriesPayload } from '../forecasting/stored-payload.ts';
 
-/** A request body left as bytes for a forecast thread. */
+/** A request body left as bytes for a forecast thread, or (by reference, series-refs.ts) the stored series as numbers. */
 export class LargeBody {
   readonly bytes: Buffer;
-  constructor(bytes: Buffer) { this.bytes = bytes; }
+  readonly stored?: StoredSeriesPayload;
+  constructor(bytes: Buffer, stored?: StoredSeriesPayload) { this.bytes = bytes; this.stored = stored; }
 }
 
 /** The routes whose large bodies go to a thread (their handlers call planInThread). */
@@ -53,14 +55,14 @@ export async function planInThread(deps: AppContext, body: LargeBody, config: Pi
     // more series than a fair chunk: encoded as chunks, each queued in the account's turn (runtime/inference.ts)
     chunkSeries: deps.inference.chunkSeries,
   };
-  const reply = await deps.answerThreads!.run({ kind: 'request', bytes: body.bytes, context }) as RequestReply;
+  const reply = await deps.answerThreads!.run({ kind: 'request', ...(body.stored ? { stored: body.stored } : { bytes: body.bytes }), context }) as RequestReply;
   switch (reply.kind) {
     // more series than one fair chunk: the loop's path, whose model call is cut into chunks queued fairly
     // between accounts (runtime/inference.ts FairGate); one encoded body would hold the worker for all of it
     case 'planned': return reply;
     case 'fallback': {
       // the caps the preHandler could not count on bytes (sync-limits.ts)
-      const parsed = JSON.parse(body.bytes.toString('utf8')) as { series: { target: unknown[] }[] };
+      const parsed = (body.stored ? inlineBodyOf(body.stored, false) : JSON.parse(body.bytes.toString('utf8'))) as { series: { target: unknown[] }[] };
       checkSyncSize(deps.config, '/v1/forecast-jobs', parsed.series.length, parsed.series.reduce((n, s) => n + s.target.length, 0));
       return { kind: 'parsed', body: parsed };
     }

@@ -12,6 +12,7 @@ import type { Freq } from '../runtime/catalog.ts';
 import { insertForecasts, readHistories } from '../store/series.ts';
 import { ownerOf } from './auth.ts';
 import { LargeBody } from './large-forecast.ts';
+import { storedSeriesPayload } from '../forecasting/stored-payload.ts';
 import type { AppContext } from './app.ts';
 
 declare module 'fastify' {
@@ -21,6 +22,8 @@ declare module 'fastify' {
 const SERIES_ID = new RegExp(SERIES_ID_PATTERN);
 /** One by-reference request reads at most this many series (the bench's 10,000 fit). */
 export const MAX_SERIES_IDS = 100_000;
+/** JSON bytes of one point of an inline series: a quoted date, a number and separators ("2026-11-26", 123.456). */
+const JSON_BYTES_PER_POINT = 24;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -71,18 +74,21 @@ export function seriesRefsHook(deps: AppContext) {
     if (other >= 0) throw new RequestValidationError([{ field: `series_ids[${other}]`, reason: `series "${names[other]}" has freq ${ordered[other].freq}, series "${names[0]}" has ${freq}: one request forecasts one freq` }]);
     if (body.freq !== undefined && body.freq !== freq) throw new RequestValidationError([{ field: 'freq', reason: `the stored series have freq ${freq}, not ${JSON.stringify(body.freq)} (freq may be left out with series_ids)` }]);
     body.freq = freq;
-    const dates = new Map<string, string[]>();
-    body.series = ordered.map((r) => inlineSeries(r.grid as Grid, r.target, dates));
     delete body.series_ids;
     delete body.store;
     request.seriesRefs = { ids: names, firstSteps: ordered.map((r) => r.target.length), freq, store: store === true };
-    // a large by-reference forecast (not kept) takes the inline path's forecast thread too: the same bytes
-    // a client would have sent, parsed, validated and normalised off the event loop (large-forecast.ts)
+    // a large by-reference forecast (not kept) takes the inline path's forecast thread too, its series sent as
+    // numbers: the thread rebuilds the body a client would have sent and validates, normalises and encodes it
+    // off the event loop (large-forecast.ts, stored-payload.ts). Its size is estimated (a date and a value are
+    // about JSON_BYTES_PER_POINT bytes of JSON) rather than written out to be measured.
     const minBytes = deps.config.requestThreadMinBytes ?? 0;
-    if (store !== true && deps.answerThreads && minBytes > 0 && request.routeOptions.url === '/v1/forecast') {
-      const bytes = Buffer.from(JSON.stringify(body));
-      if (bytes.length >= minBytes) request.body = new LargeBody(bytes);
+    if (store !== true && deps.answerThreads && minBytes > 0 && request.routeOptions.url === '/v1/forecast'
+      && ordered.reduce((n, r) => n + r.target.length, 0) * JSON_BYTES_PER_POINT >= minBytes) {
+      request.body = new LargeBody(Buffer.alloc(0), storedSeriesPayload(body, ordered));
+      return;
     }
+    const dates = new Map<string, string[]>();
+    body.series = ordered.map((r) => inlineSeries(r.grid as Grid, r.target, dates));
   };
 }
 

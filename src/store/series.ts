@@ -279,12 +279,26 @@ export async function seriesEvents(db: Kysely<Schema>, accountId: string, series
  * row (locked) and returns what to add; the additions are written by one UPDATE. Missing ids are
  * reported to `decide` as undefined rows.
  */
+/** A stored series as an append sees it: `target` holds the stored values only where `reaches` said the
+ * append may touch them (else it is just the length: a date after the end never reads a stored value). */
+export interface AppendHead { series_id: string; freq: string; grid: unknown; target: ArrayLike<number | null>; schedule: unknown | null }
+
 export async function appendToManySeries<T extends { append: (number | null)[] }>(
-  db: Kysely<Schema>, accountId: string, seriesIds: string[], decide: (rows: Map<string, SeriesHistory>) => T[],
-): Promise<{ rows: Map<string, SeriesHistory>; decisions: T[] }> {
+  db: Kysely<Schema>, accountId: string, seriesIds: string[],
+  reaches: (head: { series_id: string; grid: unknown; points: number }) => boolean, decide: (rows: Map<string, AppendHead>) => T[],
+): Promise<{ rows: Map<string, AppendHead>; decisions: T[] }> {
   return await db.transaction().execute(async (trx) => {
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
-    const rows = await readHistories(trx, accountId, seriesIds, { forUpdate: true });
+    // lock and read the heads only: reading every history (10,000 × its values) cost more than the append itself
+    const { rows: heads } = await sql<{ series_id: string; freq: string; grid: string; points: number; schedule: string | null }>`
+      SELECT series_id, freq, grid::text AS grid, length(target) / 8 AS points, schedule::text AS schedule FROM stored_series
+      WHERE account_id = ${accountId} AND series_id = ANY(${[...new Set(seriesIds)]}::text[]) ORDER BY series_id FOR UPDATE`.execute(trx);
+    const grids = new Map<string, unknown>();
+    const parsed = (text: string) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
+    const rows = new Map<string, AppendHead>(heads.map((h) => [h.series_id, { series_id: h.series_id, freq: h.freq, grid: parsed(h.grid), target: { length: Number(h.points) }, schedule: h.schedule === null ? null : JSON.parse(h.schedule) }]));
+    // a retried append repeats stored dates: those series' values are read to compare
+    const overlapping = [...rows.values()].filter((r) => reaches({ series_id: r.series_id, grid: r.grid, points: r.target.length })).map((r) => r.series_id);
+    for (const [id, full] of await readHistories(trx, accountId, overlapping)) rows.get(id)!.target = full.target;
     const decisions = decide(rows);
     const changes = seriesIds.map((id, i) => ({ series_id: id, vals: encodeTarget(decisions[i].append).toString('hex') })).filter((c) => c.vals.length > 0);
     if (changes.length > 0) {

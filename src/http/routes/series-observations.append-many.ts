@@ -4,7 +4,7 @@ import { ObservationsAppendMany, ObservationsAppendedMany } from '../series-sche
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../../errors.ts';
 import { RequestValidationError } from '../../forecasting/normalize.ts';
-import { decideAppend, type AppendDecision } from '../../forecasting/stored-series.ts';
+import { decideAppend, stepOfDate, type AppendDecision } from '../../forecasting/stored-series.ts';
 import { appendToManySeries } from '../../store/series.ts';
 import { dateAtStep, type Grid } from '../../forecasting/calendar.ts';
 import type { FieldError } from '../../errors.ts';
@@ -29,7 +29,15 @@ export const seriesObservationsAppendMany: Route = (app, deps) => {
       seen.set(item.series_id, i);
     }
     const maxPoints = deps.config.seriesMaxPoints ?? 0;
-    const { rows, decisions } = await appendToManySeries(deps.database.db, owner.accountId, items.map((s) => s.series_id), (found) => {
+    const byId = new Map(items.map((item) => [item.series_id, item]));
+    // an append whose first date is on or before the last stored step compares stored values (a retry)
+    const reaches = (head: { series_id: string; grid: unknown; points: number }) => {
+      const first = byId.get(head.series_id)?.index[0];
+      if (first === undefined) return false;
+      const placed = stepOfDate(head.grid as Grid, first);
+      return !('reason' in placed) && placed.step < head.points;
+    };
+    const { rows, decisions } = await appendToManySeries(deps.database.db, owner.accountId, items.map((s) => s.series_id), reaches, (found) => {
       const missing = items.findIndex((s) => !found.has(s.series_id));
       if (missing >= 0) throw new HorizonError('not_found', `no stored series "${items[missing].series_id}" for this account (series[${missing}])`);
       const errors: FieldError[] = [];
