@@ -116,6 +116,21 @@ for (const backend of storeBackends) {
       assert.deepEqual((await server.request('GET', '/v1/series/bulk-b', { key })).body.target, [1, null, 3]);
     });
 
+    it('bulk append: the same append sent concurrently (a client retrying) applies once, never twice', async () => {
+      const { key } = await server.newAccount();
+      const ids = ['race-a', 'race-b', 'race-c'];
+      for (const id of ids) await server.request('PUT', `/v1/series/${id}`, { key, body: { freq: 'D', index: ['2024-01-01', '2024-01-02'], target: [1, 2] } });
+      const body = { series: ids.map((series_id) => ({ series_id, index: ['2024-01-02', '2024-01-03', '2024-01-04'], target: [2, 3, 4] })) };
+      const answers = await Promise.all(Array.from({ length: 8 }, () => server.request('POST', '/v1/series/observations', { key, body })));
+      for (const a of answers) assert.equal(a.status, 200, a.text);
+      // each series: exactly one answer appended its two new dates, every other one found them stored
+      for (const [i] of ids.entries()) {
+        assert.equal(answers.reduce((n, a) => n + a.body.series[i].appended, 0), 2, JSON.stringify(answers.map((a) => a.body.series[i])));
+        assert.ok(answers.every((a) => a.body.series[i].points === 4));
+      }
+      for (const id of ids) assert.deepEqual((await server.request('GET', `/v1/series/${id}`, { key })).body.target, [1, 2, 3, 4]);
+    });
+
     it('limits: series per account (409) and points per series (422 on PUT, 409 on append)', async () => {
       const { key } = await server.newAccount();
       for (let i = 0; i < 6; i++) assert.equal((await server.request('PUT', `/v1/series/lim-${i}`, { key, body: { freq: 'D', index: ['2024-01-01'], target: [i] } })).status, 201);
