@@ -9,7 +9,7 @@ import { InferenceClient, FairGate, type InferRequest } from '../src/runtime/inf
 import { encodeFloat64 } from '../src/runtime/wire.ts';
 import { runInContext } from '../src/http/request-context.ts';
 
-interface Held { series: { target: string }[]; requestId: string; answer(): void }
+interface Held { series: { target: string }[]; requestId: string; flow: string | undefined; answer(): void }
 let server: Server;
 let baseUrl: string;
 const received: Held[] = [];
@@ -22,7 +22,7 @@ before(async () => {
     req.on('end', () => {
       const body = JSON.parse(text) as { series: { target: string }[] };
       received.push({
-        series: body.series, requestId: String(req.headers['x-request-id']),
+        series: body.series, requestId: String(req.headers['x-request-id']), flow: req.headers['x-horizon-flow'] as string | undefined,
         // each prediction's mean is the first target value of its series: the test can see which series it was
         answer: () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
           model: 'naive', size: 'default', warnings: ['series 0: a warning'], timing: { infer_ms: 1 },
@@ -66,6 +66,8 @@ describe('fair queueing of model calls', () => {
     assert.deepEqual(a.predictions.map((p) => p.mean[0]), Array.from({ length: 100 }, (_, i) => i), 'chunks joined in order');
     assert.deepEqual(a.warnings.slice(0, 3), ['series 0: a warning', 'series 10: a warning', 'series 20: a warning'], 'per-series warnings renumbered');
     assert.equal(received.filter((r) => r.requestId === 'req-a').every((r) => r.series.length === 10), true);
+    // each call names its flow to the worker, whose batcher is fair between flows too (runtime batcher.py)
+    assert.deepEqual([...new Set(received.map((r) => `${r.requestId} ${r.flow}`))].sort(), ['req-a account-a', 'req-b account-b']);
     await client.close();
   });
 

@@ -12,12 +12,18 @@ of their key predicts keep collecting, and go as the next batch (up to `max_seri
 finishes. One network on one device gains nothing from two of its batches side by side (they contend
 for the same cores or GPU and, on a GPU, for the GIL that launches the kernels), while one larger batch
 uses it better: continuous batching under concurrent load.
+
+Fair between flows (issue 24): each request names its flow (the control plane sends the account, or the
+job, as `x-horizon-flow`). When an exclusive key has collected more than one batch, the next batch takes
+series round robin over the waiting flows, so one account's backlog of 10,000 series does not put another
+account's one series behind all of it; within a flow, and with one flow, arrival order is kept.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
@@ -58,9 +64,12 @@ class _Request:
     batch_series: int = 0
 
 
+_Item = tuple[_Request, int, SeriesInput, str]  # request, series index in it, series, flow
+
+
 @dataclass(eq=False)
 class _Pending:
-    items: list[tuple[_Request, int, SeriesInput]] = field(default_factory=list)
+    items: list[_Item] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
     ready: bool = False  # due (window over or full) but held back: a batch of its exclusive key is running
 
@@ -89,7 +98,7 @@ class MicroBatcher:
         """Whether any series is waiting or being predicted."""
         return bool(self._pending or self._running)
 
-    async def submit(self, key: BatchKey, series: list[SeriesInput]) -> BatchedResult:
+    async def submit(self, key: BatchKey, series: list[SeriesInput], flow: str = "") -> BatchedResult:
         loop = asyncio.get_running_loop()
         request = _Request(loop.create_future(), time.perf_counter(), [None] * len(series), len(series))
         for index, one in enumerate(series):
@@ -97,7 +106,7 @@ class MicroBatcher:
             if pending is None:
                 pending = self._pending[key] = _Pending()
                 pending.timer = loop.call_later(self._max_wait_s, self._dispatch, key)
-            pending.items.append((request, index, one))
+            pending.items.append((request, index, one, flow))
             if len(pending.items) >= self._max_series:
                 self._dispatch(key)
         return await request.future
@@ -113,15 +122,14 @@ class MicroBatcher:
         if exclusive and key in self._predicting:
             pending.ready = True  # goes when the running batch of this key completes
             return
-        items = pending.items[: self._max_series]
-        rest = pending.items[self._max_series :]
+        items, rest = _take_fairly(pending.items, self._max_series)
         if rest:  # only exclusive keys collect more than max_series while they wait
             self._pending[key] = _Pending(rest, None, True)
         else:
             del self._pending[key]
         if exclusive:
             self._predicting.add(key)
-        batch = [one for _, _, one in items]
+        batch = [one for _, _, one, _ in items]
         future = asyncio.get_running_loop().run_in_executor(self._executor, self._timed_predict, key, batch)
         self._running.add(future)
         future.add_done_callback(partial(self._complete, key, items))
@@ -131,14 +139,14 @@ class MicroBatcher:
         predictions = self._predict(key, batch)
         return started, time.perf_counter(), predictions
 
-    def _complete(self, key: BatchKey, items: list[tuple[_Request, int, SeriesInput]], future: asyncio.Future) -> None:
+    def _complete(self, key: BatchKey, items: list[_Item], future: asyncio.Future) -> None:
         self._running.discard(future)
         if key in self._predicting:
             self._predicting.discard(key)
             waiting = self._pending.get(key)
             if waiting is not None and waiting.ready:
                 self._dispatch(key)
-        requests = list({id(request): request for request, _, _ in items}.values())
+        requests = list({id(request): request for request, _, _, _ in items}.values())
         try:
             started, finished, predictions = future.result()
             if len(predictions) != len(items):
@@ -148,7 +156,7 @@ class MicroBatcher:
                 if not request.future.done():
                     request.future.set_exception(BatchFailed(f"{type(exc).__name__}: {exc}"))
             return
-        for (request, index, _), prediction in zip(items, predictions):
+        for (request, index, _, _), prediction in zip(items, predictions):
             request.predictions[index] = prediction
             request.remaining -= 1
         for request in requests:
@@ -161,3 +169,23 @@ class MicroBatcher:
                         request.predictions, request.queue_s * 1e3, request.infer_s * 1e3, request.batch_series
                     )
                 )
+
+
+def _take_fairly(items: list[_Item], n: int) -> tuple[list[_Item], list[_Item]]:
+    """The next batch of at most n items and the rest: round robin over the flows in the order each first
+    arrived, arrival order within a flow; the rest keep their arrival order."""
+    if len(items) <= n:
+        return items, []
+    by_flow: dict[str, deque[_Item]] = {}
+    for item in items:
+        by_flow.setdefault(item[3], deque()).append(item)
+    if len(by_flow) == 1:
+        return items[:n], items[n:]
+    taken: list[_Item] = []
+    queues = list(by_flow.values())
+    while len(taken) < n:
+        for queue in queues:
+            if queue and len(taken) < n:
+                taken.append(queue.popleft())
+    chosen = {id(item) for item in taken}
+    return taken, [item for item in items if id(item) not in chosen]

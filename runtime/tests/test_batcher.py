@@ -246,3 +246,38 @@ def test_a_failing_exclusive_batch_releases_its_key():
         assert not batcher.busy
 
     run(scenario())
+
+
+def test_a_backlog_of_one_flow_does_not_hold_back_another_flows_series():
+    """Flow A queues five batches' worth on an exclusive key; flow B's one series arriving later goes in the
+    next batch (round robin over the waiting flows), not after all of A's; A's keep their order."""
+
+    async def scenario():
+        predictor = EchoPredictor(delay_s=0.2)
+        batcher = make_batcher(predictor, max_series=2, max_wait_s=0.01, exclusive=lambda key: True)
+        first = asyncio.create_task(batcher.submit(KEY, [series(0), series(1)], "account-a"))  # full: goes at once
+        await asyncio.sleep(0.05)
+        backlog = asyncio.create_task(batcher.submit(KEY, [series(v) for v in (2, 3, 4, 5, 6, 7, 8, 9)], "account-a"))
+        await asyncio.sleep(0.01)
+        small = await batcher.submit(KEY, [series(100)], "account-b")
+        assert means(small) == [100.0]
+        await asyncio.gather(first, backlog)
+        batches = [values for _, values in predictor.batches]
+        assert batches[1] == [2.0, 100.0], batches
+        assert [v for b in batches for v in b if v != 100.0] == [float(v) for v in range(10)]
+        assert predictor.most_running == 1
+
+    run(scenario())
+
+
+def test_one_flow_keeps_arrival_order_across_requests():
+    async def scenario():
+        predictor = EchoPredictor(delay_s=0.1)
+        batcher = make_batcher(predictor, max_series=2, max_wait_s=0.01, exclusive=lambda key: True)
+        first = asyncio.create_task(batcher.submit(KEY, [series(0), series(1)], "a"))
+        await asyncio.sleep(0.03)
+        later = [asyncio.create_task(batcher.submit(KEY, [series(v)], "a")) for v in (2, 3, 4)]
+        await asyncio.gather(first, *later)
+        assert [values for _, values in predictor.batches] == [[0.0, 1.0], [2.0, 3.0], [4.0]]
+
+    run(scenario())

@@ -268,13 +268,14 @@ export class InferenceClient {
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     }
     // model calls wait for a fair turn (FairGate); loads and health checks do not
-    const release = path === '/infer' && !at ? await this.gate(group).acquire(currentFlow()) : undefined;
+    const flow = path === '/infer' ? currentFlow() : undefined;
+    const release = flow !== undefined && !at ? await this.gate(group).acquire(flow) : undefined;
     // the worker picked when the turn comes (the one with the fewest calls then)
     const url = release ? this.pick(group) ?? baseUrl : baseUrl;
     // the worker logs its side of the request under the same id
     this.inFlight.set(url, (this.inFlight.get(url) ?? 0) + 1);
     try {
-      return await this.send<T>(group, url, path, body, requestId, asText);
+      return await this.send<T>(group, url, path, body, requestId, asText, flow);
     } finally {
       release?.();
       const left = this.inFlight.get(url)! - 1;
@@ -282,13 +283,14 @@ export class InferenceClient {
     }
   }
 
-  private async send<T>(group: string, baseUrl: string, path: string, body: unknown, requestId: string | undefined, asText = false): Promise<T> {
+  private async send<T>(group: string, baseUrl: string, path: string, body: unknown, requestId: string | undefined, asText = false, flow?: string): Promise<T> {
     const base = new URL(baseUrl);
     let res;
     try {
       res = await this.pool(base.origin).request({
         path: `${base.pathname.replace(/\/$/, '')}${path}`, method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body),
-        headers: requestId ? { 'content-type': 'application/json', 'x-request-id': requestId } : { 'content-type': 'application/json' },
+        // x-horizon-flow: whose call it is, so the worker's batches take waiting series fairly between accounts
+        headers: { 'content-type': 'application/json', ...(requestId && { 'x-request-id': requestId }), ...(flow && { 'x-horizon-flow': flow }) },
         headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
       });
     } catch (error) {

@@ -122,7 +122,7 @@ class GroupDeployment:
         operation = request.url.path.rstrip("/").rsplit("/", 1)[-1]
         try:
             if request.method == "POST" and operation == "infer":
-                return _json(await self.worker.infer_payload(parse_json(await request.body())))
+                return _json(await self.worker.infer_payload(parse_json(await request.body()), None, request.headers.get("x-horizon-flow", "")))
             if request.method == "POST" and operation == "load":
                 return _json(await self.worker.load_payload(parse_json(await request.body())))
             if request.method == "GET" and operation == "models":
