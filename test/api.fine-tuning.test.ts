@@ -239,6 +239,18 @@ for (const backend of storeBackends) {
       assert.deepEqual(done.series, sync.body.series);
     });
 
+    it('mode lora: trains an adapter, installs it merged, and the model forecasts with the WQL the training measured', async () => {
+      const res = await server.request('POST', '/v1/fine-tuning-jobs', { body: { ...FINE_TUNE, steps: 40, mode: 'lora', learning_rate: 1e-2, name: 'sales-lora' } });
+      assert.equal(res.status, 202, res.text);
+      const lora = await waitForJob(server, res.body.job_id, finished);
+      assert.equal(lora.status, 'completed', JSON.stringify(lora));
+      assert.equal(lora.summary.mode, 'lora');
+      assert.ok(lora.summary.validation_wql_after < lora.summary.validation_wql_before, JSON.stringify(lora.summary));
+      const tuned = await heldOutWql(server, 'sales-lora');
+      assert.ok(Math.abs(tuned - lora.summary.validation_wql_after) <= 1e-9 * tuned, `${tuned} vs ${lora.summary.validation_wql_after}`);
+      assert.deepEqual(leftovers(weights), []);
+    });
+
     it('does not exist for another account, on any route', async () => {
       const key = other.key;
       const id = job.model_id;

@@ -2291,7 +2291,7 @@ export interface paths {
                         horizon: number;
                         /** @description default 1e-5 (full), 1e-4 (lora) */
                         learning_rate?: number;
-                        /** @description full fine-tuning (default) or LoRA (needs peft in the core runtime) */
+                        /** @description full fine-tuning (default) or LoRA (peft): a low-rank adapter is trained, then merged into the base weights for the installed private model */
                         mode?: "full" | "lora";
                         /** @description the base model: a catalog id whose family can be fine-tuned (chronos-2) */
                         model: string;
