@@ -44,21 +44,28 @@ const request = (n: number, first = 0): InferRequest => ({
 });
 
 describe('fair queueing of model calls', () => {
-  it('a large call is cut into chunks; another account\'s call goes at the first free slot, ahead of the large call\'s other chunks', async () => {
+  it('a large call is cut into chunks; another account\'s call goes at once, ahead of the large call\'s other chunks', async () => {
     const client = new InferenceClient(() => baseUrl, 10_000, { chunkSeries: 10, coalesce: false });
     const large = runInContext({ requestId: 'req-a', fields: {}, accountId: 'account-a' }, () => client.infer('core', request(100)));
     await callsReceived(2); // the gate's 2 slots (one worker): two of A's ten chunks
+    // B has nothing at the worker: it takes the one slot over the limit and goes before any chunk of A answers
     const small = runInContext({ requestId: 'req-b', fields: {}, accountId: 'account-b' }, () => client.infer('core', request(1, 1000)));
-    assert.deepEqual(client.gate('core').waiting(), { 'account-a': 8, 'account-b': 1 });
-    received[0].answer(); // a slot frees: B's turn, not A's third chunk
     await callsReceived(3);
     assert.equal(received[2].requestId, 'req-b');
+    assert.deepEqual(client.gate('core').waiting(), { 'account-a': 8 });
+    // only one call over the limit: C, arriving now, waits for a turn (and gets the first one)
+    const third = runInContext({ requestId: 'req-c', fields: {}, accountId: 'account-c' }, () => client.infer('core', request(1, 2000)));
+    assert.deepEqual(client.gate('core').waiting(), { 'account-a': 8, 'account-c': 1 });
     received[2].answer();
     const b = await small;
     assert.deepEqual(b.predictions.map((p) => p.mean[0]), [1000]);
+    received[0].answer(); // a slot frees: C's turn, not A's third chunk
+    await callsReceived(4);
+    assert.equal(received[3].requestId, 'req-c');
+    received[3].answer();
+    assert.deepEqual((await third).predictions.map((p) => p.mean[0]), [2000]);
     // the rest of A's chunks, one slot at a time
-    for (let k = 1; k < 11; k++) {
-      if (k === 2) continue;
+    for (const k of [1, 4, 5, 6, 7, 8, 9, 10, 11]) {
       await callsReceived(k + 1);
       received[k].answer();
     }
@@ -67,7 +74,7 @@ describe('fair queueing of model calls', () => {
     assert.deepEqual(a.warnings.slice(0, 3), ['series 0: a warning', 'series 10: a warning', 'series 20: a warning'], 'per-series warnings renumbered');
     assert.equal(received.filter((r) => r.requestId === 'req-a').every((r) => r.series.length === 10), true);
     // each call names its flow to the worker, whose batcher is fair between flows too (runtime batcher.py)
-    assert.deepEqual([...new Set(received.map((r) => `${r.requestId} ${r.flow}`))].sort(), ['req-a account-a', 'req-b account-b']);
+    assert.deepEqual([...new Set(received.map((r) => `${r.requestId} ${r.flow}`))].sort(), ['req-a account-a', 'req-b account-b', 'req-c account-c']);
     await client.close();
   });
 
@@ -79,6 +86,7 @@ describe('fair queueing of model calls', () => {
     const waits = ['a1', 'a2', 'a3', 'b1', 'b2', 'c1'].map((name) => gate.acquire(name[0]).then((release) => { order.push(name); release(); }));
     first();
     await Promise.all(waits);
-    assert.deepEqual(order, ['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+    // b1 went at once (b had nothing at the worker: the one slot over the limit); then turns round robin
+    assert.deepEqual(order, ['b1', 'a1', 'b2', 'c1', 'a2', 'a3']);
   });
 });

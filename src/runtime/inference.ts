@@ -34,7 +34,8 @@ interface Waiting { body: InferRequest; requestId: string | undefined; resolve(a
  * Fair queueing of model calls between accounts (issue 24): each group's worker calls pass a gate of a
  * few slots (2 per worker: one running, one queued in the worker, so the worker never holds a long FIFO
  * backlog); a call that finds no free slot waits in its account's queue, and a freed slot goes to the
- * next account in round robin. A large call is cut into chunks of `chunkSeries` series, each queued on
+ * next account in round robin. A flow with nothing at the worker and nothing waiting takes one slot
+ * over the limit (one extra in all), so a newcomer's call goes at once. A large call is cut into chunks of `chunkSeries` series, each queued on
  * its own, so another account's small call waits for at most one chunk, not the whole request. Calls
  * outside a request (a job) are queued by their job id: jobs interleave with each other and with requests.
  */
@@ -50,6 +51,9 @@ export class FairGate {
   /** Resolves with the release function once this flow's call may go to the worker. */
   acquire(flow: string): Promise<() => void> {
     if (this.queues.size === 0 && this.running < this.slots()) return Promise.resolve(this.start(flow));
+    // a flow with no call at the worker and none waiting may take one slot over the limit (one such call at a
+    // time): another account's small call then waits for no chunk of a large one, only for the worker itself
+    if (!this.runningByFlow.has(flow) && !this.queues.has(flow) && this.running < this.slots() + 1) return Promise.resolve(this.start(flow));
     return new Promise((resolve) => {
       const begin = () => resolve(this.start(flow));
       const queue = this.queues.get(flow);
