@@ -54,7 +54,8 @@ class _ServeBatcher:
         self._max_series = max_series
         self.busy = False
 
-    async def submit(self, key: BatchKey, series: list[SeriesInput]) -> BatchedResult:
+    async def submit(self, key: BatchKey, series: list[SeriesInput], flow: str = "") -> BatchedResult:
+        # flow (x-horizon-flow) is not used: @serve.batch keeps its own first-come queue (docs/fairness-and-quotas.md)
         arrived = time.perf_counter()
         chunks = [series[i : i + self._max_series] for i in range(0, len(series), self._max_series)]
         outcomes = await asyncio.gather(*(self._deployment.predict_batched((key, chunk, arrived)) for chunk in chunks))
