@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, storeBackends, type TestServer } from './helpers.ts';
+import { startTestServer, storeBackends, waitForJob as waitForForecastJob, type TestServer } from './helpers.ts';
 import { configFromEnv } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { writeFixtures } from './parity.ts';
@@ -181,12 +181,7 @@ for (const backend of storeBackends) {
       const series = SERIES.slice(0, 2);
       const queued = await server.request('POST', '/v1/forecast-jobs', { body: { model: 'sales', series, freq: 'MS', horizon: HORIZON } });
       assert.equal(queued.status, 202, queued.text);
-      let done: any;
-      for (;;) {
-        done = (await server.request('GET', `/v1/forecast-jobs/${queued.body.job_id}`)).body;
-        if (['completed', 'failed'].includes(done.status)) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const done = await waitForForecastJob(server, queued.body.job_id, undefined, (status) => ['completed', 'failed'].includes(status));
       assert.equal(done.status, 'completed', JSON.stringify(done));
       const sync = await server.request('POST', '/v1/forecast', { body: { model: job.model_id, series, freq: 'MS', horizon: HORIZON } });
       assert.deepEqual(done.series, sync.body.series);
@@ -229,12 +224,7 @@ for (const backend of storeBackends) {
       assert.equal(sync.status, 200, sync.text);
       const queued = await server.request('POST', '/v1/forecast-jobs', { body: { model: 'prism', prism_members: members, series, freq: 'MS', horizon: HORIZON } });
       assert.equal(queued.status, 202, queued.text);
-      let done: any;
-      for (;;) {
-        done = (await server.request('GET', `/v1/forecast-jobs/${queued.body.job_id}`)).body;
-        if (['completed', 'failed'].includes(done.status)) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const done = await waitForForecastJob(server, queued.body.job_id, undefined, (status) => ['completed', 'failed'].includes(status));
       assert.equal(done.status, 'completed', JSON.stringify(done));
       assert.deepEqual(done.series, sync.body.series);
     });
