@@ -43,9 +43,13 @@ const { values: args } = parseArgs({
     'min-calls': { type: 'string', default: '2' },
     interleave: { type: 'string', default: '0' },
     modes: { type: 'string', default: 'service,direct,inprocess' },
+    concurrency: { type: 'string', default: '1' },
   },
 });
 const batches = args.batches!.split(',').map(Number);
+// --concurrency C: the service and direct cells keep C calls in flight (C clients, each one call at a
+// time); the library's cell stays one call at a time in one process, as a user calls it
+const CONCURRENCY = Number(args.concurrency);
 const SIZES: Record<string, string> = { 'chronos-2': 'base', tirex: 'default', 'timesfm-2': '200m' };
 const MODEL = args.model!;
 const SIZE = SIZES[MODEL];
@@ -63,6 +67,7 @@ interface Cell { mode: 'service' | 'direct' | 'inprocess'; batch: number; calls:
 const ROUNDS = Number(args.interleave);
 const MODES = args.modes!.split(',') as Cell['mode'][];
 if (MODES.some((m) => !['service', 'direct', 'inprocess'].includes(m)) || (ROUNDS > 0 && !MODES.includes('inprocess'))) throw new Error('--modes: service, direct, inprocess (inprocess among them)');
+if (ROUNDS > 0 && CONCURRENCY !== 1) throw new Error('--interleave times one call at a time: leave --concurrency out');
 
 /** The public request and the worker's /infer body (src/runtime/wire.ts: base64 float64) for these series. */
 function bodiesFor(series: number[][]): Record<'service' | 'direct', string> {
@@ -131,7 +136,7 @@ try {
     const server = service.server!;
     const workerUrl = server.supervisor.endpoint('core')!;
     const workerPid = server.supervisor.status().find((w) => w.group === 'core')!.pid!;
-    const pools = { service: new Pool(service.url, { connections: 1, keepAliveTimeout: 600_000 }), direct: new Pool(workerUrl, { connections: 1, keepAliveTimeout: 600_000 }) };
+    const pools = { service: new Pool(service.url, { connections: CONCURRENCY, keepAliveTimeout: 600_000 }), direct: new Pool(workerUrl, { connections: CONCURRENCY, keepAliveTimeout: 600_000 }) };
     const auth = { 'content-type': 'application/json', authorization: `Bearer ${service.key}` };
     const json = { 'content-type': 'application/json' };
 
@@ -173,20 +178,24 @@ try {
         }
         continue;
       }
-      for (const mode of ['service', 'direct'] as const) {
+      for (const mode of (['service', 'direct'] as const).filter((m) => MODES.includes(m))) {
         const warmupMs = Number(args.warmup) * 1000, durationMs = Number(args.duration) * 1000, minCalls = Number(args['min-calls']);
         let warmupCalls = 0;
         const start = performance.now();
-        while (warmupCalls === 0 || performance.now() - start < warmupMs) { await post(mode, bodies[mode]); warmupCalls++; }
+        const warmupClient = async () => { while (warmupCalls < CONCURRENCY || performance.now() - start < warmupMs) { warmupCalls++; await post(mode, bodies[mode]); } };
+        await Promise.all(Array.from({ length: CONCURRENCY }, warmupClient));
         const latencies: number[] = [];
         const inferMs: number[] = [];
         const cpu0 = processCpuSeconds(workerPid), t0 = performance.now();
-        while (latencies.length < minCalls || performance.now() - t0 < durationMs) {
-          const c0 = performance.now();
-          const answer = await post(mode, bodies[mode]) as { timing?: { infer_ms: number } };
-          latencies.push(performance.now() - c0);
-          if (answer.timing) inferMs.push(answer.timing.infer_ms);
-        }
+        const client = async () => {
+          while (latencies.length < minCalls || performance.now() - t0 < durationMs) {
+            const c0 = performance.now();
+            const answer = await post(mode, bodies[mode]) as { timing?: { infer_ms: number } };
+            latencies.push(performance.now() - c0);
+            if (answer.timing) inferMs.push(answer.timing.infer_ms);
+          }
+        };
+        await Promise.all(Array.from({ length: CONCURRENCY }, client));
         const elapsed = (performance.now() - t0) / 1000;
         latencies.sort((a, b) => a - b);
         const cell: Cell = {
@@ -208,7 +217,7 @@ try {
 
   const get = (mode: Cell['mode'], batch: number): Cell | undefined => cells.find((c) => c.mode === mode && c.batch === batch);
   console.log(`${MODEL} ${SIZE} (${(built.params / 1e6).toFixed(1)} M params, random weights), context ${CONTEXT}, horizon ${HORIZON}, quantiles 0.1…0.9; device ${device} (${inprocess.dtype}), torch ${inprocess.torch} (${inprocess.torch_threads} threads)`);
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; ${ROUNDS > 0 ? `interleaved: 1 warm-up call + ${ROUNDS} rounds of one call per mode (${MODES.join(', ')})` : `${args.warmup} s warm-up + ${args.duration} s (≥ ${args['min-calls']} calls) per cell`}, one call in flight`);
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before the run; ${ROUNDS > 0 ? `interleaved: 1 warm-up call + ${ROUNDS} rounds of one call per mode (${MODES.join(', ')})` : `${args.warmup} s warm-up + ${args.duration} s (≥ ${args['min-calls']} calls) per cell`}, ${CONCURRENCY === 1 ? 'one call in flight' : `service and direct with ${CONCURRENCY} clients (calls in flight), the library one call at a time`}; ${process.env.HORIZON_WORKERS_PER_GROUP ?? 1} worker(s) per group`);
   console.log('batch  service s/s  direct s/s  in-proc s/s  svc/in-proc  direct/in-proc  svc p50 ms  in-proc p50 ms  worker infer_ms');
   const none: Partial<Cell> = { series_per_s: NaN, p50_ms: NaN };
   const summary = batches.map((b) => {

@@ -1,6 +1,7 @@
 // Configuration from the environment, read once at start-up. Every variable is in the README table.
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 
 export interface Config {
   port: number;
@@ -131,6 +132,16 @@ function cpuWorkers(env: NodeJS.ProcessEnv): number {
 }
 
 /** The most estimated model time a synchronous request may take (HORIZON_SYNC_BUDGET_MS, default half the worker-call timeout). */
+/** Default worker processes per group: 2 where the foundation models run on an NVIDIA GPU (HORIZON_DEVICE
+ * cuda, or auto with /dev/nvidia0 present), since one worker's own request handling leaves the GPU idle
+ * between batches (bench/README.md, "service with 8 clients": 0.44-0.58 of the library with one, 0.95-1.07
+ * with two); 1 on CPU, where a second copy of each model would only share the same cores. */
+export function defaultWorkersPerGroup(env: NodeJS.ProcessEnv, gpuPresent: () => boolean = () => existsSync('/dev/nvidia0')): number {
+  const device = env.HORIZON_DEVICE || 'auto';
+  if (device === 'cuda') return 2;
+  return device === 'auto' && gpuPresent() ? 2 : 1;
+}
+
 export function syncBudgetMs(config: Pick<Config, 'syncBudgetMs' | 'inferenceTimeoutMs'>): number {
   return config.syncBudgetMs ?? Math.floor(config.inferenceTimeoutMs / 2);
 }
@@ -174,7 +185,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     answerThreads: int(env, 'HORIZON_ANSWER_THREADS', Math.min(4, Math.max(1, availableParallelism() - 1))),
     answerThreadMinValues: int(env, 'HORIZON_ANSWER_THREAD_MIN_VALUES', 50_000),
     requestThreadMinBytes: int(env, 'HORIZON_REQUEST_THREAD_MIN_BYTES', 1024 * 1024),
-    workersPerGroup: Math.max(1, int(env, 'HORIZON_WORKERS_PER_GROUP', 1)),
+    workersPerGroup: Math.max(1, int(env, 'HORIZON_WORKERS_PER_GROUP', defaultWorkersPerGroup(env))),
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
     jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),
     jobConcurrency: int(env, 'HORIZON_JOB_CONCURRENCY', 4),
@@ -190,7 +201,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     syncMaxSeries: int(env, 'HORIZON_SYNC_MAX_SERIES', 10_000),
     syncMaxPoints: int(env, 'HORIZON_SYNC_MAX_POINTS', 2_000_000),
     accountMaxInflight: int(env, 'HORIZON_ACCOUNT_MAX_INFLIGHT', 64),
-    fairChunkSeries: int(env, 'HORIZON_FAIR_CHUNK_SERIES', 250),
+    fairChunkSeries: int(env, 'HORIZON_FAIR_CHUNK_SERIES', 256),
     // the contract's 200/1,000 unless the operator says otherwise
     defaultDailyQuota: int(env, 'HORIZON_DEFAULT_DAILY_QUOTA', 200),
     defaultWeeklyQuota: int(env, 'HORIZON_DEFAULT_WEEKLY_QUOTA', 1000),

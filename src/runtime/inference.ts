@@ -131,7 +131,7 @@ export class InferenceClient {
     this.timeoutMs = timeoutMs;
     this.float32 = options.float32 ?? true;
     this.coalesce = options.coalesce ?? true;
-    this.chunkSeries = options.chunkSeries ?? 250;
+    this.chunkSeries = options.chunkSeries ?? 256; // one worker batch (HORIZON_BATCH_MAX_SERIES)
     this.slotsPerEndpoint = options.slotsPerEndpoint ?? 2;
   }
 
