@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { storeDatabases } from './helpers.ts';
 import { createAccount } from '../src/store/accounts.ts';
-import { appendToManySeries, putSeries, readHistories } from '../src/store/series.ts';
+import { appendToManySeries, decodeTarget, putSeries, readHistories } from '../src/store/series.ts';
 import { decideAppend, stepOfDate } from '../src/forecasting/stored-series.ts';
 import { parseIndex, type Grid } from '../src/forecasting/calendar.ts';
 
@@ -31,7 +31,7 @@ for (const store of storeDatabases) {
         const results = await Promise.all(Array.from({ length: 8 }, append));
         for (const [i] of ids.entries()) assert.equal(results.reduce((n, r) => n + r.decisions[i].appended, 0), 2, `series ${ids[i]}`);
         const stored = await readHistories(db, account.id, ids);
-        for (const id of ids) assert.deepEqual(stored.get(id)!.target, [1, 2, 3, 4], id);
+        for (const id of ids) assert.deepEqual(decodeTarget(stored.get(id)!.bytes), [1, 2, 3, 4], id);
       } finally {
         await cleanup();
       }

@@ -17,25 +17,37 @@ export interface StoredSeriesPayload {
   values: Float64Array;
 }
 
-export function storedSeriesPayload(body: Record<string, unknown>, histories: readonly { grid: unknown; target: readonly (number | null)[] }[]): StoredSeriesPayload {
+/** `histories`: each series' grid, its grid's JSON text (the key that groups series of one grid) and its
+ * stored bytes (float64 little-endian, NaN = missing), copied as they are into one Float64Array. */
+export function storedSeriesPayload(body: Record<string, unknown>, histories: readonly { grid: unknown; gridKey: string; bytes: Uint8Array }[]): StoredSeriesPayload {
   const gridKeys = new Map<string, number>();
   const grids: Grid[] = [];
   const gridOf = new Int32Array(histories.length);
   const lengths = new Int32Array(histories.length);
   let total = 0;
   for (const [i, h] of histories.entries()) {
-    const key = JSON.stringify(h.grid);
-    let g = gridKeys.get(key);
-    if (g === undefined) { gridKeys.set(key, g = grids.length); grids.push(h.grid as Grid); }
+    let g = gridKeys.get(h.gridKey);
+    if (g === undefined) { gridKeys.set(h.gridKey, g = grids.length); grids.push(h.grid as Grid); }
     gridOf[i] = g;
-    lengths[i] = h.target.length;
-    total += h.target.length;
+    lengths[i] = h.bytes.byteLength / 8;
+    total += lengths[i];
   }
   const values = new Float64Array(total);
-  let at = 0;
-  for (const h of histories) for (const v of h.target) values[at++] = v ?? NaN;
+  if (LITTLE_ENDIAN) {
+    const bytes = new Uint8Array(values.buffer);
+    let at = 0;
+    for (const h of histories) { bytes.set(h.bytes, at); at += h.bytes.byteLength; }
+  } else {
+    let at = 0;
+    for (const h of histories) {
+      const view = new DataView(h.bytes.buffer, h.bytes.byteOffset, h.bytes.byteLength);
+      for (let k = 0; k < h.bytes.byteLength / 8; k++) values[at++] = view.getFloat64(k * 8, true);
+    }
+  }
   return { body, grids, gridOf, lengths, values };
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
 
 /** The number of values a payload carries (the sync caps count points). */
 export const payloadPoints = (payload: StoredSeriesPayload): number => payload.values.length;

@@ -9,7 +9,7 @@ import { RequestValidationError } from '../forecasting/normalize.ts';
 import { forecastRecords, inlineSeries, SERIES_ID_PATTERN, type SeriesRefs } from '../forecasting/stored-series.ts';
 import type { Grid } from '../forecasting/calendar.ts';
 import type { Freq } from '../runtime/catalog.ts';
-import { insertForecasts, readHistories } from '../store/series.ts';
+import { decodeTarget, historyPoints, insertForecasts, readHistories } from '../store/series.ts';
 import { ownerOf } from './auth.ts';
 import { LargeBody } from './large-forecast.ts';
 import { storedSeriesPayload } from '../forecasting/stored-payload.ts';
@@ -76,19 +76,19 @@ export function seriesRefsHook(deps: AppContext) {
     body.freq = freq;
     delete body.series_ids;
     delete body.store;
-    request.seriesRefs = { ids: names, firstSteps: ordered.map((r) => r.target.length), freq, store: store === true };
+    request.seriesRefs = { ids: names, firstSteps: ordered.map(historyPoints), freq, store: store === true };
     // a large by-reference forecast (not kept) takes the inline path's forecast thread too, its series sent as
     // numbers: the thread rebuilds the body a client would have sent and validates, normalises and encodes it
     // off the event loop (large-forecast.ts, stored-payload.ts). Its size is estimated (a date and a value are
     // about JSON_BYTES_PER_POINT bytes of JSON) rather than written out to be measured.
     const minBytes = deps.config.requestThreadMinBytes ?? 0;
     if (store !== true && deps.answerThreads && minBytes > 0 && request.routeOptions.url === '/v1/forecast'
-      && ordered.reduce((n, r) => n + r.target.length, 0) * JSON_BYTES_PER_POINT >= minBytes) {
+      && ordered.reduce((n, r) => n + historyPoints(r), 0) * JSON_BYTES_PER_POINT >= minBytes) {
       request.body = new LargeBody(Buffer.alloc(0), storedSeriesPayload(body, ordered));
       return;
     }
     const dates = new Map<string, string[]>();
-    body.series = ordered.map((r) => inlineSeries(r.grid as Grid, r.target, dates));
+    body.series = ordered.map((r) => inlineSeries(r.grid as Grid, decodeTarget(r.bytes), dates));
   };
 }
 
