@@ -9,6 +9,11 @@ answers are the same bit for bit (runtime/tests/test_cpu_pool.py).
 
 A broken pool (a child killed by the OOM killer, say) is replaced on the next call; the call that saw it
 fails with BrokenProcessPool, which fails exactly the batch that was running (batcher.py).
+
+Every process of the pool exits soon (about a second) after the worker that owns it, however the worker
+dies (SIGKILL, the OOM killer, a killed Ray Serve replica): each child watches the owner's pid from a
+thread (orphan_guard.py, the pool's initializer) and exits when it has gone; once no child is left, the
+forkserver and the resource tracker see their pipes close and exit by themselves (issue 24).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence, TypeVar
+
+from .orphan_guard import exit_with
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +66,10 @@ class CpuPool:
             if self._executor is None:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(PRELOAD)
-                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+                # The children are the forkserver's, not this process's: without the guard they would
+                # outlive a killed worker, and keep the forkserver and the resource tracker alive too.
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=context, initializer=exit_with, initargs=(os.getpid(),))
             return self._executor
 
     def _discard(self, executor: ProcessPoolExecutor) -> None:
