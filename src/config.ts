@@ -88,6 +88,8 @@ export interface Config {
   accountMaxInflight: number;
   /** HORIZON_FAIR_CHUNK_SERIES: a model call of more series is cut into chunks of this many, queued fairly between accounts (0 = never) */
   fairChunkSeries: number;
+  /** HORIZON_FAIR_CHUNK_SERIES_CPU: the same for a CPU model's calls (the catalog's statistical models and baselines) */
+  fairChunkSeriesCpu: number;
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
@@ -202,6 +204,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     syncMaxPoints: int(env, 'HORIZON_SYNC_MAX_POINTS', 2_000_000),
     accountMaxInflight: int(env, 'HORIZON_ACCOUNT_MAX_INFLIGHT', 64),
     fairChunkSeries: int(env, 'HORIZON_FAIR_CHUNK_SERIES', 256),
+    fairChunkSeriesCpu: int(env, 'HORIZON_FAIR_CHUNK_SERIES_CPU', 50),
     // the contract's 200/1,000 unless the operator says otherwise
     defaultDailyQuota: int(env, 'HORIZON_DEFAULT_DAILY_QUOTA', 200),
     defaultWeeklyQuota: int(env, 'HORIZON_DEFAULT_WEEKLY_QUOTA', 1000),

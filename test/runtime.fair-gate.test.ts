@@ -78,6 +78,24 @@ describe('fair queueing of model calls', () => {
     await client.close();
   });
 
+  it('a CPU model\'s call is cut into its own, smaller chunks; a foundation model\'s into one worker batch each', async () => {
+    const client = new InferenceClient(() => baseUrl, 10_000, { chunkSeries: 256, cpuChunkSeries: 50, isCpuModel: (m) => m === 'naive', coalesce: false });
+    assert.equal(client.chunkSeriesFor('naive'), 50);
+    assert.equal(client.chunkSeriesFor('chronos-2'), 256);
+    const start = received.length;
+    const cpu = client.infer('core', request(120));
+    for (let k = 0; k < 3; k++) { await callsReceived(start + k + 1); received[start + k].answer(); }
+    assert.deepEqual(received.slice(start).map((r) => r.series.length), [50, 50, 20]);
+    assert.deepEqual((await cpu).predictions.map((p) => p.mean[0]), Array.from({ length: 120 }, (_, i) => i), 'chunks joined in order');
+    const gpu = client.infer('core', { ...request(256), model: 'chronos-2' });
+    await callsReceived(start + 4);
+    received[start + 3].answer();
+    assert.equal((await gpu).predictions.length, 256);
+    assert.equal(received.length, start + 4, 'a 256-series call of a foundation model goes as one call');
+    assert.equal(received[start + 3].series.length, 256);
+    await client.close();
+  });
+
   it('FairGate: turns go round robin between flows, each flow in its own order', async () => {
     const gate = new FairGate(() => 1);
     const order: string[] = [];

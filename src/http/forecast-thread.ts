@@ -27,13 +27,15 @@ export interface RequestContext {
   /** each model's default size on this deployment (registry.defaultSize: the catalog's, if its weights are here) */
   defaultSizes: Record<string, string>;
   float32: boolean; cpuWorkers: number;
-  /** a plan of more series is encoded as chunks of this many (the inference client's fair chunks; 0: one body) */
+  /** a plan of more series is encoded as chunks of this many (the inference client's fair chunks; 0: one body);
+   * cpuChunkSeries for a CPU model's (catalog `cost`) */
   chunkSeries?: number;
+  cpuChunkSeries?: number;
 }
 /** A large body as bytes, or a by-reference forecast's stored series as numbers (stored-payload.ts). */
 export interface RequestJob { id: number; kind: 'request'; bytes?: Uint8Array; stored?: StoredSeriesPayload; context: RequestContext }
 export type RequestReply =
-  | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string; inferBodies?: string[] }
+  | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string; inferBodies?: string[]; chunkSeries: number }
   | { id: number; kind: 'fallback' }
   | { id: number; kind: 'bad_json' }
   | { id: number; kind: 'invalid'; errors: FieldError[] }
@@ -77,13 +79,14 @@ export function planRequest({ id, bytes, stored, context }: RequestJob): Request
   }
 }
 
-/** The worker request: one body, or (more series than a fair chunk) one body per chunk of chunkSeries series. */
-function chunkedBodies(request: Parameters<typeof encodeInferRequest>[0], context: RequestContext): { inferBody: string; inferBodies?: string[] } {
-  const size = context.chunkSeries ?? 0;
-  if (size <= 0 || request.series.length <= size) return { inferBody: JSON.stringify(encodeInferRequest(request, context.float32)) };
+/** The worker request: one body, or (more series than a fair chunk: the inference client's rule,
+ * InferenceClient.chunkSeriesFor) one body per chunk of that many series. */
+function chunkedBodies(request: Parameters<typeof encodeInferRequest>[0], context: RequestContext): { inferBody: string; inferBodies?: string[]; chunkSeries: number } {
+  const size = (findModel(context.catalog, request.model)?.cost ? context.cpuChunkSeries : undefined) ?? context.chunkSeries ?? 0;
+  if (size <= 0 || request.series.length <= size) return { inferBody: JSON.stringify(encodeInferRequest(request, context.float32)), chunkSeries: size };
   const inferBodies: string[] = [];
   for (let start = 0; start < request.series.length; start += size) inferBodies.push(JSON.stringify(encodeInferRequest({ ...request, series: request.series.slice(start, start + size) }, context.float32)));
-  return { inferBody: '', inferBodies };
+  return { inferBody: '', inferBodies, chunkSeries: size };
 }
 
 if (parentPort && import.meta.url === (workerData as { entry?: string } | null)?.entry) {

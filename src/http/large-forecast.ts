@@ -53,7 +53,7 @@ export async function planInThread(deps: AppContext, body: LargeBody, config: Pi
     defaultSizes: Object.fromEntries(registry.catalog.models.map((m) => [m.id, registry.defaultSize(m)])),
     float32: config.inferFloat32 ?? true, cpuWorkers: config.cpuWorkers,
     // more series than a fair chunk: encoded as chunks, each queued in the account's turn (runtime/inference.ts)
-    chunkSeries: deps.inference.chunkSeries,
+    chunkSeries: deps.inference.chunkSeries, cpuChunkSeries: deps.inference.cpuChunkSeries,
   };
   const reply = await deps.answerThreads!.run({ kind: 'request', ...(body.stored ? { stored: body.stored } : { bytes: body.bytes }), context }) as RequestReply;
   switch (reply.kind) {
@@ -86,7 +86,7 @@ export async function runPlanned(deps: AppContext & { config: Pick<Config, 'sync
     const text = planned.inferBodies
       ? await Promise.all(planned.inferBodies.map((chunk) => deps.inference.inferEncodedText(group, chunk)))
       : await deps.inference.inferEncodedText(group, planned.inferBody);
-    const shaped = await deps.answerThreads!.shape(text, planned.shape, deps.inference.chunkSeries);
+    const shaped = await deps.answerThreads!.shape(text, planned.shape, planned.chunkSeries);
     const timing = serverTiming(shaped.timing);
     if (timing) reply.header('server-timing', timing);
     reply.type('application/json; charset=utf-8');

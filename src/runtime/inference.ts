@@ -119,6 +119,9 @@ export class InferenceClient {
   private readonly gates = new Map<string, FairGate>();
   /** a call of more series than this is cut into chunks queued fairly (HORIZON_FAIR_CHUNK_SERIES; 0: never) */
   readonly chunkSeries: number;
+  /** the same for a CPU model's calls (HORIZON_FAIR_CHUNK_SERIES_CPU) */
+  readonly cpuChunkSeries: number;
+  private readonly isCpuModel: (model: string) => boolean;
 
   /** float32: ask the worker for float32 answers where they are exact (HORIZON_INFER_FLOAT32).
    * coalesce: concurrent calls with the same model, size, freq, horizon and levels go as one (HORIZON_INFER_COALESCE). */
@@ -126,12 +129,14 @@ export class InferenceClient {
    * application, whose one URL stands for all its replicas */
   private readonly slotsPerEndpoint: number;
 
-  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean; chunkSeries?: number; slotsPerEndpoint?: number } = {}) {
+  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean; chunkSeries?: number; cpuChunkSeries?: number; isCpuModel?: (model: string) => boolean; slotsPerEndpoint?: number } = {}) {
     this.resolve = resolve;
     this.timeoutMs = timeoutMs;
     this.float32 = options.float32 ?? true;
     this.coalesce = options.coalesce ?? true;
     this.chunkSeries = options.chunkSeries ?? 256; // one worker batch (HORIZON_BATCH_MAX_SERIES)
+    this.cpuChunkSeries = options.cpuChunkSeries ?? this.chunkSeries;
+    this.isCpuModel = options.isCpuModel ?? (() => false);
     this.slotsPerEndpoint = options.slotsPerEndpoint ?? 2;
   }
 
@@ -142,12 +147,20 @@ export class InferenceClient {
     return gate;
   }
 
-  /** A large call in chunks of chunkSeries series, each queued fairly; the answers joined in order. */
-  private async inferChunked(group: string, body: InferRequest): Promise<InferResponse> {
+  /** The fair chunk of a model's calls: a foundation model's is one worker batch, so a GPU batch is never
+   * split; a CPU model's (catalog `cost`: the statistical models and baselines) is smaller, since its series
+   * are fitted one by one anyway and a smaller chunk holds the worker for less time while another account
+   * waits (bench/README.md, fairness). 0: never chunked. */
+  chunkSeriesFor(model: string): number {
+    return this.isCpuModel(model) ? this.cpuChunkSeries : this.chunkSeries;
+  }
+
+  /** A large call in chunks of `size` series, each queued fairly; the answers joined in order. */
+  private async inferChunked(group: string, body: InferRequest, size: number): Promise<InferResponse> {
     const chunks: InferRequest[] = [];
-    for (let start = 0; start < body.series.length; start += this.chunkSeries) chunks.push({ ...body, series: body.series.slice(start, start + this.chunkSeries) });
+    for (let start = 0; start < body.series.length; start += size) chunks.push({ ...body, series: body.series.slice(start, start + size) });
     const answers = await Promise.all(chunks.map((chunk) => this.inferNow(group, chunk, currentRequest()?.requestId)));
-    return joinChunkAnswers(answers, this.chunkSeries);
+    return joinChunkAnswers(answers, size);
   }
 
   /**
@@ -162,7 +175,8 @@ export class InferenceClient {
     const requestId = currentRequest()?.requestId;
     const none = (o: object | undefined) => o === undefined || Object.keys(o).length === 0;
     const plain = body.series.every((s) => none(s.past_covariates) && none(s.future_covariates) && none(s.static_covariates));
-    if (this.chunkSeries > 0 && body.series.length > this.chunkSeries) return this.inferChunked(group, body);
+    const chunk = this.chunkSeriesFor(body.model);
+    if (chunk > 0 && body.series.length > chunk) return this.inferChunked(group, body, chunk);
     if (!this.coalesce || !plain || body.series.length >= COALESCE_MAX_SERIES) return this.inferNow(group, body, requestId);
     const key = `${group}\u0000${body.model}\u0000${body.size}\u0000${body.freq}\u0000${body.horizon}\u0000${body.quantiles.join(',')}`;
     let gathered = this.gathering.get(key);
