@@ -1,7 +1,7 @@
 // Fairness under load (issue 24): the p99 latency of a small forecast from account B while account A
 // sends a 100,000-series request, ÷ B's p99 with no other load — with fair queueing (the default:
-// model calls cut into HORIZON_FAIR_CHUNK_SERIES-series chunks, a freed worker slot to the next
-// account) and, in the same run, with it off (HORIZON_FAIR_CHUNK_SERIES=0: what the issue measured).
+// model calls cut into chunks — for naive, a CPU model, HORIZON_FAIR_CHUNK_SERIES_CPU series — a freed worker
+// slot to the next account) and, in the same run, with it off (both chunk variables 0: what the issue measured).
 //
 //   node bench/fairness.ts                       # --big-series 100000 --rounds 3 --quiet-seconds 15 --interval-ms 50 --modes fair:1000,fair,off
 //
@@ -40,8 +40,12 @@ async function post(service: Service, key: string, body: string): Promise<{ stat
 const p = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]; };
 
 async function run(mode: string): Promise<void> {
-  // fair (the default chunk of 250 series), fair:N (chunks of N), off (no chunks: the issue's baseline)
-  process.env.HORIZON_FAIR_CHUNK_SERIES = mode === 'off' ? '0' : (mode.split(':')[1] ?? '250');
+  // fair (the defaults: naive is a CPU model, so HORIZON_FAIR_CHUNK_SERIES_CPU's 50 series), fair:N (chunks of
+  // N for every model), off (no chunks: the issue's baseline)
+  const chunk = mode === 'off' ? '0' : mode.split(':')[1];
+  for (const name of ['HORIZON_FAIR_CHUNK_SERIES', 'HORIZON_FAIR_CHUNK_SERIES_CPU']) {
+    if (chunk === undefined) delete process.env[name]; else process.env[name] = chunk;
+  }
   process.env.HORIZON_SYNC_MAX_SERIES = String(BIG);
   // B's open loop may pile up requests while stalled: measured as latency, not refused
   process.env.HORIZON_ACCOUNT_MAX_INFLIGHT = '0';
@@ -75,7 +79,7 @@ async function run(mode: string): Promise<void> {
     }
     const q99 = p(quiet, 0.99);
     const l99 = p(loaded, 0.99);
-    console.log(`${mode.padEnd(8)} chunk ${process.env.HORIZON_FAIR_CHUNK_SERIES}: B quiet p50 ${p(quiet, 0.5).toFixed(1)} p99 ${q99.toFixed(1)} ms (n ${quiet.length}); `
+    console.log(`${mode.padEnd(8)} chunk ${process.env.HORIZON_FAIR_CHUNK_SERIES_CPU ?? 'default (50)'}: B quiet p50 ${p(quiet, 0.5).toFixed(1)} p99 ${q99.toFixed(1)} ms (n ${quiet.length}); `
       + `B under A p50 ${p(loaded, 0.5).toFixed(1)} p99 ${l99.toFixed(1)} max ${Math.max(...loaded).toFixed(1)} ms (n ${loaded.length}); `
       + `ratio p99 ${(l99 / q99).toFixed(2)}; A's ${BIG}-series request ${bigTimes.map((t) => (t / 1000).toFixed(1)).join(', ')} s`);
   } finally {
