@@ -103,14 +103,24 @@ async function call(api: Api, method: string, path: string, body?: unknown, key 
 }
 
 let loading = false;
-async function loadLoop(api: () => Api): Promise<void> {
+/** `awaitJobs` (the RSS run): a client waits for each job it submitted to end before its next call, so the
+ * backlog stays at most one job per client. Without it, 4 clients submitting jobs that answer 202 at once
+ * out-ran the job workers ten minutes long (13,234 accepted, 9,876 still queued at the end: a backlog, not a
+ * leak or a stuck job), and the RSS then measured a growing queue. The trials keep the unbounded mix. */
+async function loadLoop(api: () => Api, awaitJobs = false): Promise<void> {
+  const ended = async (path: string) => {
+    for (let i = 0; i < 600 && loading; i++) {
+      try { const r = await call(api(), 'GET', path); if (r.status !== 200 || !['queued', 'running'].includes(r.body.status)) return; } catch { /* cut: retried */ }
+      await sleep(200);
+    }
+  };
   while (loading) {
     const kind = (['forecast', 'forecast', 'job', 'cv', 'cvjob'] as const)[Math.floor(Math.random() * 5)];
     try {
       if (kind === 'forecast') { const r = await call(api(), 'POST', '/v1/forecast', bodies.forecast()); if (r.status === 200) counts.sync200++; else counts.errors[r.status] = (counts.errors[r.status] ?? 0) + 1; }
       else if (kind === 'cv') { const r = await call(api(), 'POST', '/v1/cross-validation', bodies.cv()); if (r.status === 200) counts.cvUnits += 2; else counts.errors[r.status] = (counts.errors[r.status] ?? 0) + 1; }
-      else if (kind === 'job') { const r = await call(api(), 'POST', '/v1/forecast-jobs', bodies.job()); if (r.status === 202) counts.jobs202.push(r.body.job_id); else counts.errors[r.status] = (counts.errors[r.status] ?? 0) + 1; }
-      else { const r = await call(api(), 'POST', '/v1/cross-validation-jobs', bodies.cv()); if (r.status === 202) counts.cvJobs202.push(r.body.job_id); else counts.errors[r.status] = (counts.errors[r.status] ?? 0) + 1; }
+      else if (kind === 'job') { const r = await call(api(), 'POST', '/v1/forecast-jobs', bodies.job()); if (r.status === 202) { counts.jobs202.push(r.body.job_id); if (awaitJobs) await ended(`/v1/forecast-jobs/${r.body.job_id}`); } else counts.errors[r.status] = (counts.errors[r.status] ?? 0) + 1; }
+      else { const r = await call(api(), 'POST', '/v1/cross-validation-jobs', bodies.cv()); if (r.status === 202) { counts.cvJobs202.push(r.body.job_id); if (awaitJobs) await ended(`/v1/cross-validation-jobs/${r.body.job_id}`); } else counts.errors[r.status] = (counts.errors[r.status] ?? 0) + 1; }
     } catch { counts.errors.cut = (counts.errors.cut ?? 0) + 1; await sleep(50); }
   }
 }
@@ -254,7 +264,7 @@ try {
   const rssSeconds = Number(args['rss-seconds']);
   if (rssSeconds > 0) {
     loading = true;
-    const loops = Array.from({ length: concurrency }, () => loadLoop(() => api));
+    const loops = Array.from({ length: concurrency }, () => loadLoop(() => api, true));
     const samples: { t: number; api: number; worker: number; pg: number }[] = [];
     const started = Date.now();
     while (Date.now() - started < rssSeconds * 1000 && !stopRequested) {
