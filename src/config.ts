@@ -133,7 +133,6 @@ function cpuWorkers(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
-/** The most estimated model time a synchronous request may take (HORIZON_SYNC_BUDGET_MS, default half the worker-call timeout). */
 /** Default worker processes per group: 2 where the foundation models run on an NVIDIA GPU (HORIZON_DEVICE
  * cuda, or auto with /dev/nvidia0 present), since one worker's own request handling leaves the GPU idle
  * between batches (bench/README.md, "service with 8 clients": 0.44-0.58 of the library with one, 0.95-1.07
@@ -144,6 +143,7 @@ export function defaultWorkersPerGroup(env: NodeJS.ProcessEnv, gpuPresent: () =>
   return device === 'auto' && gpuPresent() ? 2 : 1;
 }
 
+/** The most estimated model time a synchronous request may take (HORIZON_SYNC_BUDGET_MS, default half the worker-call timeout). */
 export function syncBudgetMs(config: Pick<Config, 'syncBudgetMs' | 'inferenceTimeoutMs'>): number {
   return config.syncBudgetMs ?? Math.floor(config.inferenceTimeoutMs / 2);
 }

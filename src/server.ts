@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { jobChunkBudgetMs, type Config } from './config.ts';
-import { findModel, loadCatalog } from './runtime/catalog.ts';
+import { isCpuModel, loadCatalog } from './runtime/catalog.ts';
 import { openDatabase, type Database } from './store/database.ts';
 import { countAccounts, createAccount, AccountExistsError } from './store/accounts.ts';
 import { createApiKey } from './store/api-keys.ts';
@@ -105,7 +105,7 @@ export async function startServer(config: Config, options: {
   });
   // a pull's waiters go on once every worker lists the new size
   const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
-  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce, chunkSeries: config.fairChunkSeries, cpuChunkSeries: config.fairChunkSeriesCpu, isCpuModel: (model) => Boolean(findModel(catalog, model)?.cost), slotsPerEndpoint: config.inferenceUrl ? 32 : 2 });
+  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce, chunkSeries: config.fairChunkSeries, cpuChunkSeries: config.fairChunkSeriesCpu, isCpuModel: (model) => isCpuModel(catalog, model), slotsPerEndpoint: config.inferenceUrl ? 32 : 2 });
   inferenceClient = inference;
   // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
   const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url)) : undefined;

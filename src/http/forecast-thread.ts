@@ -15,7 +15,7 @@ import { AUTO_FIELDS, AUTO_ID } from '../forecasting/auto.ts';
 import { PRISM_ID } from '../forecasting/prism.ts';
 import { encodeInferRequest } from '../runtime/wire.ts';
 import { inlineBodyOf, type StoredSeriesPayload } from '../forecasting/stored-payload.ts';
-import { findModel, type Catalog } from '../runtime/catalog.ts';
+import { findModel, isCpuModel, type Catalog } from '../runtime/catalog.ts';
 import { HorizonError, type FieldError } from '../errors.ts';
 import { AJV_OPTIONS } from './ajv-options.ts';
 import { ForecastRequest, SHARED_SCHEMAS } from './schemas.ts';
@@ -82,7 +82,7 @@ export function planRequest({ id, bytes, stored, context }: RequestJob): Request
 /** The worker request: one body, or (more series than a fair chunk: the inference client's rule,
  * InferenceClient.chunkSeriesFor) one body per chunk of that many series. */
 function chunkedBodies(request: Parameters<typeof encodeInferRequest>[0], context: RequestContext): { inferBody: string; inferBodies?: string[]; chunkSeries: number } {
-  const size = (findModel(context.catalog, request.model)?.cost ? context.cpuChunkSeries : undefined) ?? context.chunkSeries ?? 0;
+  const size = (isCpuModel(context.catalog, request.model) ? context.cpuChunkSeries : undefined) ?? context.chunkSeries ?? 0;
   if (size <= 0 || request.series.length <= size) return { inferBody: JSON.stringify(encodeInferRequest(request, context.float32)), chunkSeries: size };
   const inferBodies: string[] = [];
   for (let start = 0; start < request.series.length; start += size) inferBodies.push(JSON.stringify(encodeInferRequest({ ...request, series: request.series.slice(start, start + size) }, context.float32)));

@@ -92,6 +92,12 @@ export function findModel(catalog: Catalog, id: string): CatalogModel | undefine
   return catalog.models.find((m) => m.id === id);
 }
 
+/** A model fitted on the CPU (the statistical models and baselines: those with a catalog `cost`); its calls
+ * take the CPU fair chunk (InferenceClient.chunkSeriesFor). */
+export function isCpuModel(catalog: Catalog, id: string): boolean {
+  return Boolean(findModel(catalog, id)?.cost);
+}
+
 export function supportsCovariates(model: CatalogModel): boolean {
   return model.covariates.past || model.covariates.future || model.covariates.static;
 }
