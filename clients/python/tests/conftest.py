@@ -48,6 +48,14 @@ class Server:
         """The plain HTTP answer, without the client: what the client's results are compared with."""
         return httpx.request(method, f"{self.url}{path}", json=body, headers={"authorization": f"Bearer {key or self.key}"}, timeout=300)
 
+    def raw_around(self, path: str, call: Any) -> tuple[Any, dict, dict]:
+        """`call()`'s result with the raw GET `path` answers just before and just after it: for answers that
+        change on their own (GET /v1/models' `loaded` lists refresh every 2 s), the client's result must
+        equal one of the two."""
+        before = self.raw("GET", path).json()
+        result = call()
+        return result, before, self.raw("GET", path).json()
+
     def wait_worker(self, timeout: float = 120) -> None:
         deadline = time.monotonic() + timeout
         while not self.control("/worker-ready")["ready"]:
