@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { startTestServer, simpleRequest, type TestServer } from './helpers.ts';
+import { startTestServer, startServerOn, storeBackends, simpleRequest, slowRequest, type TestServer } from './helpers.ts';
 import { setQuotas } from '../src/store/accounts.ts';
 import { quotaWindows } from '../src/store/quota.ts';
 
@@ -89,4 +89,47 @@ describe('quotas', () => {
     assert.equal(after.status, 200, after.text);
     assert.equal(after.headers.get('x-ratelimit-remaining'), '3', 'the 503 was refunded');
   });
+});
+
+// A unit is settled only once its answer has left (issue 24): a client that leaves while its answer is
+// computed is not charged, on both stores.
+describe('quotas: a client that leaves before its answer', () => {
+  const ADMIN = 'q'.repeat(40);
+  for (const backend of storeBackends) {
+    it(`${backend.name}: its unit is refunded once the answer is ready`, async () => {
+      const { server: s, cleanup } = await startServerOn(backend, { HORIZON_ADMIN_TOKEN: ADMIN });
+      try {
+        const { accountId, key } = await s.newAccount({ daily: 5, weekly: 10 });
+        const usedToday = async () => {
+          const res = await s.request('GET', '/v1/admin/accounts', { key: ADMIN });
+          assert.equal(res.status, 200, res.text);
+          return (res.body.accounts as { id: string; used_today: number }[]).find((a) => a.id === accountId)!.used_today;
+        };
+        const abort = new AbortController();
+        const cut = fetch(`${s.url}/v1/forecast`, {
+          method: 'POST', signal: abort.signal,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...slowRequest(), series: Array(4).fill((slowRequest().series as unknown[])[0]) }), // a few seconds of auto-arima
+        });
+        // charged, then the client goes away while the model runs
+        const deadline = Date.now() + 30_000;
+        while (await usedToday() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        assert.equal(await usedToday(), 1, 'the request was charged');
+        abort.abort();
+        await assert.rejects(cut, { name: 'AbortError' }, 'the answer had not come yet');
+        const refunded = Date.now() + 120_000;
+        while (await usedToday() !== 0 && Date.now() < refunded) await new Promise((r) => setTimeout(r, 100));
+        assert.equal(await usedToday(), 0, 'the answer was never given: nothing is charged');
+        // and a request answered normally stays charged
+        const answered = await s.request('POST', '/v1/forecast', { key, body: simpleRequest() });
+        assert.equal(answered.status, 200, answered.text);
+        const settled = Date.now() + 10_000;
+        while (await usedToday() !== 1 && Date.now() < settled) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(await usedToday(), 1);
+      } finally {
+        await s.close();
+        await cleanup();
+      }
+    });
+  }
 });

@@ -1,12 +1,13 @@
 // Pending charges on PostgreSQL (migration 008, src/store/pending-charges.ts): what recovery refunds and
-// what it keeps, a settlement after recovery, and a refund after a settlement whose answer was not sent.
+// what it keeps, a settlement after recovery (its answer was given: charged again), a settlement the
+// database refuses (retried at the next renewal, once), and a refund after a settlement whose answer was not sent.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/store/database.ts';
 import { createAccount } from '../src/store/accounts.ts';
 import { chargeQuotaDeferred, quotaWindows } from '../src/store/quota.ts';
-import { ChargeLostError, pendingCharges, recoverCharges } from '../src/store/pending-charges.ts';
+import { pendingCharges, recoverCharges } from '../src/store/pending-charges.ts';
 import { createPostgresDatabase } from './helpers.ts';
 
 describe('pending charges (PostgreSQL)', () => {
@@ -23,7 +24,7 @@ describe('pending charges (PostgreSQL)', () => {
 
   const used = async (db: Database, accountId: string) => Number((await sql<{ n: string }>`SELECT coalesce(sum(used), 0) AS n FROM quota_usage WHERE account_id = ${accountId}::uuid AND day = ${quotaWindows(new Date()).day}::date`.execute(db.db)).rows[0].n);
 
-  it('recovery refunds a dead process\'s unsettled units, keeps its settled ones; a settlement after recovery fails', async () => {
+  it('recovery refunds a dead process\'s unsettled units, keeps its settled ones; a settlement after recovery charges again', async () => {
     const account = await createAccount(a.db, { name: 'dead-replica' });
     const charges = await Promise.all(Array.from({ length: 4 }, () => chargeQuotaDeferred(a.db, account.id)));
     await charges[0].unit!.settle();
@@ -36,7 +37,13 @@ describe('pending charges (PostgreSQL)', () => {
     // b's own renewals recover too: whichever runs first, the units are back once this returns
     await recoverCharges(b.db, 1);
     assert.equal(await used(b, account.id), 2, 'the two answered units stay');
-    await assert.rejects(charges[2].unit!.settle(), ChargeLostError, 'its unit is gone: the answer must not be sent');
+    // a was alive after all (a stalled loop, a partition): its answer went out, so its unit counts again
+    const again = registryA.chargedAgain;
+    await charges[2].unit!.settle();
+    assert.equal(registryA.chargedAgain, again + 1);
+    assert.equal(await used(b, account.id), 3, 'the answer given after recovery is charged again');
+    await charges[3].unit!.refund();
+    assert.equal(await used(b, account.id), 3, 'refunding a unit recovery already refunded gives nothing back twice');
     await registryA.start(); // a comes back (new lease row)
   });
 
@@ -48,5 +55,27 @@ describe('pending charges (PostgreSQL)', () => {
     await unit!.refund();
     await unit!.refund();
     assert.equal(await used(a, account.id), 0);
+  });
+
+  it('a settlement the database refuses is retried at the next renewal, and counted once', async () => {
+    const account = await createAccount(a.db, { name: 'settle-retry' });
+    const { unit } = await chargeQuotaDeferred(a.db, account.id);
+    const registry = pendingCharges(a.db)!;
+    // the database refuses the settlement (as when it is down): the answer is out, so it is owed
+    await sql`CREATE FUNCTION pg_temp_refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'down'; END $$`.execute(b.db);
+    await sql`CREATE TRIGGER refuse BEFORE UPDATE ON pending_charges FOR EACH ROW EXECUTE FUNCTION pg_temp_refuse()`.execute(b.db);
+    try {
+      await unit!.settle(); // never rejects: the answer was given
+      const row = await sql<{ settled: boolean }>`SELECT settled FROM pending_charges WHERE account_id = ${account.id}::uuid`.execute(b.db);
+      assert.deepEqual(row.rows.map((r) => r.settled), [false], 'not settled yet');
+    } finally {
+      await sql`DROP TRIGGER refuse ON pending_charges`.execute(b.db);
+      await sql`DROP FUNCTION pg_temp_refuse()`.execute(b.db);
+    }
+    await registry.renew();
+    await registry.renew();
+    const row = await sql<{ settled: boolean }>`SELECT settled FROM pending_charges WHERE account_id = ${account.id}::uuid`.execute(b.db);
+    assert.deepEqual(row.rows.map((r) => r.settled), [true], 'the renewal settled it');
+    assert.equal(await used(a, account.id), 1, 'one unit, not refunded, not charged again');
   });
 });

@@ -1,15 +1,15 @@
 // Charges one request against the account's quota and writes the X-RateLimit-* headers
 // (contract B.7); a refused charge becomes a 429 naming the exhausted window.
 // A charged unit stays pending until its answer is sent (issue 24): the onSend hook installed by
-// installChargeSettlement settles it just before the answer's bytes are written (or refunds it when the
-// answer is a 5xx); a job's unit is settled with the job's row (settleWith). A crash in between leaves
-// it pending, and recovery refunds it (src/store/quota-ledger.ts, src/store/pending-charges.ts).
+// installChargeSettlement settles it once the answer's last byte is with the kernel (the response's
+// 'finish'), refunds it when the answer is a 5xx or the connection closes before the answer is out; a
+// job's unit is settled with the job's row (settleWith). A crash in between leaves it pending, and
+// recovery refunds it (src/store/quota-ledger.ts, src/store/pending-charges.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { HorizonError } from '../errors.ts';
 import type { Schema } from '../store/database.ts';
 import { chargeQuotaDeferred, refundQuota, settleUnitsWith, type PendingUnit } from '../store/quota.ts';
-import { ChargeLostError } from '../store/pending-charges.ts';
 
 export interface Charge {
   /** gives the unit back (the request failed with a 5xx) */
@@ -26,27 +26,33 @@ declare module 'fastify' {
   interface FastifyRequest { pendingUnits?: PendingUnit[] }
 }
 
-/** Settles a request's pending units as its answer leaves (refunds them when the answer is a 5xx). */
+/** Settles a request's pending units once its answer is out (refunds them when it is a 5xx or never leaves). */
 export function installChargeSettlement(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const units = request.pendingUnits;
     if (!units?.length) return payload;
     request.pendingUnits = undefined;
+    const refund = () => Promise.all(units.map((u) => u.refund()))
+      .catch((error: Error) => request.log.warn({ err: error.message }, 'refund failed; recovery will give the unit back'));
     if (reply.statusCode >= 500) {
       // the error handler's answer: give the units back; a store that is down leaves them to recovery
-      await Promise.all(units.map((u) => u.refund())).catch((error: Error) => request.log.warn({ err: error.message }, 'refund failed; recovery will give the unit back'));
+      await refund();
       return payload;
     }
-    try {
-      await Promise.all(units.map((u) => u.settle()));
-    } catch (error) {
-      // not recorded as answered: this answer is not sent (a 503 is), so usage still equals the answers given
-      request.pendingUnits = units;
-      throw new HorizonError('no_worker', error instanceof ChargeLostError
-        ? 'the answer was ready but this server had lost its lease on the quota store and its charge was refunded; nothing is charged, retry'
-        : `the answer was ready but its quota unit could not be recorded (${(error as Error).message}); nothing is charged, retry`,
-      { headers: { 'retry-after': '1' }, cause: error });
+    // 'finish': every byte of the answer is written to the socket, synchronously in the turn that wrote the
+    // last one — the settlement's statement is written in that turn too (pending-charges.ts)
+    const res = reply.raw;
+    if (res.destroyed) {
+      // the client left while the answer was computed: it is not given, and no 'close' will come again
+      await refund();
+      return payload;
     }
+    res.once('finish', () => {
+      if (res.statusCode >= 500) void refund();
+      else void Promise.all(units.map((u) => u.settle())).catch((error: Error) => request.log.warn({ err: error.message }, 'settlement failed'));
+    });
+    // a connection that closes first (the client left, the socket broke): the answer was not given
+    res.once('close', () => { if (!res.writableFinished) void refund(); });
     return payload;
   });
 }

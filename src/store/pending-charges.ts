@@ -3,7 +3,11 @@
 // api_instances, renewed every lease/3; every renewal also runs the recovery, which refunds the
 // pending units of any process whose lease lapsed (kill -9, a lost machine) — so the units of a dead
 // replica are given back by another replica, or by the same deployment's next start.
-// Settlements of one event-loop turn go to the database together (one DELETE per batch).
+// A unit is settled once its answer's last byte is with the kernel (src/http/charge.ts), in the same
+// turn of the event loop: a kill -9 can fall only between two socket writes, not across a database
+// round trip and fsync as when the settlement came first. Its answer is given by then, so a settlement
+// never fails the answer: one the database refuses is retried at each renewal, and one whose unit recovery
+// already refunded (this process's lease lapsed) charges the unit again.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from './schema.ts';
@@ -11,15 +15,19 @@ import type { Schema } from './schema.ts';
 /** A pending charge's row is gone before it was settled: recovery refunded it (this process's lease lapsed). */
 export class ChargeLostError extends Error {}
 
-interface Waiter { id: string; resolve(): void; reject(error: unknown): void }
+/** A unit to settle: its pending_charges row, and where to charge it again if recovery refunded it. */
+export interface Settlement { id: string; accountId: string; day: string }
 
 export class PendingCharges {
   readonly instanceId = randomUUID();
   private readonly db: Kysely<Schema>;
   private readonly leaseSeconds: number;
   private timer?: NodeJS.Timeout;
-  private waiting: Waiter[] = [];
-  private flushing = false;
+  private waiting: Settlement[] = [];
+  /** settlements the database refused (it was down): retried at every renewal, before anything else */
+  private readonly settlesDue = new Map<string, Settlement>();
+  /** units charged again because recovery had refunded them before their answer's settlement (tests read it) */
+  chargedAgain = 0;
   private renewing?: Promise<void>;
   /** refunds that failed (the database was unreachable): retried at every renewal, so a live process gives them back too */
   private readonly refundsDue = new Set<string>();
@@ -43,6 +51,12 @@ export class PendingCharges {
   async renew(): Promise<number> {
     await sql`INSERT INTO api_instances (id) VALUES (${this.instanceId}::uuid)
       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`.execute(this.db);
+    // owed settlements first: the clean-up below deletes settled rows, and a retry must still find its row
+    if (this.settlesDue.size > 0) {
+      const due = [...this.settlesDue.values()];
+      await this.settleNow(due);
+      for (const s of due) this.settlesDue.delete(s.id);
+    }
     if (this.refundsDue.size > 0) {
       const due = [...this.refundsDue];
       await refundCharges(this.db, due);
@@ -72,40 +86,47 @@ export class PendingCharges {
     await sql`DELETE FROM api_instances WHERE id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
   }
 
-  /** The answer of charge `id` is about to be sent: its unit stays. Rejects with ChargeLostError when recovery refunded it. */
-  settle(id: string): Promise<void> {
-    const done = new Promise<void>((resolve, reject) => this.waiting.push({ id, resolve, reject }));
-    if (!this.flushing) {
-      this.flushing = true;
-      setImmediate(() => void this.flushLoop());
-    }
-    return done;
+  /** The answer of charge `id` has been sent: its unit stays. Settlements of one turn of the event loop go in
+   * one statement, written at once (no batching delay: the window a kill -9 can hit is this short). Never
+   * rejects: a failure is retried at the next renewals. */
+  settle(settlement: Settlement): Promise<void> {
+    if (this.waiting.push(settlement) === 1) queueMicrotask(() => void this.flush());
+    return this.flushed ??= new Promise<void>((resolve) => { this.resolveFlushed = resolve; });
   }
 
-  private async flushLoop(): Promise<void> {
+  private flushed?: Promise<void>;
+  private resolveFlushed?: () => void;
+
+  private async flush(): Promise<void> {
+    const batch = this.waiting;
+    const resolve = this.resolveFlushed!;
+    this.waiting = [];
+    this.flushed = undefined;
     try {
-      while (this.waiting.length) {
-        const batch = this.waiting.splice(0, 1024);
-        try {
-          const gone = new Set(await settleCharges(this.db, batch.map((w) => w.id)));
-          for (const w of batch) {
-            if (gone.has(w.id)) w.resolve();
-            else w.reject(new ChargeLostError(`pending charge ${w.id} was refunded by recovery before its answer was sent`));
-          }
-        } catch (error) {
-          for (const w of batch) w.reject(error);
-        }
-      }
-    } finally {
-      this.flushing = false;
+      await this.settleNow(batch);
+    } catch {
+      for (const s of batch) this.settlesDue.set(s.id, s);
     }
+    resolve();
+  }
+
+  /** Marks the batch's rows settled; a unit whose row recovery deleted (refunded) is charged again. */
+  private async settleNow(batch: Settlement[]): Promise<void> {
+    const found = new Set(await settleCharges(this.db, batch.map((s) => s.id)));
+    const lost = batch.filter((s) => !found.has(s.id));
+    if (lost.length === 0) return;
+    const values = sql.join(lost.map((s) => sql`(${s.accountId}::uuid, ${s.day}::date, 1)`));
+    await sql`INSERT INTO quota_usage AS q (account_id, day, used) SELECT account_id, day, sum(used)::integer FROM (VALUES ${values}) AS v(account_id, day, used)
+      GROUP BY account_id, day ON CONFLICT (account_id, day) DO UPDATE SET used = q.used + excluded.used`.execute(this.db);
+    this.chargedAgain += lost.length;
   }
 }
 
-/** Marks the rows `ids` settled (their units stay charged); returns the ids that were still pending. */
+/** Marks the rows `ids` settled (their units stay charged); returns the ids whose row is still there (a
+ * retry of a settlement whose first try committed finds its row settled already: it is not lost). */
 export async function settleCharges(db: Kysely<Schema> | Transaction<Schema>, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ id: string }>`UPDATE pending_charges SET settled = true WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND NOT settled RETURNING id::text AS id`.execute(db);
+  const { rows } = await sql<{ id: string }>`UPDATE pending_charges SET settled = true WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) RETURNING id::text AS id`.execute(db);
   return rows.map((r) => r.id);
 }
 

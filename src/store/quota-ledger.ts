@@ -12,7 +12,7 @@
 //   PGlite's own files, which are not fsync'd either: safe against a crash of the process, not of the OS.
 // - in memory (tests): the units of one event-loop turn are written together and awaited.
 // A charge's unit is *pending* until its answer is sent (issue 24): its journal line is tagged `c`, the
-// line `s<seq>` settles it just before the answer is written, `r<seq>` refunds it (a 5xx). Opening the
+// line `s<seq>` settles it once the answer is written, `r<seq>` refunds it (a 5xx). Opening the
 // store refunds every charge still pending — its request never answered (kill -9) — so usage equals the
 // answers given. Those lines are kept through journal rewrites until their charge is settled.
 // PostgreSQL deployments keep horizon_charge: several API processes share their database.
@@ -163,7 +163,7 @@ export class QuotaLedger {
     return ++this.queued;
   }
 
-  /** The answer of charge `seq` is about to be sent: one synchronous append, so a crash after it keeps the unit. */
+  /** The answer of charge `seq` has been sent: one synchronous append, so a crash after it keeps the unit. */
   settle(seq: number, accountId: string, day: string): void {
     if (this.journalFd === undefined || !this.unsettled.has(seq)) return;
     this.record(accountId, day, 0, `s${seq}`);

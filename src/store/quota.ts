@@ -75,7 +75,9 @@ function decide(row: ChargeRow, position: number, windows: QuotaWindows, now: Da
   return decision;
 }
 
-interface Waiter { now: Date; resolve(d: QuotaDecision & { chargeId?: string }): void; reject(e: unknown): void }
+type Charged = QuotaDecision & { chargeId?: string; day: string };
+
+interface Waiter { now: Date; resolve(d: Charged): void; reject(e: unknown): void }
 
 const queues = new WeakMap<Kysely<Schema>, Map<string, { waiting: Waiter[]; running: boolean }>>();
 
@@ -92,7 +94,7 @@ async function chargeGroup(db: Kysely<Schema>, accountId: string, group: Waiter[
         FROM horizon_charge_pending(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer, ${pending.instanceId}::uuid)`.execute(db)
       : await sql<ChargeRow>`
       SELECT * FROM horizon_charge(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer)`.execute(db);
-    group.forEach((w, i) => w.resolve({ ...decide(rows[0], i, windows, now), chargeId: rows[0].charge_ids?.[i] }));
+    group.forEach((w, i) => w.resolve({ ...decide(rows[0], i, windows, now), chargeId: rows[0].charge_ids?.[i], day: windows.day }));
   } catch (error) {
     for (const w of group) w.reject(error);
   }
@@ -101,7 +103,7 @@ async function chargeGroup(db: Kysely<Schema>, accountId: string, group: Waiter[
 /** An admitted unit whose answer is not sent yet (issue 24): settled when it is, refunded when it fails;
  * a crash leaves it pending, and recovery refunds it. Settling or refunding twice does nothing. */
 export interface PendingUnit {
-  /** the answer is about to be sent: the unit stays (rejects with ChargeLostError if recovery refunded it) */
+  /** the answer has been sent: the unit stays (PostgreSQL: a unit recovery refunded meanwhile is charged again) */
   settle(): Promise<void>;
   /** the request failed: the unit is given back */
   refund(): Promise<void>;
@@ -160,9 +162,9 @@ const written = () => Promise.resolve();
 export async function chargeQuotaDeferred(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<DeferredDecision> {
   const ledger = quotaLedger(db);
   if (!ledger) {
-    const { chargeId, ...decision } = await chargeGroupQueued(db, accountId, now);
+    const { chargeId, day, ...decision } = await chargeGroupQueued(db, accountId, now);
     const registry = pendingCharges(db);
-    const unit = chargeId && registry ? new OnceUnit(() => registry.settle(chargeId), () => registry.refund(chargeId), chargeId) : undefined;
+    const unit = chargeId && registry ? new OnceUnit(() => registry.settle({ id: chargeId, accountId, day }), () => registry.refund(chargeId), chargeId) : undefined;
     return { decision, persisted: written, unit };
   }
   const windows = quotaWindows(now);
@@ -187,13 +189,13 @@ export async function chargeQuota(db: Kysely<Schema>, accountId: string, now: Da
   return decision;
 }
 
-function chargeGroupQueued(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<QuotaDecision & { chargeId?: string }> {
+function chargeGroupQueued(db: Kysely<Schema>, accountId: string, now: Date = new Date()): Promise<Charged> {
   let perDb = queues.get(db);
   if (!perDb) queues.set(db, perDb = new Map());
   let queue = perDb.get(accountId);
   if (!queue) perDb.set(accountId, queue = { waiting: [], running: false });
   const entry = queue;
-  const decision = new Promise<QuotaDecision & { chargeId?: string }>((resolve, reject) => entry.waiting.push({ now, resolve, reject }));
+  const decision = new Promise<Charged>((resolve, reject) => entry.waiting.push({ now, resolve, reject }));
   if (!entry.running) {
     entry.running = true;
     void (async () => {
