@@ -81,6 +81,8 @@ export interface Config {
   webhookBackoffMs: number;
   /** PostgreSQL: HORIZON_INSTANCE_LEASE_SECONDS without a lease renewal after which a process counts as dead and its pending charges are refunded (migration 008) */
   instanceLeaseSeconds: number;
+  /** embedded store: HORIZON_SERIES_CACHE_BYTES of stored histories kept in memory (src/store/series-cache.ts); 0: none */
+  seriesCacheBytes: number;
   /** HORIZON_SYNC_MAX_SERIES / HORIZON_SYNC_MAX_POINTS: the most series / observations one synchronous request may hold (0 = no cap); beyond: 413 use_job_api */
   syncMaxSeries: number;
   syncMaxPoints: number;
@@ -200,6 +202,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.HORIZON_METRICS_TOKEN || undefined,
     adminToken: adminToken(env),
     instanceLeaseSeconds: Math.max(1, int(env, 'HORIZON_INSTANCE_LEASE_SECONDS', 30)),
+    seriesCacheBytes: Math.max(0, int(env, 'HORIZON_SERIES_CACHE_BYTES', 256 * 1024 * 1024)),
     syncMaxSeries: int(env, 'HORIZON_SYNC_MAX_SERIES', 10_000),
     syncMaxPoints: int(env, 'HORIZON_SYNC_MAX_POINTS', 2_000_000),
     accountMaxInflight: int(env, 'HORIZON_ACCOUNT_MAX_INFLIGHT', 64),

@@ -72,7 +72,7 @@ export async function startServer(config: Config, options: {
 } = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds, seriesCacheBytes: config.seriesCacheBytes });
   await bootstrapFirstAccount(database, config, print);
 
   const catalog = loadCatalog();

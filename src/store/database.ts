@@ -8,6 +8,7 @@ import { Migrator, type Migration } from 'kysely/migration';
 import { PGlite } from '@electric-sql/pglite';
 import { useQuotaLedger, type QuotaLedger } from './quota-ledger.ts';
 import { usePendingCharges, type PendingCharges } from './pending-charges.ts';
+import { useSeriesCache } from './series-cache.ts';
 import pg from 'pg';
 
 // the table types live in schema.ts; re-exported for the store modules that take them from here
@@ -33,6 +34,8 @@ export interface DatabaseOptions {
   quotaJournal?: { flushMs?: number; rotateBytes?: number };
   /** PostgreSQL: seconds without a renewal after which this process counts as dead and its pending charges are refunded (migration 008) */
   instanceLeaseSeconds?: number;
+  /** the embedded store: bytes of stored histories kept in memory (series-cache.ts); absent or 0: none */
+  seriesCacheBytes?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -58,6 +61,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // this process is the embedded store's only writer: quotas are decided in memory, units journaled
     const journaled = useQuotaLedger(db, inMemory ? undefined : { path: join(options.dataDir, 'quota-journal'), ...options.quotaJournal });
     ledger = journaled;
+    // the only writer, one transaction at a time: its stored histories can be served from memory
+    useSeriesCache(db, options.seriesCacheBytes ?? 0);
     database = {
       db, kind: 'pglite', pglite,
       close: async () => { await journaled.close(); await db.destroy(); if (!pglite.closed) await pglite.close(); },

@@ -2,6 +2,7 @@
 // (withTables) rather than in database.ts: nothing else reads them.
 import { sql, type Generated, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from './database.ts';
+import { seriesCache, type CachedHistory } from './series-cache.ts';
 
 export interface StoredSeriesTable {
   account_id: string;
@@ -124,19 +125,45 @@ export async function getSeries(db: Kysely<Schema>, accountId: string, seriesId:
  * costs per column decoded), the grid parsed once per distinct grid (`gridKey`: its JSON text), the history
  * as its stored bytes (float64 little-endian, NaN = missing; decodeTarget makes the array): a large forecast
  * copies the bytes into one Float64Array without building 10,000 arrays of numbers first. */
-export interface SeriesHistory { series_id: string; freq: string; grid: unknown; gridKey: string; bytes: Buffer; schedule: unknown | null }
+export type SeriesHistory = CachedHistory;
 
 export const historyPoints = (h: Pick<SeriesHistory, 'bytes'>): number => h.bytes.byteLength / 8;
 
+/** The histories of `seriesIds` (absent: no such series for this account). The embedded store answers
+ * from its cache what it holds (series-cache.ts); a read inside a transaction or `forUpdate` reads the store. */
 export async function readHistories(db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean } = {}): Promise<Map<string, SeriesHistory>> {
   if (seriesIds.length === 0) return new Map();
+  const cache = options.forUpdate ? undefined : seriesCache(db);
+  const cached = cache?.lookup(accountId, seriesIds);
+  const wanted = [...new Set(seriesIds)].filter((id) => !cached?.has(id));
+  if (wanted.length === 0) return cached!;
+  const token = cache?.readStarted();
+  const read = await readStoredHistories(db, accountId, wanted, options);
+  if (cache) cache.fill(token!, accountId, read.values());
+  if (!cached?.size) return read;
+  for (const [id, h] of read) cached.set(id, h);
+  return cached;
+}
+
+async function readStoredHistories(db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean }): Promise<Map<string, SeriesHistory>> {
   const lock = options.forUpdate ? sql` ORDER BY series_id FOR UPDATE` : sql``;
   const { rows } = await sql<{ series_id: string; freq: string; grid: string; target: string; schedule: string | null }>`
     SELECT series_id, freq, grid::text AS grid, encode(target, 'base64') AS target, schedule::text AS schedule FROM stored_series
-    WHERE account_id = ${accountId} AND series_id = ANY(${[...new Set(seriesIds)]}::text[])${lock}`.execute(db);
+    WHERE account_id = ${accountId} AND series_id = ANY(${seriesIds}::text[])${lock}`.execute(db);
   const grids = new Map<string, unknown>();
   const parsed = (text: string) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
   return new Map(rows.map((r) => [r.series_id, { series_id: r.series_id, freq: r.freq, grid: parsed(r.grid), gridKey: r.grid, bytes: Buffer.from(r.target, 'base64'), schedule: r.schedule === null ? null : JSON.parse(r.schedule) }]));
+}
+
+/** Runs the transaction `work` that writes the series `seriesIds` (and changes their cache entries inside,
+ * before its COMMIT, so that the next transaction sees them); when it fails, their cache entries go. */
+async function writing<T>(db: Kysely<Schema>, accountId: string, seriesIds: () => Iterable<string>, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    seriesCache(db)?.forget(accountId, seriesIds());
+    throw error;
+  }
 }
 
 export async function getManySeries(db: Kysely<Schema>, accountId: string, seriesIds: string[]): Promise<Map<string, SeriesRow>> {
@@ -168,7 +195,8 @@ export interface SeriesWrite { freq: string; grid: unknown; target: (number | nu
  * transaction that creates, under a lock on the account row, so concurrent creations cannot overshoot it.
  */
 export async function putSeries(db: Kysely<Schema>, accountId: string, seriesId: string, write: SeriesWrite, maxSeries: number): Promise<{ created: boolean } | { limit: number }> {
-  return await db.transaction().execute(async (trx) => {
+  return await writing(db, accountId, () => [seriesId], () => db.transaction().execute(async (trx) => {
+    seriesCache(db)?.replaced(accountId, seriesId); // read again from the store (its grid text is the store's)
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
     await sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`.execute(tx);
     const existing = await tx.selectFrom('stored_series').select('series_id').where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
@@ -186,10 +214,11 @@ export async function putSeries(db: Kysely<Schema>, accountId: string, seriesId:
     if (maxSeries > 0 && (await countSeries(trx, accountId)) >= maxSeries) return { limit: maxSeries };
     await tx.insertInto('stored_series').values({ account_id: accountId, series_id: seriesId, ...values } as never).execute();
     return { created: true };
-  });
+  }));
 }
 
 export async function deleteSeries(db: Kysely<Schema>, accountId: string, seriesId: string): Promise<boolean> {
+  seriesCache(db)?.replaced(accountId, seriesId);
   const result = await seriesDb(db).deleteFrom('stored_series').where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
@@ -201,19 +230,21 @@ export async function deleteSeries(db: Kysely<Schema>, accountId: string, series
 export async function appendToSeries<T extends { append: (number | null)[] }>(
   db: Kysely<Schema>, accountId: string, seriesId: string, decide: (row: SeriesRow) => T,
 ): Promise<{ row: SeriesRow; decision: T } | undefined> {
-  return await db.transaction().execute(async (trx) => {
+  return await writing(db, accountId, () => [seriesId], () => db.transaction().execute(async (trx) => {
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
     const stored = await tx.selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId).where('series_id', '=', seriesId).forUpdate().executeTakeFirst();
     if (!stored) return undefined;
     const row = decoded(stored);
     const decision = decide(row);
     if (decision.append.length > 0) {
+      const added = encodeTarget(decision.append);
       await tx.updateTable('stored_series')
-        .set({ target: sql`target || ${encodeTarget(decision.append)}`, updated_at: sql`now()` } as never)
+        .set({ target: sql`target || ${added}`, updated_at: sql`now()` } as never)
         .where('account_id', '=', accountId).where('series_id', '=', seriesId).execute();
+      seriesCache(db)?.appended(accountId, seriesId, added);
     }
     return { row, decision };
-  });
+  }));
 }
 
 export type ForecastInsert = Omit<StoredForecastsTable, 'issued_at' | 'scored_at' | 'actuals' | 'scores'>;
@@ -291,27 +322,35 @@ export async function appendToManySeries<T extends { append: (number | null)[] }
   db: Kysely<Schema>, accountId: string, seriesIds: string[],
   reaches: (head: { series_id: string; grid: unknown; points: number }) => boolean, decide: (rows: Map<string, AppendHead>) => T[],
 ): Promise<{ rows: Map<string, AppendHead>; decisions: T[] }> {
-  return await db.transaction().execute(async (trx) => {
+  const cache = seriesCache(db);
+  return await writing(db, accountId, () => seriesIds, () => db.transaction().execute(async (trx) => {
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
-    // lock and read the heads only: reading every history (10,000 × its values) cost more than the append itself
-    const { rows: heads } = await sql<{ series_id: string; freq: string; grid: string; points: number; schedule: string | null }>`
-      SELECT series_id, freq, grid::text AS grid, length(target) / 8 AS points, schedule::text AS schedule FROM stored_series
-      WHERE account_id = ${accountId} AND series_id = ANY(${[...new Set(seriesIds)]}::text[]) ORDER BY series_id FOR UPDATE`.execute(trx);
-    const grids = new Map<string, unknown>();
-    const parsed = (text: string) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
-    const rows = new Map<string, AppendHead>(heads.map((h) => [h.series_id, { series_id: h.series_id, freq: h.freq, grid: parsed(h.grid), target: { length: Number(h.points) }, schedule: h.schedule === null ? null : JSON.parse(h.schedule) }]));
+    const rows = new Map<string, AppendHead>();
+    // the embedded store's heads come from its cache (no other transaction runs meanwhile: exact)
+    for (const [id, h] of cache?.lookup(accountId, seriesIds) ?? []) rows.set(id, { series_id: id, freq: h.freq, grid: h.grid, target: { length: historyPoints(h) }, schedule: h.schedule });
+    const unread = [...new Set(seriesIds)].filter((id) => !rows.has(id));
+    if (unread.length > 0) {
+      // lock and read the heads only: reading every history (10,000 × its values) cost more than the append itself
+      const { rows: heads } = await sql<{ series_id: string; freq: string; grid: string; points: number; schedule: string | null }>`
+        SELECT series_id, freq, grid::text AS grid, length(target) / 8 AS points, schedule::text AS schedule FROM stored_series
+        WHERE account_id = ${accountId} AND series_id = ANY(${unread}::text[]) ORDER BY series_id FOR UPDATE`.execute(trx);
+      const grids = new Map<string, unknown>();
+      const parsed = (text: string) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
+      for (const h of heads) rows.set(h.series_id, { series_id: h.series_id, freq: h.freq, grid: parsed(h.grid), target: { length: Number(h.points) }, schedule: h.schedule === null ? null : JSON.parse(h.schedule) });
+    }
     // a retried append repeats stored dates: those series' values are read to compare
     const overlapping = [...rows.values()].filter((r) => reaches({ series_id: r.series_id, grid: r.grid, points: r.target.length })).map((r) => r.series_id);
     for (const [id, full] of await readHistories(trx, accountId, overlapping)) rows.get(id)!.target = decodeTarget(full.bytes);
     const decisions = decide(rows);
-    const changes = seriesIds.map((id, i) => ({ series_id: id, vals: encodeTarget(decisions[i].append).toString('hex') })).filter((c) => c.vals.length > 0);
+    const changes = seriesIds.map((id, i) => ({ series_id: id, added: encodeTarget(decisions[i].append) })).filter((c) => c.added.byteLength > 0);
     if (changes.length > 0) {
       await sql`UPDATE stored_series AS s SET target = s.target || decode(v.vals, 'hex'), updated_at = now()
-        FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS v(series_id text, vals text)
+        FROM jsonb_to_recordset(${JSON.stringify(changes.map((c) => ({ series_id: c.series_id, vals: c.added.toString('hex') })))}::jsonb) AS v(series_id text, vals text)
         WHERE s.account_id = ${accountId} AND s.series_id = v.series_id`.execute(tx);
+      for (const c of changes) cache?.appended(accountId, c.series_id, c.added);
     }
     return { rows, decisions };
-  });
+  }));
 }
 
 /** Per series: the first step of its latest stored forecast (series without one are absent). */
