@@ -42,6 +42,8 @@ export const ERRORS = {
   weights_missing: { status: 503, title: 'Model weights not found' },
   model_pulling: { status: 503, title: 'Model weights are being pulled' },
   no_worker: { status: 503, title: 'No model worker available' },
+  // the database cannot be reached (PostgreSQL restarting, a network cut): retryable, like no_worker
+  store_unavailable: { status: 503, title: 'The database is not reachable' },
   inference_timeout: { status: 504, title: 'Inference timed out' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -9,7 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.ts';
-import type { Database } from '../store/database.ts';
+import { isStoreUnreachable, type Database } from '../store/database.ts';
 import type { InferenceClient } from '../runtime/inference.ts';
 import type { PullManager } from '../runtime/model-pull.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
@@ -214,6 +214,9 @@ function toHorizonError(error: FastifyError | HorizonError, bodyLimitBytes: numb
     case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${bodyLimitBytes} bytes (HORIZON_BODY_LIMIT_BYTES); split the series across several requests`);
     case 415: return new HorizonError('unsupported_media_type', 'send the body as Content-Type: application/json');
     case 404: return new HorizonError('not_found', fastifyError.message);
+  }
+  if (isStoreUnreachable(error)) {
+    return new HorizonError('store_unavailable', `the database cannot be reached (${fastifyError.message}); nothing was done, retry`, { headers: { 'retry-after': '2' }, cause: error });
   }
   return new HorizonError('internal_error', `unexpected error: ${fastifyError.message}`, { cause: error });
 }

@@ -308,7 +308,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   429: 'Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account\'s model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After)',
   500: 'Inference failed, or an unexpected error; `detail` describes it',
   502: 'Pulling the model weights failed',
-  503: 'Model or worker not available right now (weights missing, being pulled, worker restarting)',
+  503: 'Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); Retry-After says when to retry',
   504: 'Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call',
 };
 

@@ -74,6 +74,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
+/** Socket errors of a connection to the database that cannot be opened or was cut. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Whether `error` says the database cannot be reached now (as opposed to a query that failed): SQLSTATE
+ * class 08 (connection exception), 57P01-57P03 (the server is shutting down, or starting: "cannot connect
+ * now"), a socket error, or node-postgres's own messages for a connection that ended. */
+export function isStoreUnreachable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (code.startsWith('08') || /^57P0[123]$/.test(code) || UNREACHABLE_CODES.has(code)) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /^Connection terminated|connection error and is not queryable|^timeout exceeded when trying to connect/.test(message);
+}
+
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /** Runs every `migrations/NNN_name.sql` not yet applied, in name order. */
