@@ -4,6 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { openDatabase, type Database } from '../src/store/database.ts';
 import { createAccount } from '../src/store/accounts.ts';
 import { chargeQuotaDeferred, quotaWindows } from '../src/store/quota.ts';
@@ -77,5 +78,24 @@ describe('pending charges (PostgreSQL)', () => {
     const row = await sql<{ settled: boolean }>`SELECT settled FROM pending_charges WHERE account_id = ${account.id}::uuid`.execute(b.db);
     assert.deepEqual(row.rows.map((r) => r.settled), [true], 'the renewal settled it');
     assert.equal(await used(a, account.id), 1, 'one unit, not refunded, not charged again');
+  });
+
+  it('a graceful stop keeps the units whose answers were sent just before it (their settlements still in flight)', async () => {
+    const c = await openDatabase({ databaseUrl: pgdb.url, dataDir: 'unused', instanceLeaseSeconds: 1 });
+    const account = await createAccount(c.db, { name: 'stopping' });
+    const charges = await Promise.all(Array.from({ length: 5 }, () => chargeQuotaDeferred(c.db, account.id)));
+    // their rows are locked (a slow database): the settlements wait, and so would a refund of them
+    const locker = new pg.Client({ connectionString: pgdb.url });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('SELECT id FROM pending_charges WHERE account_id = $1 FOR UPDATE', [account.id]);
+    for (const { unit } of charges.slice(0, 3)) void unit!.settle(); // three answers went out; two never will
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = c.close(); // stop(): refunds what is pending, once the settlements are done
+    await new Promise((r) => setTimeout(r, 200));
+    await locker.query('COMMIT');
+    await locker.end();
+    await closing;
+    assert.equal(await used(a, account.id), 3);
   });
 });

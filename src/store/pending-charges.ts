@@ -81,6 +81,9 @@ export class PendingCharges {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.renewing;
+    // the settlements of answers already sent first: the refund below would give their units back
+    while (this.flushing.size > 0) await Promise.all(this.flushing);
+    if (this.settlesDue.size > 0) await this.settleNow([...this.settlesDue.values()]).then(() => this.settlesDue.clear(), () => undefined);
     await sql`SELECT horizon_refund_pending(coalesce(array_agg(id), '{}'::bigint[])) FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid AND (NOT settled OR id = ANY(${`{${[...this.refundsDue].join(',')}}`}::bigint[]))`.execute(this.db).catch(() => undefined);
     await sql`DELETE FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
     await sql`DELETE FROM api_instances WHERE id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
@@ -96,18 +99,18 @@ export class PendingCharges {
 
   private flushed?: Promise<void>;
   private resolveFlushed?: () => void;
+  /** settlement statements in flight (stop() waits for them) */
+  private readonly flushing = new Set<Promise<void>>();
 
-  private async flush(): Promise<void> {
+  private flush(): Promise<void> {
     const batch = this.waiting;
     const resolve = this.resolveFlushed!;
     this.waiting = [];
     this.flushed = undefined;
-    try {
-      await this.settleNow(batch);
-    } catch {
-      for (const s of batch) this.settlesDue.set(s.id, s);
-    }
-    resolve();
+    const done = this.settleNow(batch).catch(() => { for (const s of batch) this.settlesDue.set(s.id, s); })
+      .finally(() => { this.flushing.delete(done); resolve(); });
+    this.flushing.add(done);
+    return done;
   }
 
   /** Marks the batch's rows settled; a unit whose row recovery deleted (refunded) is charged again. */
