@@ -120,12 +120,17 @@ describe('quotas: a client that leaves before its answer', () => {
         const refunded = Date.now() + 120_000;
         while (await usedToday() !== 0 && Date.now() < refunded) await new Promise((r) => setTimeout(r, 100));
         assert.equal(await usedToday(), 0, 'the answer was never given: nothing is charged');
+        // an answer through app.inject() (how MCP's tools call the API) stays charged too
+        const injected = await s.app.inject({ method: 'POST', url: '/v1/forecast', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(simpleRequest()) });
+        assert.equal(injected.statusCode, 200, injected.body);
+        await new Promise((r) => setTimeout(r, 500)); // its settlement, and the refund a wrong 'close' would make
+        assert.equal(await usedToday(), 1, 'the injected answer was given: charged once');
         // and a request answered normally stays charged
         const answered = await s.request('POST', '/v1/forecast', { key, body: simpleRequest() });
         assert.equal(answered.status, 200, answered.text);
         const settled = Date.now() + 10_000;
-        while (await usedToday() !== 1 && Date.now() < settled) await new Promise((r) => setTimeout(r, 50));
-        assert.equal(await usedToday(), 1);
+        while (await usedToday() !== 2 && Date.now() < settled) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(await usedToday(), 2);
       } finally {
         await s.close();
         await cleanup();

@@ -47,12 +47,15 @@ export function installChargeSettlement(app: FastifyInstance): void {
       await refund();
       return payload;
     }
+    let finished = false;
     res.once('finish', () => {
+      finished = true;
       if (res.statusCode >= 500) void refund();
       else void Promise.all(units.map((u) => u.settle())).catch((error: Error) => request.log.warn({ err: error.message }, 'settlement failed'));
     });
-    // a connection that closes first (the client left, the socket broke): the answer was not given
-    res.once('close', () => { if (!res.writableFinished) void refund(); });
+    // a connection that closes first (the client left, the socket broke): the answer was not given. (Our own
+    // flag, not writableFinished: app.inject()'s response, which MCP's tools answer through, has no socket.)
+    res.once('close', () => { if (!finished) void refund(); });
     return payload;
   });
 }

@@ -128,7 +128,8 @@ class OnceUnit implements PendingUnit {
   }
   get pending(): boolean { return this.state === 'pending'; }
   markSettled(): void { this.state = 'settled'; }
-  async settle(): Promise<void> { if (this.state !== 'pending') return; await this.doSettle(); this.state = 'settled'; }
+  // settled from the moment it starts: a refund that comes while the settlement is written does nothing
+  async settle(): Promise<void> { if (this.state !== 'pending') return; this.state = 'settled'; await this.doSettle(); }
   async refund(): Promise<void> { if (this.state !== 'pending') return; this.state = 'refunded'; await this.doRefund(); }
 }
 
