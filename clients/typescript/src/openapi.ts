@@ -453,7 +453,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting) */
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); Retry-After says when to retry */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -1178,7 +1178,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting) */
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); Retry-After says when to retry */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -2963,7 +2963,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting) */
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); Retry-After says when to retry */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -5100,7 +5100,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting) */
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); Retry-After says when to retry */
                 503: {
                     headers: {
                         [name: string]: unknown;
