@@ -50,8 +50,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // the same for a connection that dies while checked out between two queries (a transaction's)
     pool.on('connect', (client) => { client.on('error', () => {}); });
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-    const charges = pending = usePendingCharges(db, options.instanceLeaseSeconds ?? 30);
-    database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: async () => { await charges.stop(); await db.destroy(); } };
+    // settlements of sent answers on connections of their own (pending-charges.ts): never queued behind other work
+    const settlePool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, idleTimeoutMillis: 0 });
+    settlePool.on('error', () => {});
+    settlePool.on('connect', (client) => { client.on('error', () => {}); });
+    const settleDb = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: settlePool }) });
+    const charges = pending = usePendingCharges(db, options.instanceLeaseSeconds ?? 30, settleDb);
+    database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: async () => { await charges.stop(); await settleDb.destroy(); await db.destroy(); } };
   } else {
     const inMemory = options.dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(options.dataDir, { recursive: true });

@@ -32,8 +32,13 @@ export class PendingCharges {
   /** refunds that failed (the database was unreachable): retried at every renewal, so a live process gives them back too */
   private readonly refundsDue = new Set<string>();
 
-  constructor(db: Kysely<Schema>, leaseSeconds: number) {
+  /** the settlements' own connections (a small pool of their own): a settlement must be written in the turn its
+   * answer left, not wait behind the main pool's queries for a connection (the soak saw a kill fall in such a wait) */
+  private readonly settleDb: Kysely<Schema>;
+
+  constructor(db: Kysely<Schema>, leaseSeconds: number, settleDb: Kysely<Schema> = db) {
     this.db = db;
+    this.settleDb = settleDb;
     this.leaseSeconds = leaseSeconds;
   }
 
@@ -49,8 +54,9 @@ export class PendingCharges {
 
   /** Renews this process's lease, then refunds the pending units of processes whose lease lapsed. */
   async renew(): Promise<number> {
+    // on the settlements' pool: each renewal keeps a connection of it open (one reopened after a restart of PostgreSQL)
     await sql`INSERT INTO api_instances (id) VALUES (${this.instanceId}::uuid)
-      ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`.execute(this.db);
+      ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()`.execute(this.settleDb);
     // owed settlements first: the clean-up below deletes settled rows, and a retry must still find its row
     if (this.settlesDue.size > 0) {
       const due = [...this.settlesDue.values()];
@@ -115,12 +121,12 @@ export class PendingCharges {
 
   /** Marks the batch's rows settled; a unit whose row recovery deleted (refunded) is charged again. */
   private async settleNow(batch: Settlement[]): Promise<void> {
-    const found = new Set(await settleCharges(this.db, batch.map((s) => s.id)));
+    const found = new Set(await settleCharges(this.settleDb, batch.map((s) => s.id)));
     const lost = batch.filter((s) => !found.has(s.id));
     if (lost.length === 0) return;
     const values = sql.join(lost.map((s) => sql`(${s.accountId}::uuid, ${s.day}::date, 1)`));
     await sql`INSERT INTO quota_usage AS q (account_id, day, used) SELECT account_id, day, sum(used)::integer FROM (VALUES ${values}) AS v(account_id, day, used)
-      GROUP BY account_id, day ON CONFLICT (account_id, day) DO UPDATE SET used = q.used + excluded.used`.execute(this.db);
+      GROUP BY account_id, day ON CONFLICT (account_id, day) DO UPDATE SET used = q.used + excluded.used`.execute(this.settleDb);
     this.chargedAgain += lost.length;
   }
 }
@@ -149,9 +155,9 @@ export async function recoverCharges(db: Kysely<Schema>, leaseSeconds: number): 
 const registries = new WeakMap<Kysely<Schema>, PendingCharges>();
 
 /** Marks `db` (PostgreSQL) as charging with pending units under this process's lease. */
-export function usePendingCharges(db: Kysely<Schema>, leaseSeconds: number): PendingCharges {
+export function usePendingCharges(db: Kysely<Schema>, leaseSeconds: number, settleDb?: Kysely<Schema>): PendingCharges {
   let registry = registries.get(db);
-  if (!registry) registries.set(db, registry = new PendingCharges(db, leaseSeconds));
+  if (!registry) registries.set(db, registry = new PendingCharges(db, leaseSeconds, settleDb));
   return registry;
 }
 
