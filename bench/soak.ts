@@ -138,10 +138,12 @@ async function listAll(api: Api, path: string): Promise<{ job_id: string; status
   }
 }
 
-async function usedToday(api: Api): Promise<number> {
+/** The units used this ISO week: a run that crosses UTC midnight keeps counting (the day's window would
+ * start again at 0, as session 15's run found at 00:00); one that crosses Monday 00:00 UTC would not. */
+async function usedThisWeek(api: Api): Promise<number> {
   const r = await call(api, 'GET', '/v1/admin/accounts', undefined, ADMIN);
   if (r.status !== 200) throw new Error(`admin: ${r.status}`);
-  return (r.body.accounts as { used_today: number }[]).reduce((n, a) => n + a.used_today, 0);
+  return (r.body.accounts as { used_this_week: number }[]).reduce((n, a) => n + a.used_this_week, 0);
 }
 
 /** Jobs with more than one "job attempt completed" line: work redone because the first completion could
@@ -186,7 +188,7 @@ async function settle(api: Api): Promise<{ ok: boolean; detail: string }> {
   const expected = counts.sync200 + counts.cvUnits + jobs.length + cvJobUnits;
   let used = -1;
   const until = Date.now() + (LEASE + 10) * 1000;
-  while (Date.now() < until) { used = await usedToday(api); if (used - expected === lastGap) break; await sleep(300); }
+  while (Date.now() < until) { used = await usedThisWeek(api); if (used - expected === lastGap) break; await sleep(300); }
   const gap = used - expected;
   const ok = gap === lastGap && lost.length === 0 && notCompleted.length === 0;
   const newGap = gap - lastGap;
