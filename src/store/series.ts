@@ -145,13 +145,18 @@ export async function readHistories(db: Kysely<Schema> | Transaction<Schema>, ac
   return cached;
 }
 
+/** JSON.parse of a grid's text, once per distinct text (10,000 series of one grid share one object). */
+function gridParser(): (text: string) => unknown {
+  const grids = new Map<string, unknown>();
+  return (text) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
+}
+
 async function readStoredHistories(db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean }): Promise<Map<string, SeriesHistory>> {
   const lock = options.forUpdate ? sql` ORDER BY series_id FOR UPDATE` : sql``;
   const { rows } = await sql<{ series_id: string; freq: string; grid: string; target: string; schedule: string | null }>`
     SELECT series_id, freq, grid::text AS grid, encode(target, 'base64') AS target, schedule::text AS schedule FROM stored_series
     WHERE account_id = ${accountId} AND series_id = ANY(${seriesIds}::text[])${lock}`.execute(db);
-  const grids = new Map<string, unknown>();
-  const parsed = (text: string) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
+  const parsed = gridParser();
   return new Map(rows.map((r) => [r.series_id, { series_id: r.series_id, freq: r.freq, grid: parsed(r.grid), gridKey: r.grid, bytes: Buffer.from(r.target, 'base64'), schedule: r.schedule === null ? null : JSON.parse(r.schedule) }]));
 }
 
@@ -334,8 +339,7 @@ export async function appendToManySeries<T extends { append: (number | null)[] }
       const { rows: heads } = await sql<{ series_id: string; freq: string; grid: string; points: number; schedule: string | null }>`
         SELECT series_id, freq, grid::text AS grid, length(target) / 8 AS points, schedule::text AS schedule FROM stored_series
         WHERE account_id = ${accountId} AND series_id = ANY(${unread}::text[]) ORDER BY series_id FOR UPDATE`.execute(trx);
-      const grids = new Map<string, unknown>();
-      const parsed = (text: string) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
+      const parsed = gridParser();
       for (const h of heads) rows.set(h.series_id, { series_id: h.series_id, freq: h.freq, grid: parsed(h.grid), target: { length: Number(h.points) }, schedule: h.schedule === null ? null : JSON.parse(h.schedule) });
     }
     // a retried append repeats stored dates: those series' values are read to compare
