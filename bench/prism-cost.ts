@@ -2,9 +2,10 @@
 // they combine or choose from, on the same request, in the same run —
 //   members      POST /v1/forecast with each member (prism) / candidate (auto) alone, one after the other;
 //                their times summed: what the answer would cost if each model were fitted once
-//   prism, auto  the same request with model prism / auto, on a service with the defaults (validation
-//                from one fit: HORIZON_PRISM_BACKTEST=forward, HORIZON_AUTO_REFIT unset) and, as the
-//                baseline, on one that refits at every origin (=refit / =1: prism v3 and auto before)
+//   prism, auto  the same request with model prism / auto, on a service with the defaults (prism's
+//                validation from one fit: HORIZON_PRISM_BACKTEST=forward; auto's windows fitted in the form
+//                of one whole-history fit: HORIZON_AUTO_REFIT unset = form) and, as the baseline, on one
+//                that refits at every origin (=refit / =1: prism v3, and auto before session 16)
 // ratio = prism (or auto) ÷ Σ members (goal ≤ 1.5).
 //
 //   node bench/prism-cost.ts                          # --set monthly,hourly --rounds 2

@@ -25,8 +25,8 @@ export interface Config {
   autoCandidates: string[];
   /** model "auto": cross-validation windows (HORIZON_AUTO_WINDOWS, 1-3) */
   autoWindows?: number;
-  /** model "auto": HORIZON_AUTO_REFIT=0 cross-validates statistical candidates from one fit per series (refit false); default: refit at every window */
-  autoRefit?: boolean;
+  /** model "auto": how statistical candidates are cross-validated (HORIZON_AUTO_REFIT form | 1 | 0; src/forecasting/auto.ts AUTO_DEFAULT_REFIT) */
+  autoRefit?: boolean | 'form';
   bodyLimitBytes: number;
   /** Ray Serve HTTP address (HORIZON_INFERENCE_URL): inference on the cluster instead of local workers */
   inferenceUrl?: string;
@@ -135,14 +135,16 @@ function cpuWorkers(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
-/** Default worker processes per group: 2 where the foundation models run on an NVIDIA GPU (HORIZON_DEVICE
+/** Default worker processes per group: 3 where the foundation models run on an NVIDIA GPU (HORIZON_DEVICE
  * cuda, or auto with /dev/nvidia0 present), since one worker's own request handling leaves the GPU idle
- * between batches (bench/README.md, "service with 8 clients": 0.44-0.58 of the library with one, 0.95-1.07
- * with two); 1 on CPU, where a second copy of each model would only share the same cores. */
+ * between batches (bench/README.md, "service with 8 clients": 0.44-0.58 of the library with one, 0.86-1.07
+ * with two; three gave 16-25 % more than two on the same machine); 1 on CPU, where a second copy of each
+ * model would only share the same cores. */
+export const GPU_WORKERS_PER_GROUP = 3;
 export function defaultWorkersPerGroup(env: NodeJS.ProcessEnv, gpuPresent: () => boolean = () => existsSync('/dev/nvidia0')): number {
   const device = env.HORIZON_DEVICE || 'auto';
-  if (device === 'cuda') return 2;
-  return device === 'auto' && gpuPresent() ? 2 : 1;
+  if (device === 'cuda') return GPU_WORKERS_PER_GROUP;
+  return device === 'auto' && gpuPresent() ? GPU_WORKERS_PER_GROUP : 1;
 }
 
 /** The most estimated model time a synchronous request may take (HORIZON_SYNC_BUDGET_MS, default half the worker-call timeout). */
@@ -175,7 +177,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     prismBacktest: oneOf(env, 'HORIZON_PRISM_BACKTEST', ['forward', 'refit'] as const, 'forward'),
     autoCandidates: list(env, 'HORIZON_AUTO_CANDIDATES'),
     autoWindows: autoWindows(env),
-    autoRefit: env.HORIZON_AUTO_REFIT ? ['1', 'true'].includes(env.HORIZON_AUTO_REFIT) : undefined,
+    autoRefit: env.HORIZON_AUTO_REFIT ? ({ form: 'form', 1: true, true: true, 0: false, false: false } as const)[oneOf(env, 'HORIZON_AUTO_REFIT', ['form', '1', 'true', '0', 'false'], 'form')] : undefined,
     bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     inferenceUrl: env.HORIZON_INFERENCE_URL || undefined,
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),

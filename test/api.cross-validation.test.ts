@@ -111,6 +111,15 @@ describe('POST /v1/cross-validation', () => {
     const bad = await server.request('POST', '/v1/cross-validation', { body: { ...body, refit: 'no' } });
     assert.equal(bad.status, 422, bad.text);
     assert.ok(bad.body.errors.some((e: any) => e.field === 'refit'), bad.text);
+
+    // refit "form" (model auto's default): one whole-history fit, each window fitted again in that fit's
+    // form (runtime/tests/test_parity.py checks the numbers): parameters refitted, so not forward()'s windows
+    const form = await server.request('POST', '/v1/cross-validation', { body: { ...body, refit: 'form' } });
+    assert.equal(form.status, 200, form.text);
+    assert.equal(form.body.refit, 'form');
+    assert.deepEqual(windows(form, 0).map((w: any) => [w.cutoff, w.actual]), windows(refit, 0).map((w: any) => [w.cutoff, w.actual]));
+    assert.deepEqual(windows(form, 1), windows(refit, 1));
+    assert.notDeepEqual(windows(form, 0).map((w: any) => w.prediction.mean), windows(once, 0).map((w: any) => w.prediction.mean));
   });
 
   it('ranks by the chosen metric; step defaults to the horizon, n_windows to 1', async () => {

@@ -22,7 +22,7 @@ const horizon = 6;
 const quantiles = [0.1, 0.5, 0.9];
 
 async function crossValidate(nWindows: number, metric: string, body: Record<string, unknown> = {}) {
-  // auto cross-validates as POST /v1/cross-validation with its default refit (false: one fit per series)
+  // auto cross-validates as POST /v1/cross-validation with its default refit ("form": one fit per series, its form refitted at each window)
   const res = await server.request('POST', '/v1/cross-validation', { body: { series, freq: 'MS', horizon, quantiles, models: candidates, n_windows: nWindows, metric, refit: AUTO_DEFAULT_REFIT, ...body } });
   assert.equal(res.status, 200, res.text);
   return res.body;
@@ -185,22 +185,25 @@ describe('model "auto" configured by the operator', () => {
   });
 });
 
-describe('model "auto" with HORIZON_AUTO_REFIT=0: candidates cross-validated from one fit per series', () => {
-  let once: TestServer;
-  before(async () => { once = await startTestServer({ HORIZON_AUTO_REFIT: '0' }); });
-  after(async () => once?.close());
+for (const [setting, refit] of [['0', false], ['1', true]] as const) {
+  describe(`model "auto" with HORIZON_AUTO_REFIT=${setting}: candidates cross-validated ${refit ? 'with a fit per window' : 'from one fit per series'}`, () => {
+    let other: TestServer;
+    before(async () => { other = await startTestServer({ HORIZON_AUTO_REFIT: setting }); });
+    after(async () => other?.close());
 
-  it('ranks as cross-validation with refit false does, and answers the picked model\'s plain forecast', async () => {
-    const res = await once.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, quantiles, model: 'auto', auto_candidates: candidates, auto_scope: 'series' } });
-    assert.equal(res.status, 200, res.text);
-    const cv = await once.request('POST', '/v1/cross-validation', { body: { series, freq: 'MS', horizon, quantiles, models: candidates, n_windows: res.body.auto.n_windows, metric: res.body.auto.metric, refit: false } });
-    assert.equal(cv.status, 200, cv.text);
-    assert.deepEqual(res.body.auto.leaderboard, cv.body.leaderboard);
-    for (let i = 0; i < series.length; i++) {
-      const picked = res.body.auto.series[i].model;
-      const single = await once.request('POST', '/v1/forecast', { body: { series: [series[i]], freq: 'MS', horizon, quantiles, model: picked } });
-      assert.equal(single.status, 200, single.text);
-      assert.deepEqual(res.body.series[i], single.body.series[0], `series ${i} (${picked})`);
-    }
+    it(`ranks as cross-validation with refit ${refit} does, and answers the picked model's plain forecast`, async () => {
+      const res = await other.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, quantiles, model: 'auto', auto_candidates: candidates, auto_scope: 'series' } });
+      assert.equal(res.status, 200, res.text);
+      const cv = await other.request('POST', '/v1/cross-validation', { body: { series, freq: 'MS', horizon, quantiles, models: candidates, n_windows: res.body.auto.n_windows, metric: res.body.auto.metric, refit } });
+      assert.equal(cv.status, 200, cv.text);
+      assert.deepEqual(res.body.auto.leaderboard, cv.body.leaderboard);
+      for (let i = 0; i < series.length; i++) {
+        const picked = res.body.auto.series[i].model;
+        const single = await other.request('POST', '/v1/forecast', { body: { series: [series[i]], freq: 'MS', horizon, quantiles, model: picked } });
+        assert.equal(single.status, 200, single.text);
+        assert.deepEqual(res.body.series[i], single.body.series[0], `series ${i} (${picked})`);
+      }
+    });
   });
-});
+}
+

@@ -58,9 +58,12 @@ def cached(key: str, member: str):
 
 
 def _forward_chunk(args):
-    """In a pool process: the runtime's predict_series with the CV windows as a refit-free backtest
-    (window h, step h: cutoff n - h - w*h for w = 0..WINDOWS-1), what auto asks with refit false."""
-    key, member, windows, indices = args
+    """In a pool process: the runtime's predict_series with the CV windows (window h, step h: cutoff
+    n - h - w*h for w = 0..WINDOWS-1) as a backtest — refit-free (mode "forward", what auto asks with
+    HORIZON_AUTO_REFIT=0) or refitting the whole-history fit's form (mode "form") — or (mode "refit")
+    as forecasts of their own, each fitted on the history before its cutoff (auto's refit default)."""
+    key, member, windows, indices, mode = args
+    from dataclasses import replace
     from horizon_runtime.adapters.statistical import FitSpec, predict_series
     from horizon_runtime.catalog import load_catalog
 
@@ -76,14 +79,19 @@ def _forward_chunk(args):
         k = 0
         while k < windows and y.size - h - k * h >= 1:
             k += 1
-        p = predict_series(spec, y, (h, k, h) if k else None)
+        if mode == "refit":
+            p = predict_series(spec, y)
+            cutoffs = [y.size - h - w * h for w in range(k)]
+            out.append((p.quantiles, [(c, predict_series(replace(spec, horizon=h), y[:c]).quantiles) for c in cutoffs]))
+            continue
+        p = predict_series(spec, y, ((h, k, h, "form") if mode == "form" else (h, k, h)) if k else None)
         out.append((p.quantiles, [(y.size - h - w * h, q) for w, (_, q) in enumerate(p.backtest)]))
     return out
 
 
-def cached_forward(key: str, member: str):
+def cached_runtime(key: str, member: str, mode: str):
     CACHE.mkdir(parents=True, exist_ok=True)
-    f = CACHE / f"{key}.{member}.{WINDOWS}.fwd.pkl"
+    f = CACHE / f"{key}.{member}.{WINDOWS}.{ {'forward': 'fwd'}.get(mode, mode) }.pkl"
     if f.exists():
         return pickle.loads(f.read_bytes())
     import multiprocessing
@@ -92,7 +100,7 @@ def cached_forward(key: str, member: str):
     n = len(ps.load(key))
     chunks = [list(range(i, min(i + 8, n))) for i in range(0, n, 8)]
     with multiprocessing.get_context("fork").Pool(2) as pool:
-        parts = pool.map(_forward_chunk, [(key, member, WINDOWS, c) for c in chunks], chunksize=1)
+        parts = pool.map(_forward_chunk, [(key, member, WINDOWS, c, mode) for c in chunks], chunksize=1)
     out = ([r for part in parts for r in part], time.time() - t0)
     f.write_bytes(pickle.dumps(out))
     return out
@@ -113,8 +121,9 @@ def main():
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--windows", type=int, default=3, help="CV windows cached (rules try 1, 2, 3, ... up to it)")
     ap.add_argument("--metrics", default="wql,mase,both")
-    ap.add_argument("--backtest", default="refit", choices=("refit", "forward"),
-                    help="CV windows refitted (POST /v1/cross-validation) or from one fit + forward() (auto's refit false)")
+    ap.add_argument("--backtest", default="refit", choices=("refit", "forward", "form", "runtime-refit"),
+                    help="CV windows refitted (prism-sim's forecast, in this process), from one fit + forward() (auto's refit false), "
+                         "refitting the whole-history fit's form, or refitted through the runtime's predict_series (pooled)")
     a = ap.parse_args()
     global WINDOWS
     WINDOWS = a.windows
@@ -123,7 +132,7 @@ def main():
         _, h, _, season = ps.DATASETS[key]
         data = ps.load(key)
         n = len(data)
-        C = {mb: (cached_forward if a.backtest == "forward" else cached)(key, mb) for mb in members}
+        C = {mb: cached(key, mb) if a.backtest == "refit" else cached_runtime(key, mb, a.backtest.replace("runtime-", "")) for mb in members}
         singles = {mb: ps.score(key, [C[mb][0][s][0] for s in range(n)]) for mb in members}
         bm = min(v[0] for v in singles.values())
         bw = min(v[1] for v in singles.values())

@@ -194,10 +194,10 @@ def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
     return SeriesInput(values, past, future, static, dates, forecast_dates, _backtest(entry.get("backtest"), what, values))
 
 
-def _backtest(raw, what: str, values: np.ndarray) -> tuple[int, int, int] | None:
-    """A series' optional {"window": w, "origins": K, "step": s (default w)}: the w values from each of the
-    K cutoffs n - w - (k-1)·s (k = 1..K) are forecast too, from the values before the cutoff
-    (docs/runtime-protocol.md "backtest")."""
+def _backtest(raw, what: str, values: np.ndarray) -> tuple[int, int, int, str] | None:
+    """A series' optional {"window": w, "origins": K, "step": s (default w), "refit": "none" | "form"}: the w
+    values from each of the K cutoffs n - w - (k-1)·s (k = 1..K) are forecast too, from the values before
+    the cutoff (docs/runtime-protocol.md "backtest")."""
     if raw is None:
         return None
     entry = json_object(raw, f"{what}.backtest")
@@ -205,12 +205,15 @@ def _backtest(raw, what: str, values: np.ndarray) -> tuple[int, int, int] | None
     for name, value, least in (("window", window, 1), ("origins", origins, 0), ("step", step, 1)):
         if type(value) is not int or value < least:
             raise bad_request(f"{what}.backtest.{name} must be an integer >= {least}, got {value!r}")
+    refit = entry.get("refit", "none")
+    if refit not in ("none", "form"):
+        raise bad_request(f"{what}.backtest.refit must be \"none\" or \"form\", got {refit!r}")
     if not origins:
         return None
     earliest = values.size - window - (origins - 1) * step
     if not np.isfinite(values[: max(earliest, 0)]).any():
         raise bad_request(f"{what}.backtest: no observed value precedes its earliest cutoff ({earliest})")
-    return window, origins, step
+    return window, origins, step, refit
 
 
 def _dates(raw, what: str, length: int) -> tuple[str, ...] | None:

@@ -79,3 +79,55 @@ def test_backtest_is_statsforecast_forward(worker, model, freq, length):
         cutoff = length - window - (k - 1) * step
         out = fitted.forward(y=np.array(target[:cutoff], dtype=np.float64), h=window, level=_levels(QUANTILES))
         assert got == _shape(out, QUANTILES), (model, k)
+
+
+# model "auto"'s default validation (backtest refit "form"): the whole-history fit's form — AutoETS's
+# components and damping, AutoTheta's variant — fitted again on the history before each cutoff; every other
+# model, and a non-seasonal fit, is searched again from scratch (the plain forecast of that history)
+def _same_form(model: str, fitted, m: int):
+    if model in ("auto-ets", "damped-ets"):
+        components = fitted.model_["components"]
+        return AutoETS(season_length=m, model=components[:3], damped=components[3] != "N")
+    if model == "auto-theta":
+        return AutoTheta(season_length=m, model=fitted.model_["modeltype"])
+    return MODELS[model](m)
+
+
+FORM_CASES = [("auto-ets", "MS", 60), ("damped-ets", "MS", 60), ("auto-theta", "MS", 60), ("auto-theta", "Q", 48),
+              ("seasonal-naive", "MS", 60), ("dyn-opt-theta", "MS", 60)]
+
+
+@pytest.mark.parametrize("model, freq, length", FORM_CASES)
+def test_backtest_refit_form_fits_the_chosen_form_again(worker, model, freq, length):
+    m = SEASON[freq]
+    target = seasonal_series(length, m, seed=length + 2)
+    horizon, window, step = 2 * m, m, m
+    series = [{"target": target, "backtest": {"window": window, "origins": 2, "step": step, "refit": "form"}}]
+    status, body = worker.infer(**infer_body(model, series=series, freq=freq, horizon=horizon, quantiles=QUANTILES))
+    assert status == 200, body
+    [answer] = body["predictions"]
+    assert {"mean": answer["mean"], "quantiles": answer["quantiles"]} == direct_forecast(MODELS[model](m), target, horizon, QUANTILES)
+    fitted = MODELS[model](m).fit(y=np.array(target, dtype=np.float64))
+    forward = []
+    for k, got in enumerate(answer["backtest"], start=1):
+        cutoff = length - window - (k - 1) * step
+        assert got == direct_forecast(_same_form(model, fitted, m), target[:cutoff], window, QUANTILES), (model, k)
+        forward.append(_shape(fitted.forward(y=np.array(target[:cutoff], dtype=np.float64), h=window, level=_levels(QUANTILES)), QUANTILES))
+    if model != "seasonal-naive":  # a fitted model's windows are not the refit-free ones
+        assert answer["backtest"] != forward
+
+
+def test_backtest_refit_form_searches_a_non_seasonal_fit_again(worker):
+    target = seasonal_series(30, 4, seed=7)  # yearly: season length 1
+    series = [{"target": target, "backtest": {"window": 4, "origins": 2, "refit": "form"}}]
+    status, body = worker.infer(**infer_body("auto-ets", series=series, freq="Y", horizon=4, quantiles=QUANTILES))
+    assert status == 200, body
+    for k, got in enumerate(body["predictions"][0]["backtest"], start=1):
+        assert got == direct_forecast(AutoETS(season_length=1), target[: 30 - 4 * k], 4, QUANTILES), k
+
+
+def test_backtest_refit_must_be_none_or_form(worker):
+    series = [{"target": seasonal_series(48, 4, seed=1), "backtest": {"window": 4, "origins": 2, "refit": "yes"}}]
+    status, body = worker.infer(**infer_body("auto-ets", series=series, freq="Q", horizon=4, quantiles=QUANTILES))
+    assert status == 400, body
+    assert body["error"]["code"] == "bad_request" and "backtest.refit" in body["error"]["detail"], body

@@ -44,14 +44,18 @@ export type AutoResult = ForecastResult & { auto: Static<typeof AutoInfo> };
 export type AutoBody = ForecastRequestBody & {
   auto_candidates?: ModelRef[]; auto_scope?: AutoScope; auto_metric?: AutoMetric; evaluation?: unknown; prism_members?: ModelRef[];
 };
-/** default of HORIZON_AUTO_REFIT: true = every candidate is refitted at each cross-validation window.
- * false (HORIZON_AUTO_REFIT=0) cross-validates a statistical candidate from one fit per series
- * (cross-validation `refit: false`) and gives that fit's forecast where it is picked: one fit per candidate
- * and series, but a worse pick: the fit has seen the windows, which flatters the flexible models (auto-ets);
- * on the eight evaluation sets MASE/WQL gaps to the best model grew, e.g. Tourism monthly WQL −3.3 % → +16.6 %
- * (eval/README.md, "model auto, refit-free"). */
-export const AUTO_DEFAULT_REFIT = true;
-export interface AutoSettings { candidates?: string[]; windows?: number; refit?: boolean }
+/** How `auto` cross-validates a statistical candidate (HORIZON_AUTO_REFIT), each fitted once per series on the
+ * whole history, whose forecast is given where the candidate is picked:
+ * 'form' (default): each window is fitted again with the form that whole-history fit chose (AutoETS's
+ *   components, AutoTheta's variant; a non-seasonal fit's whole search, which is cheap, is redone): the
+ *   windows' parameters never saw the window, at a fraction of a full search;
+ * true: every candidate refitted from scratch at each window (candidates × (windows + 1) fits);
+ * false: the windows forecast from the whole-history fit (statsforecast's forward()): the fit has seen the
+ *   windows, which flatters the flexible models (auto-ets): e.g. Tourism monthly WQL −3.3 % → +16.6 %.
+ * Figures for all three on the eight evaluation sets: eval/README.md, "auto: refits, one fit, or the form". */
+export type AutoRefit = boolean | 'form';
+export const AUTO_DEFAULT_REFIT: AutoRefit = 'form';
+export interface AutoSettings { candidates?: string[]; windows?: number; refit?: AutoRefit }
 
 /** why a series got its model: its own CV winner, the request's (pooled) winner, or no window fit it */
 type PickedBy = 'series' | 'request' | 'fallback';

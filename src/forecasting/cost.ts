@@ -80,10 +80,14 @@ export function forecastCostMs(registry: ModelRegistry, plan: ForecastPlan, cpuW
 
 /** model "auto": Σ candidates' forecasts of the request × (1 + windows) (the cross-validation, then the final forecasts). */
 export function autoCostMs(registry: ModelRegistry, plan: AutoPlan, cpuWorkers: number): number {
-  // refit false: a candidate with a refit-free backtest is fitted once (its windows and its forecast from that fit)
-  const refitFree = plan.cv?.body.refit === false;
+  // refit false or 'form': a candidate with a refit-free backtest is fitted once on the whole history, its
+  // windows from that fit or from its form (a fraction of a search, about what forward() costs) and its forecast too
+  // (a non-seasonal fit's form is searched again at each window: cheap, but counted as refits)
+  const refit = plan.cv?.body.refit ?? true;
+  const seasonal = (freq: string) => (registry.catalog.season_length[freq as keyof Catalog['season_length']] ?? 1) > 1;
   return plan.candidates.reduce((sum, c) => {
-    const once = refitFree && findModel(registry.catalog, c.model)?.refit_free_backtest;
+    const fromOneFit = refit === false || (refit === 'form' && seasonal(c.plan.freq));
+    const once = fromOneFit && findModel(registry.catalog, c.model)?.refit_free_backtest;
     return sum + forecastCostMs(registry, c.plan, cpuWorkers) * (1 + (once ? BACKTEST_COST_FACTOR : plan.nWindows));
   }, 0);
 }

@@ -20,7 +20,9 @@ import type { PullManager } from '../runtime/model-pull.ts';
  */
 export interface CrossValidationBody {
   series: InputSeries[]; horizon: number; freq: string; models: (string | { model: string; model_size?: string })[];
-  n_windows?: number; step?: number; refit?: boolean; metric?: 'wql' | 'mase' | 'smape'; season_length?: number; context?: number; quantiles?: number[];
+  /** true (default): each window fitted on its own; false: from the whole-history fit (refit_free_backtest models);
+   * 'form' (model "auto" only, not the API's): the whole-history fit's form fitted again before each cutoff */
+  n_windows?: number; step?: number; refit?: boolean | 'form'; metric?: 'wql' | 'mase' | 'smape'; season_length?: number; context?: number; quantiles?: number[];
 }
 export interface Win { series: number; window: number; cutoff: number; input: InputSeries; actual: number[]; train: number[] }
 
@@ -132,7 +134,7 @@ export type CrossValidationResult = Awaited<ReturnType<typeof runCrossValidation
  * context cap left no history before the earliest cutoff): the caller refits. Also gives the forecast of
  * the whole series, which `auto` uses for the candidates it picks. */
 async function refitFreeWindows(
-  { wins, full }: CrossValidationPlan['plans'][number], cv: CrossValidationPlan, inference: InferenceClient, registry: ModelRegistry,
+  { wins, full }: CrossValidationPlan['plans'][number], cv: CrossValidationPlan, inference: InferenceClient, registry: ModelRegistry, refit: 'none' | 'form',
 ): Promise<{ windows: InferResponse; full: InferResponse } | undefined> {
   const origins = new Map<number, number>();
   for (const w of wins) origins.set(w.series, Math.max(origins.get(w.series) ?? 0, w.window + 1));
@@ -141,7 +143,7 @@ async function refitFreeWindows(
     if (!k) return s;
     // the plan may have cut the history to `context`: cutoffs count from the end
     const earliest = s.target.length - cv.horizon - (k - 1) * cv.step;
-    return earliest >= 1 && s.target.slice(0, earliest).some((v) => v !== null) ? { ...s, backtest: { window: cv.horizon, origins: k, step: cv.step } } : undefined;
+    return earliest >= 1 && s.target.slice(0, earliest).some((v) => v !== null) ? { ...s, backtest: { window: cv.horizon, origins: k, step: cv.step, ...(refit === 'form' ? { refit } : {}) } } : undefined;
   });
   if (series.some((s) => s === undefined)) return undefined;
   const answer = await infer(inference, registry, { model: full.model, size: full.size, freq: full.freq, horizon: cv.horizon, quantiles: full.quantiles, series: series as RuntimeSeries[] });
@@ -165,7 +167,8 @@ export async function crossValidate(cv: CrossValidationPlan, inference: Inferenc
   const warnings = [...cv.warnings];
   const levels = [...(plans[0].plan.quantiles)].sort((a, b) => a - b);
   const calls = await Promise.all(plans.map(async (p) => {
-    const forward = !refit && findModel(registry.catalog, p.plan.model)?.refit_free_backtest ? await refitFreeWindows(p, cv, inference, registry) : undefined;
+    const forward = refit !== true && findModel(registry.catalog, p.plan.model)?.refit_free_backtest
+      ? await refitFreeWindows(p, cv, inference, registry, refit === 'form' ? 'form' : 'none') : undefined;
     if (forward) return forward;
     const { plan } = p;
     return { windows: await infer(inference, registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon, quantiles: plan.quantiles, series: plan.series }), full: undefined };

@@ -14,8 +14,9 @@ export interface RuntimeSeries {
   backtest?: RuntimeBacktest;
 }
 
-/** The `window` values from each cutoff n − window − (k − 1)·step, k = 1..origins, forecast too. */
-export interface RuntimeBacktest { window: number; origins: number; step: number }
+/** The `window` values from each cutoff n − window − (k − 1)·step, k = 1..origins, forecast too: from the
+ * whole-history fit (refit absent or 'none'), or from that fit's form fitted again before each cutoff ('form'). */
+export interface RuntimeBacktest { window: number; origins: number; step: number; refit?: 'none' | 'form' }
 
 export interface InferRequest {
   model: string;

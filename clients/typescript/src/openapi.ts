@@ -743,8 +743,8 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. Foundation models are never fitted, so it changes nothing for them */
-                        refit?: boolean;
+                        /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. "form" (what model "auto" uses): the same one fit per series, then each window fitted on the history before its cutoff with the form that fit chose (AutoETS's components and damping, AutoTheta's variant; a non-seasonal fit searches again): the window's parameters never saw it, at a fraction of a full model search. Foundation models are never fitted, so it changes nothing for them */
+                        refit?: boolean | "form";
                         /** @description MASE seasonality m; default from freq */
                         season_length?: number;
                         series: components["schemas"]["InputSeries"][];
@@ -1085,7 +1085,7 @@ export interface paths {
                             n_windows: number;
                             quantiles: number[];
                             /** @description as asked (default true) */
-                            refit: boolean;
+                            refit: boolean | "form";
                             season_length: number;
                             step: number;
                             /** @description windows left out (and why), and the forecast warnings */
@@ -1347,7 +1347,7 @@ export interface paths {
                                     n_windows: number;
                                     quantiles: number[];
                                     /** @description as asked (default true) */
-                                    refit: boolean;
+                                    refit: boolean | "form";
                                     season_length: number;
                                     step: number;
                                     /** @description windows left out (and why), and the forecast warnings */
@@ -1414,8 +1414,8 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. Foundation models are never fitted, so it changes nothing for them */
-                        refit?: boolean;
+                        /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. "form" (what model "auto" uses): the same one fit per series, then each window fitted on the history before its cutoff with the form that fit chose (AutoETS's components and damping, AutoTheta's variant; a non-seasonal fit searches again): the window's parameters never saw it, at a fraction of a full model search. Foundation models are never fitted, so it changes nothing for them */
+                        refit?: boolean | "form";
                         /** @description MASE seasonality m; default from freq */
                         season_length?: number;
                         series: components["schemas"]["InputSeries"][];
@@ -1944,7 +1944,7 @@ export interface paths {
                                 n_windows: number;
                                 quantiles: number[];
                                 /** @description as asked (default true) */
-                                refit: boolean;
+                                refit: boolean | "form";
                                 season_length: number;
                                 step: number;
                                 /** @description windows left out (and why), and the forecast warnings */
@@ -2107,7 +2107,7 @@ export interface paths {
                                 n_windows: number;
                                 quantiles: number[];
                                 /** @description as asked (default true) */
-                                refit: boolean;
+                                refit: boolean | "form";
                                 season_length: number;
                                 step: number;
                                 /** @description windows left out (and why), and the forecast warnings */

@@ -22,9 +22,10 @@ class SeriesInput:
     # them), sent only for models whose catalog entry says "uses_dates" (TabPFN-TS's calendar features).
     index: tuple[str, ...] | None = None
     forecast_index: tuple[str, ...] | None = None
-    # (window w, origins K, step s): also forecast the w values from each cutoff n - w - (k-1)·s, k = 1..K
-    # (prism's and auto's validation), only for adapters with supports_backtest (docs/runtime-protocol.md)
-    backtest: tuple[int, int, int] | None = None
+    # (window w, origins K, step s[, refit "none" | "form"]): also forecast the w values from each cutoff
+    # n - w - (k-1)·s, k = 1..K (prism's and auto's validation), only for adapters with supports_backtest
+    # (docs/runtime-protocol.md)
+    backtest: tuple | None = None
 
 
 @dataclass(frozen=True)
