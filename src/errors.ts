@@ -18,6 +18,8 @@ export const ERRORS = {
   model_name_taken: { status: 409, title: 'The account already has a model of this name' },
   // the account holds its maximum of stored series, or a series its maximum of points (docs/stored-series.md)
   series_limit: { status: 409, title: 'Stored-series limit reached' },
+  // a job names a private model that was deleted after the job was accepted (the job's error, not a response)
+  model_deleted: { status: 410, title: 'Model deleted' },
   payload_too_large: { status: 413, title: 'Request body too large' },
   // 413 (RFC 9110 15.5.14: the content is larger than the server is willing to process) rather than 422:
   // the body is valid, nothing in it is to be fixed (a 422 names fields in errors[]), and the same body is

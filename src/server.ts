@@ -30,7 +30,7 @@ import { SeriesScorer } from './jobs/series-scorer.ts';
 import { checkDrift, WebhookDeliverer } from './jobs/series-drift.ts';
 import { storeJobForecasts } from './forecasting/stored-series.ts';
 import { FineTuner } from './runtime/fine-tuning.ts';
-import { PrivateModels, runFineTuningJob, type FineTuningJobRequest } from './jobs/fine-tuning-job.ts';
+import { PrivateModels, checkPrivateModelsExist, runFineTuningJob, type FineTuningJobRequest } from './jobs/fine-tuning-job.ts';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -157,6 +157,7 @@ export async function startServer(config: Config, options: {
       });
       const jobInference = chunked ?? inference;
       try {
+        checkPrivateModelsExist(request, privateModels);
         const result = cv
           ? await runCrossValidationJob(cv, jobInference, registry, pulls)
           : isStoredAutoJob(request)

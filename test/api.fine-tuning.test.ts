@@ -90,7 +90,7 @@ for (const backend of storeBackends) {
       dataDir = mkdtempSync(join(tmpdir(), 'horizon-ft-data-'));
       const made = await backend.env();
       cleanup = made.cleanup;
-      env = { ...made.env, HORIZON_MODEL_DIR: weights, HORIZON_DATA_DIR: dataDir, HORIZON_DEVICE: 'cpu', HORIZON_FINETUNE_MAX_STEPS: '100000', HORIZON_DEFAULT_DAILY_QUOTA: '0', HORIZON_DEFAULT_WEEKLY_QUOTA: '0' };
+      env = { ...made.env, HORIZON_MODEL_DIR: weights, HORIZON_DATA_DIR: dataDir, HORIZON_DEVICE: 'cpu', HORIZON_FINETUNE_MAX_STEPS: '100000', HORIZON_DEFAULT_DAILY_QUOTA: '0', HORIZON_DEFAULT_WEEKLY_QUOTA: '0', HORIZON_JOB_CONCURRENCY: '1' };
       server = await startTestServer(env);
       other = await server.newAccount();
     });
@@ -356,8 +356,23 @@ for (const backend of storeBackends) {
       const again = await call('POST', '/v1/forecast', body);
       assert.equal(again.status, 200, again.text);
       assert.deepEqual(again.body.series, before.body.series);
+      // a job accepted while the model existed, deleted before the job runs (HORIZON_JOB_CONCURRENCY 1: it
+      // waits behind a seasonal auto-arima job): it fails at once, no retries, naming the model
+      const slow = await call('POST', '/v1/forecast-jobs', { model: 'auto-arima', freq: 'MS', horizon: 12, series: SERIES.slice(0, 4) });
+      assert.equal(slow.status, 202, slow.text);
+      const waiting = await call('POST', '/v1/forecast-jobs', body);
+      assert.equal(waiting.status, 202, waiting.text);
       const deleted = await call('DELETE', '/v1/models/sales');
       assert.equal(deleted.status, 204, deleted.text);
+      let orphan: any;
+      for (let i = 0; i < 600 && !['completed', 'failed'].includes(orphan?.status); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        orphan = (await call('GET', `/v1/forecast-jobs/${waiting.body.job_id}`)).body;
+      }
+      assert.equal((await call('GET', `/v1/forecast-jobs/${slow.body.job_id}`)).body.status, 'completed', 'the job ahead of it ran first');
+      assert.equal(orphan.status, 'failed', JSON.stringify(orphan));
+      assert.equal(orphan.error.code, 'model_deleted', JSON.stringify(orphan));
+      assert.match(orphan.error.detail, new RegExp(`model "${job.model_id}" .*deleted after this job was accepted`), JSON.stringify(orphan));
       assert.ok(!existsSync(join(weights, 'private', job.model_id)));
       assert.equal((await call('GET', `/v1/models/${job.model_id}`)).status, 404);
       const gone = await call('POST', '/v1/forecast', { ...body, series: SERIES.slice(0, 1) });

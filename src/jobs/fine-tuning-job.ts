@@ -21,6 +21,34 @@ export const PRIVATE_ID_PATTERN = /^ft-[0-9a-f]{12,32}$/;
 
 export { FINE_TUNABLE_ADAPTERS } from '../forecasting/inline-fine-tuning.ts';
 
+/** The private model ids a stored forecast, auto or cross-validation job names: its model, prism members,
+ * auto candidates or cross-validation models (refs as strings, "id:size" or {model}). */
+export function privateIdsIn(request: unknown): string[] {
+  const ids = new Set<string>();
+  const visit = (ref: unknown) => {
+    const id = typeof ref === 'string' ? ref.split(':')[0] : (ref as { model?: unknown } | null)?.model;
+    if (typeof id === 'string' && PRIVATE_ID_PATTERN.test(id)) ids.add(id);
+  };
+  const visitAll = (r: Record<string, unknown> | undefined) => {
+    if (!r) return;
+    visit(r.model);
+    for (const key of ['prism_members', 'auto_candidates', 'models']) for (const ref of (Array.isArray(r[key]) ? r[key] : [])) visit(ref);
+  };
+  const stored = request as Record<string, unknown> | null;
+  visitAll(stored ?? undefined);
+  visitAll(stored?.auto_request as Record<string, unknown> | undefined);
+  return [...ids];
+}
+
+/** 410 model_deleted when a job names a private model the account no longer has (deleted after the job was
+ * accepted): the job fails at once with that, not at the worker. */
+export function checkPrivateModelsExist(request: unknown, entries: readonly CatalogModel[]): void {
+  const gone = privateIdsIn(request).filter((id) => !entries.some((m) => m.id === id));
+  if (gone.length) {
+    throw new HorizonError('model_deleted', `model "${gone.join('", "')}" ${gone.length > 1 ? 'were' : 'was'} deleted after this job was accepted (DELETE /v1/models/{id}); submit the job again with a model this account has (GET /v1/models)`);
+  }
+}
+
 /** A private model as a catalog entry: its base's adapter, group, caps, covariates and licence, one size. */
 export function privateCatalogEntry(row: PrivateModelRow, catalog: Catalog): CatalogModel | undefined {
   const base = findModel(catalog, row.base_model);
