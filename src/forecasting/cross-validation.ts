@@ -21,7 +21,7 @@ import type { PullManager } from '../runtime/model-pull.ts';
 export interface CrossValidationBody {
   series: InputSeries[]; horizon: number; freq: string; models: (string | { model: string; model_size?: string })[];
   /** true (default): each window fitted on its own; false: from the whole-history fit (refit_free_backtest models);
-   * 'form' (model "auto" only, not the API's): the whole-history fit's form fitted again before each cutoff */
+   * 'form' (model "auto"'s default): the whole-history fit's form fitted again before each cutoff */
   n_windows?: number; step?: number; refit?: boolean | 'form'; metric?: 'wql' | 'mase' | 'smape'; season_length?: number; context?: number; quantiles?: number[];
 }
 export interface Win { series: number; window: number; cutoff: number; input: InputSeries; actual: number[]; train: number[] }
@@ -128,9 +128,9 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
 
 export type CrossValidationResult = Awaited<ReturnType<typeof runCrossValidation>>;
 
-/** The windows of one model from ONE call on the whole series (refit false, a model with refit_free_backtest):
- * each series carries its windows as a `backtest` (window = horizon, step), the worker fits it once and
- * forecasts every cutoff from that fit. Undefined when that cannot serve every kept window (e.g. the
+/** The windows of one model from ONE call on the whole series (refit false or 'form', a model with
+ * refit_free_backtest): each series carries its windows as a `backtest` (window = horizon, step), the worker
+ * fits it once and forecasts every cutoff from that fit ('none') or from that fit's form fitted again ('form'). Undefined when that cannot serve every kept window (e.g. the
  * context cap left no history before the earliest cutoff): the caller refits. Also gives the forecast of
  * the whole series, which `auto` uses for the candidates it picks. */
 async function refitFreeWindows(
