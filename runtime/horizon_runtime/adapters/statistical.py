@@ -313,7 +313,7 @@ POOL_MIN_SERIES = 2
 
 class StatisticalAdapter(Adapter):
     one_batch_at_a_time = False  # per-series fits: batches of one key may run side by side
-    supports_backtest = True  # series may carry (window, origins, step): forward() at each cutoff, no refit
+    supports_backtest = True  # series may carry (window, origins, step[, refit]): forward() or the form refitted at each cutoff
     # cheap per series (naive, seasonal naive): fitted in the calling thread, the pool's hop would cost more
     in_pool = True
 
