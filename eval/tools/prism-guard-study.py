@@ -23,23 +23,8 @@ import numpy as np
 spec = importlib.util.spec_from_file_location("prism_sim", Path(__file__).with_name("prism-sim.py"))
 ps = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ps)
-Q = np.array(ps.LEVELS)[:, None]
 MID = ps.LEVELS.index(0.5)
-
-
-def anchored(out: np.ndarray) -> np.ndarray:
-    """(L, h) levels monotone around the 0.5 level, as prism does."""
-    out = out.copy()
-    for i in range(MID + 1, len(ps.LEVELS)):
-        out[i] = np.maximum(out[i], out[i - 1])
-    for i in range(MID - 1, -1, -1):
-        out[i] = np.minimum(out[i], out[i + 1])
-    return out
-
-
-def pinball(actual: np.ndarray, fc: np.ndarray) -> np.ndarray:
-    d = actual[None, :] - fc
-    return np.maximum(Q * d, (Q - 1) * d).sum(1)  # (L,)
+pinball = ps.window_pinball  # (L,) pinball loss of one window at each level
 
 
 class SetData:
@@ -82,7 +67,7 @@ def weights(d: SetData, batch: list[int], windows_of, pool: float, power: float)
 
 def blend(F: np.ndarray, w: np.ndarray, alpha: float) -> np.ndarray:
     """(K, L, h) members, (K, L) weights -> (L, h)."""
-    return anchored(alpha * np.median(F, 0) + (1 - alpha) * np.einsum("kl,klh->lh", w, F))
+    return ps.anchored((alpha * np.median(F, 0) + (1 - alpha) * np.einsum("kl,klh->lh", w, F))[None])[0]
 
 
 def prism(d: SetData, batch_size: int, origins: int, pool: float, power: float, alpha: float,
@@ -98,7 +83,6 @@ def prism(d: SetData, batch_size: int, origins: int, pool: float, power: float, 
             continue
         # cross-fitted blend at each guard window j: weights from the `origins` most recent windows other than j
         blend_loss, member_loss, scale = 0.0, np.zeros(d.K), 0.0
-        per_series = []
         for j in range(guard_windows):
             has = [s for s in batch if len(d.wins[s]) > j]
             others = lambda s, j=j: [i for i in range(len(d.wins[s])) if i != j][:origins]

@@ -36,13 +36,18 @@ function observedLength(target: (number | null)[]): number {
   return first < 0 ? 0 : target.length - first;
 }
 
+/** The catalog's season length m of `freq` (1 for a freq it does not list). */
+function seasonLength(catalog: Catalog, freq: string): number {
+  return catalog.season_length[freq as keyof Catalog['season_length']] ?? 1;
+}
+
 /** ms of one core to fit and forecast one series with `model`/`size` (0 for a model without `cost`). */
 export function seriesCostMs(catalog: Catalog, model: string, size: string, freq: string, series: RuntimeSeries): number {
   const entry = findModel(catalog, model);
   if (!entry?.cost) return 0;
   const maxContext = entry.sizes[size]?.max_context ?? Infinity;
   const n = Math.min(observedLength(series.target), maxContext);
-  const m = catalog.season_length[freq as keyof Catalog['season_length']] ?? 1;
+  const m = seasonLength(catalog, freq);
   const ms = entry.cost.ms_per_series + (entry.cost.us_per_point * n / 1000) * Math.max(1, m / 12);
   return series.backtest ? ms * (1 + BACKTEST_COST_FACTOR) : ms;
 }
@@ -84,9 +89,8 @@ export function autoCostMs(registry: ModelRegistry, plan: AutoPlan, cpuWorkers: 
   // windows from that fit or from its form (a fraction of a search, about what forward() costs) and its forecast too
   // (a non-seasonal fit's form is searched again at each window: cheap, but counted as refits)
   const refit = plan.cv?.body.refit ?? true;
-  const seasonal = (freq: string) => (registry.catalog.season_length[freq as keyof Catalog['season_length']] ?? 1) > 1;
   return plan.candidates.reduce((sum, c) => {
-    const fromOneFit = refit === false || (refit === 'form' && seasonal(c.plan.freq));
+    const fromOneFit = refit === false || (refit === 'form' && seasonLength(registry.catalog, c.plan.freq) > 1);
     const once = fromOneFit && findModel(registry.catalog, c.model)?.refit_free_backtest;
     return sum + forecastCostMs(registry, c.plan, cpuWorkers) * (1 + (once ? BACKTEST_COST_FACTOR : plan.nWindows));
   }, 0);
