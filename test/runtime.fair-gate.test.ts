@@ -96,6 +96,55 @@ describe('fair queueing of model calls', () => {
     await client.close();
   });
 
+  it('work-conserving: one flow alone fills whole batches from its waiting calls', async () => {
+    const client = new InferenceClient(() => baseUrl, 10_000, { chunkSeries: 256, cpuChunkSeries: 10, isCpuModel: (m) => m === 'naive' });
+    const start = received.length;
+    const inA = <T>(fn: () => T) => runInContext({ requestId: 'req-a', fields: {}, accountId: 'account-a' }, fn);
+    const turn = () => new Promise<void>((r) => setImmediate(r));
+    const calls: Promise<{ predictions: { mean: ArrayLike<number> }[] }>[] = [];
+    // two calls take the gate's two slots (one worker), each alone
+    calls.push(inA(() => client.infer('core', request(1, 0)))); await callsReceived(start + 1);
+    calls.push(inA(() => client.infer('core', request(1, 1)))); await callsReceived(start + 2);
+    // 25 more, each in a turn of its own: they wait, and each freed slot takes as many as one batch holds (10)
+    for (let i = 2; i < 27; i++) { calls.push(inA(() => client.infer('core', request(1, i)))); await turn(); }
+    assert.deepEqual(client.gate('core').waiting(), { 'account-a': 25 });
+    for (let k = 0; k < 5; k++) { await callsReceived(start + k + 1); received[start + k].answer(); }
+    const answers = await Promise.all(calls);
+    assert.deepEqual(received.slice(start).map((r) => r.series.length), [1, 1, 10, 10, 5], 'whole batches, not one call per turn');
+    assert.deepEqual(answers.map((a) => a.predictions.map((p) => p.mean[0])), Array.from({ length: 27 }, (_, i) => [i]), 'each caller its own series');
+    await client.close();
+  });
+
+  it('work-conserving: two flows share each batch, round robin', async () => {
+    const client = new InferenceClient(() => baseUrl, 10_000, { chunkSeries: 256, cpuChunkSeries: 10, isCpuModel: (m) => m === 'naive' });
+    const start = received.length;
+    const as = (account: string) => <T>(fn: () => T) => runInContext({ requestId: `req-${account}`, fields: {}, accountId: account }, fn);
+    const [inA, inB] = [as('account-a'), as('account-b')];
+    const turn = () => new Promise<void>((r) => setImmediate(r));
+    const calls: Promise<unknown>[] = [];
+    // A holds both slots; B, a newcomer, the one over the limit
+    calls.push(inA(() => client.infer('core', request(1, 0)))); await callsReceived(start + 1);
+    calls.push(inA(() => client.infer('core', request(1, 1)))); await callsReceived(start + 2);
+    calls.push(inB(() => client.infer('core', request(1, 1000)))); await callsReceived(start + 3);
+    // A queues 12 calls before B queues 12: arrival order alone would give A the whole next batch
+    for (let i = 0; i < 12; i++) { calls.push(inA(() => client.infer('core', request(1, 100 + i)))); await turn(); }
+    for (let i = 0; i < 12; i++) { calls.push(inB(() => client.infer('core', request(1, 2000 + i)))); await turn(); }
+    // A's two calls answer: B's (over the limit) still holds one of the two slots, so one batch goes
+    received[start].answer();
+    received[start + 1].answer();
+    await callsReceived(start + 4);
+    const batch = received[start + 3].series.map((s) => Buffer.from(s.target, 'base64').readDoubleLE(0));
+    assert.equal(batch.length, 10);
+    assert.deepEqual(batch.filter((v) => v < 1000), [100, 101, 102, 103, 104], 'A\'s share, in its own order');
+    assert.deepEqual(batch.filter((v) => v >= 1000), [2000, 2001, 2002, 2003, 2004], 'B\'s share, in its own order');
+    // the rest answered as it comes
+    let done = false;
+    void Promise.all(calls).then(() => { done = true; });
+    for (let k = start + 2; !done;) { if (received.length > k) received[k++].answer(); else await turn(); }
+    await Promise.all(calls);
+    await client.close();
+  });
+
   it('FairGate: turns go round robin between flows, each flow in its own order', async () => {
     const gate = new FairGate(() => 1);
     const order: string[] = [];

@@ -98,7 +98,9 @@ class MicroBatcher:
         """Whether any series is waiting or being predicted."""
         return bool(self._pending or self._running)
 
-    async def submit(self, key: BatchKey, series: list[SeriesInput], flow: str = "") -> BatchedResult:
+    async def submit(self, key: BatchKey, series: list[SeriesInput], flow: str = "", formed: bool = False) -> BatchedResult:
+        """formed: the caller gathered this call's batch already (the control plane's fair gate): it goes at
+        once with what else of its key is waiting, instead of waiting `max_wait_s` for more."""
         loop = asyncio.get_running_loop()
         request = _Request(loop.create_future(), time.perf_counter(), [None] * len(series), len(series))
         for index, one in enumerate(series):
@@ -109,6 +111,8 @@ class MicroBatcher:
             pending.items.append((request, index, one, flow))
             if len(pending.items) >= self._max_series:
                 self._dispatch(key)
+        if formed:
+            self._dispatch(key)
         return await request.future
 
     def _dispatch(self, key: BatchKey) -> None:

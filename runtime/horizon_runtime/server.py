@@ -137,9 +137,10 @@ class Worker:
 
     # The payloads are shared with the Ray Serve deployment (horizon_runtime.serve), which answers the
     # same protocol from a replica: the handlers below only move them in and out of aiohttp.
-    async def infer_payload(self, body, fields: dict | None = None, flow: str = "") -> dict:
+    async def infer_payload(self, body, fields: dict | None = None, flow: str = "", formed: bool = False) -> dict:
         """fields: the request's log-line fields (filled in here: model, size, series, batch numbers).
-        flow: whose call this is (the control plane's x-horizon-flow: an account or a job), for fair batches."""
+        flow: whose call this is (the control plane's x-horizon-flow: an account or a job), for fair batches.
+        formed: the control plane's gate formed this batch (x-horizon-batch: formed): no batching wait."""
         body = json_object(body)
         model, size = resolve_model(body, self.catalog, self.group)
         fields = {} if fields is None else fields
@@ -152,7 +153,7 @@ class Worker:
         key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq)
         self.store.acquire(model.id, size)  # not evicted while this request's batches run
         try:
-            result = await self.batcher.submit(key, req.series, flow)
+            result = await self.batcher.submit(key, req.series, flow, formed)
         except BatchFailed as exc:
             raise ProtocolError(500, "inference_failed", f"{req.model.id} ({req.size}): {exc}")
         finally:
@@ -234,7 +235,8 @@ class Worker:
         return {"status": "ok", "group": self.group, "pid": os.getpid(), "loaded": loaded}
 
     async def infer(self, request: web.Request) -> web.Response:
-        return _json(await self.infer_payload(await _json_body(request), request.get(_LOG_FIELDS), request.headers.get("x-horizon-flow", "")))
+        formed = request.headers.get("x-horizon-batch") == "formed"
+        return _json(await self.infer_payload(await _json_body(request), request.get(_LOG_FIELDS), request.headers.get("x-horizon-flow", ""), formed))
 
     async def load(self, request: web.Request) -> web.Response:
         return _json(await self.load_payload(await _json_body(request), request.get(_LOG_FIELDS)))

@@ -98,6 +98,21 @@ def test_full_batch_goes_without_waiting():
     run(scenario())
 
 
+def test_a_formed_call_goes_without_waiting_and_takes_what_waits_of_its_key():
+    async def scenario():
+        predictor = EchoPredictor()
+        batcher = make_batcher(predictor, max_wait_s=10)
+        waiting = asyncio.ensure_future(batcher.submit(KEY, [series(0)]))  # a plain call: waits up to 10 s for more
+        await asyncio.sleep(0.01)
+        # the control plane's gate formed this call's batch (x-horizon-batch: formed): it goes at once, with the waiting one
+        formed = await asyncio.wait_for(batcher.submit(KEY, [series(1), series(2)], "account-a", formed=True), 5)
+        assert means(formed) == [1.0, 2.0]
+        assert means(await asyncio.wait_for(waiting, 5)) == [0.0]
+        assert predictor.batches == [(KEY, [0.0, 1.0, 2.0])]
+
+    run(scenario())
+
+
 def test_large_request_is_split_into_batches_and_reassembled_in_order():
     async def scenario():
         predictor = EchoPredictor()

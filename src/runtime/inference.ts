@@ -30,34 +30,71 @@ const COALESCE_MAX_SERIES = 256;
 
 interface Waiting { body: InferRequest; requestId: string | undefined; resolve(answer: InferResponse): void; reject(error: unknown): void }
 
+/** A call waiting at the gate. `key`: its batch key when it may share one worker call with other waiting
+ * calls of the same key (up to `maxSeries` series in all); `item`: what the batch's leader is handed for it. */
+interface GateEntry<T> {
+  key: string | undefined;
+  series: number;
+  maxSeries: number;
+  item: T | undefined;
+  /** its flow had nothing at the worker and nothing waiting when it came: it may take the slot over the limit */
+  newcomer: boolean;
+  begin(mates: T[], release: () => void): void;
+}
+
 /**
- * Fair queueing of model calls between accounts (issue 24): each group's worker calls pass a gate of a
- * few slots (2 per worker: one running, one queued in the worker, so the worker never holds a long FIFO
- * backlog); a call that finds no free slot waits in its account's queue, and a freed slot goes to the
- * next account in round robin. A flow with nothing at the worker and nothing waiting takes one slot
- * over the limit (one extra in all), so a newcomer's call goes at once. A large call is cut into chunks of `chunkSeries` series, each queued on
- * its own, so another account's small call waits for at most one chunk, not the whole request. Calls
- * outside a request (a job) are queued by their job id: jobs interleave with each other and with requests.
+ * Fair and work-conserving queueing of model calls between accounts (issues 24, 32): each group's worker
+ * calls pass a gate of a few slots (2 per worker: one running, one queued in the worker, so the worker never
+ * holds a long FIFO backlog); a call that finds no free slot waits in its flow's queue, and a freed slot goes
+ * to the waiting flow with the fewest calls at the worker, round robin among equals.
+ *
+ * The turn forms a batch: a call that may share a worker call (`join`: same batch key, no covariates) takes
+ * with it the waiting calls of the same key from every flow, one per flow per round, up to one worker batch.
+ * One account alone thus fills whole batches (the worker is never left waiting while calls queue), and under
+ * contention each flow gets its share of every batch. Calls of one event-loop turn are gathered the same way
+ * (the gate's pump runs at setImmediate), so they go as one worker call even when slots are free.
+ *
+ * A flow with nothing at the worker and nothing waiting takes one slot over the limit (one extra in all), so
+ * a newcomer's call goes at once. A large call is cut into chunks by the client, each queued on its own, so
+ * another account's small call waits for at most one chunk. Calls outside a request (a job) are queued by
+ * their job id: jobs interleave with each other and with requests.
  */
-export class FairGate {
+export class FairGate<T = unknown> {
   private running = 0;
-  /** calls at the worker, by flow: a freed slot goes to the waiting flow with the fewest */
+  /** calls at the worker, by flow (a batch counts for each flow in it): a freed slot goes to the waiting flow with the fewest */
   private readonly runningByFlow = new Map<string, number>();
   /** waiting calls by flow, in round-robin order among equals: a flow served goes to the back */
-  private readonly queues = new Map<string, (() => void)[]>();
+  private readonly queues = new Map<string, GateEntry<T>[]>();
   private readonly slots: () => number;
+  private pumpScheduled = false;
   constructor(slots: () => number) { this.slots = slots; }
 
-  /** Resolves with the release function once this flow's call may go to the worker. */
+  /** Resolves with the release function once this flow's call may go to the worker (a call of its own). */
   acquire(flow: string): Promise<() => void> {
-    if (this.queues.size === 0 && this.running < this.slots()) return Promise.resolve(this.start(flow));
+    if (this.queues.size === 0 && this.running < this.slots()) return Promise.resolve(this.start([flow]));
     // a flow with no call at the worker and none waiting may take one slot over the limit (one such call at a
     // time): another account's small call then waits for no chunk of a large one, only for the worker itself
-    if (!this.runningByFlow.has(flow) && !this.queues.has(flow) && this.running < this.slots() + 1) return Promise.resolve(this.start(flow));
+    if (this.isNewcomer(flow) && this.running < this.slots() + 1) return Promise.resolve(this.start([flow]));
     return new Promise((resolve) => {
-      const begin = () => resolve(this.start(flow));
-      const queue = this.queues.get(flow);
-      if (queue) queue.push(begin); else this.queues.set(flow, [begin]);
+      this.enqueue(flow, { key: undefined, series: 0, maxSeries: 0, item: undefined, newcomer: false, begin: (_mates, release) => resolve(release) });
+    });
+  }
+
+  /**
+   * Queues a call that may share one worker call with others of the same `key`. When its turn comes it
+   * resolves with the release function and the items of the waiting calls taken into the same worker call
+   * (round robin over the flows, at most `maxSeries` series in all); a call taken into another's batch never
+   * resolves here: that batch's leader answers it. Decided at the next setImmediate at the latest, so calls
+   * of one event-loop turn are batched together.
+   */
+  join(flow: string, key: string, series: number, maxSeries: number, item: T): Promise<{ release: () => void; mates: T[] }> {
+    const newcomer = this.isNewcomer(flow);
+    return new Promise((resolve) => {
+      this.enqueue(flow, { key, series, maxSeries, item, newcomer, begin: (mates, release) => resolve({ release, mates }) });
+      if (!this.pumpScheduled) {
+        this.pumpScheduled = true;
+        setImmediate(() => { this.pumpScheduled = false; this.next(); });
+      }
     });
   }
 
@@ -66,31 +103,81 @@ export class FairGate {
     return Object.fromEntries([...this.queues].map(([flow, q]) => [flow, q.length]));
   }
 
-  private start(flow: string): () => void {
+  private isNewcomer(flow: string): boolean {
+    return !this.runningByFlow.has(flow) && !this.queues.has(flow);
+  }
+
+  private enqueue(flow: string, entry: GateEntry<T>): void {
+    const queue = this.queues.get(flow);
+    if (queue) queue.push(entry); else this.queues.set(flow, [entry]);
+  }
+
+  private start(flows: readonly string[]): () => void {
     this.running++;
-    this.runningByFlow.set(flow, (this.runningByFlow.get(flow) ?? 0) + 1);
+    for (const flow of flows) this.runningByFlow.set(flow, (this.runningByFlow.get(flow) ?? 0) + 1);
     return once(() => {
       this.running--;
-      const left = this.runningByFlow.get(flow)! - 1;
-      if (left > 0) this.runningByFlow.set(flow, left); else this.runningByFlow.delete(flow);
+      for (const flow of flows) {
+        const left = this.runningByFlow.get(flow)! - 1;
+        if (left > 0) this.runningByFlow.set(flow, left); else this.runningByFlow.delete(flow);
+      }
       this.next();
     });
   }
 
   private next(): void {
-    while (this.running < this.slots() && this.queues.size > 0) {
-      // the waiting flow with the fewest calls at the worker; among equals the one waiting longest
+    while (this.queues.size > 0) {
       let chosen: string | undefined;
-      for (const flow of this.queues.keys()) {
-        if (chosen === undefined || (this.runningByFlow.get(flow) ?? 0) < (this.runningByFlow.get(chosen) ?? 0)) chosen = flow;
+      if (this.running < this.slots()) {
+        // the waiting flow with the fewest calls at the worker; among equals the one waiting longest
+        for (const flow of this.queues.keys()) {
+          if (chosen === undefined || (this.runningByFlow.get(flow) ?? 0) < (this.runningByFlow.get(chosen) ?? 0)) chosen = flow;
+        }
+      } else if (this.running < this.slots() + 1) {
+        // the slot over the limit, for a flow that came with nothing at the worker and nothing waiting
+        for (const [flow, queue] of this.queues) if (queue[0].newcomer && !this.runningByFlow.has(flow)) { chosen = flow; break; }
       }
-      const queue = this.queues.get(chosen!)!;
-      const begin = queue.shift()!;
-      this.queues.delete(chosen!);
-      if (queue.length > 0) this.queues.set(chosen!, queue); // to the back
-      begin();
+      if (chosen === undefined) return;
+      this.dispatch(chosen);
     }
   }
+
+  /** Starts the head call of `flow`, with the compatible waiting calls of every flow when it may share. */
+  private dispatch(flow: string): void {
+    const head = this.takeAt(flow, 0);
+    const mates: GateEntry<T>[] = [];
+    const flows = [flow];
+    if (head.key !== undefined) {
+      let series = head.series;
+      // one call per flow per round, in the flows' round-robin order (the chosen flow went to the back)
+      for (let taken = true; taken && series < head.maxSeries;) {
+        taken = false;
+        for (const [other, queue] of [...this.queues]) {
+          const i = queue.findIndex((e) => e.key === head.key);
+          if (i < 0 || series + queue[i].series > head.maxSeries) continue;
+          const mate = this.takeAt(other, i);
+          mates.push(mate);
+          if (!flows.includes(other)) flows.push(other);
+          series += mate.series;
+          taken = true;
+        }
+      }
+    }
+    head.begin(mates.map((m) => m.item!), this.start(flows));
+  }
+
+  /** Removes the i-th waiting call of `flow`; the flow goes to the back of the round robin. */
+  private takeAt(flow: string, i: number): GateEntry<T> {
+    const queue = this.queues.get(flow)!;
+    const [entry] = queue.splice(i, 1);
+    this.queues.delete(flow);
+    if (queue.length > 0) this.queues.set(flow, queue);
+    return entry;
+  }
+}
+
+function noWorker(group: string): HorizonError {
+  return new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
 }
 
 function once(fn: () => void): () => void {
@@ -113,10 +200,8 @@ export class InferenceClient {
   private readonly inFlight = new Map<string, number>();
   private readonly nextIndex = new Map<string, number>();
   private readonly coalesce: boolean;
-  /** calls of one event-loop turn that can share one worker call, by group and batch key */
-  private readonly gathering = new Map<string, { group: string; waiting: Waiting[]; series: number }>();
-  /** per group: the fair gate of its worker calls */
-  private readonly gates = new Map<string, FairGate>();
+  /** per group: the fair gate of its worker calls, which also forms their batches */
+  private readonly gates = new Map<string, FairGate<Waiting>>();
   /** a call of more series than this is cut into chunks queued fairly (HORIZON_FAIR_CHUNK_SERIES; 0: never) */
   readonly chunkSeries: number;
   /** the same for a CPU model's calls (HORIZON_FAIR_CHUNK_SERIES_CPU) */
@@ -141,9 +226,9 @@ export class InferenceClient {
   }
 
   /** The group's fair gate (slotsPerEndpoint slots per ready worker, at least that many). */
-  gate(group: string): FairGate {
+  gate(group: string): FairGate<Waiting> {
     let gate = this.gates.get(group);
-    if (!gate) this.gates.set(group, gate = new FairGate(() => this.slotsPerEndpoint * Math.max(1, this.endpoints(group).length)));
+    if (!gate) this.gates.set(group, gate = new FairGate<Waiting>(() => this.slotsPerEndpoint * Math.max(1, this.endpoints(group).length)));
     return gate;
   }
 
@@ -164,11 +249,13 @@ export class InferenceClient {
   }
 
   /**
-   * One model call. Calls made in the same event-loop turn with the same batch key (model, size, freq,
-   * horizon, levels) and no covariates go to the worker as ONE /infer call, split back per caller:
-   * under load this saves a hop per request on both sides, and the worker would have put their series
-   * into one batch anyway (its micro-batcher; adapters are batch-independent, runtime/tests). A call
-   * alone in its turn goes at once, as before; covariates keep their own call (the worker's
+   * One model call. A call without covariates waits at the gate under its batch key (model, size, freq,
+   * horizon, levels); when its turn comes it goes to the worker as ONE /infer call with the other waiting
+   * calls of that key (of every flow, round robin; calls of one event-loop turn included), up to one worker
+   * batch — the model's fair chunk: 50 series for a CPU model by default, 256 for a foundation model —
+   * and the answer is split back per caller. The worker would have put their series into one batch anyway
+   * (its micro-batcher; adapters are batch-independent, runtime/tests); sending them as one saves a hop per
+   * call and keeps the worker busy while calls queue. Covariates keep their own call (the worker's
    * "covariates ignored" warning is per call).
    */
   infer(group: string, body: InferRequest): Promise<InferResponse> {
@@ -177,18 +264,43 @@ export class InferenceClient {
     const plain = body.series.every((s) => none(s.past_covariates) && none(s.future_covariates) && none(s.static_covariates));
     const chunk = this.chunkSeriesFor(body.model);
     if (chunk > 0 && body.series.length > chunk) return this.inferChunked(group, body, chunk);
-    if (!this.coalesce || !plain || body.series.length >= COALESCE_MAX_SERIES) return this.inferNow(group, body, requestId);
-    const key = `${group}\u0000${body.model}\u0000${body.size}\u0000${body.freq}\u0000${body.horizon}\u0000${body.quantiles.join(',')}`;
-    let gathered = this.gathering.get(key);
-    if (gathered && gathered.series + body.series.length > COALESCE_MAX_SERIES) { this.send1(key); gathered = undefined; }
-    if (!gathered) {
-      gathered = { group, waiting: [], series: 0 };
-      this.gathering.set(key, gathered);
-      setImmediate(() => this.send1(key, gathered));
+    const maxSeries = chunk > 0 ? Math.min(chunk, COALESCE_MAX_SERIES) : COALESCE_MAX_SERIES;
+    if (!this.coalesce || !plain || body.series.length >= maxSeries) return this.inferNow(group, body, requestId);
+    if (this.endpoints(group).length === 0) return Promise.reject(noWorker(group));
+    const key = `${body.model}\u0000${body.size}\u0000${body.freq}\u0000${body.horizon}\u0000${body.quantiles.join(',')}`;
+    const flow = currentFlow();
+    return new Promise((resolve, reject) => {
+      const own: Waiting = { body, requestId, resolve, reject };
+      this.gate(group).join(flow, key, body.series.length, maxSeries, own)
+        .then(({ release, mates }) => this.sendBatch(group, [own, ...mates], flow, release));
+    });
+  }
+
+  /** The calls of one gate turn as one /infer call; each caller gets its own series' predictions back. */
+  private sendBatch(group: string, waiting: Waiting[], flow: string, release: () => void): void {
+    const url = this.pick(group);
+    if (!url) {
+      release();
+      for (const w of waiting) w.reject(noWorker(group));
+      return;
     }
-    gathered.series += body.series.length;
-    const into = gathered;
-    return new Promise((resolve, reject) => into.waiting.push({ body, requestId, resolve, reject }));
+    const merged: InferRequest = waiting.length === 1 ? waiting[0].body : { ...waiting[0].body, series: waiting.flatMap((w) => w.body.series) };
+    // the worker logs the call under every caller's request id
+    const ids = waiting.map((w) => w.requestId).filter((id): id is string => id !== undefined);
+    const sent = this.sendCounted<Parameters<typeof decodeInferResponse>[0]>(group, url, '/infer', encodeInferRequest(merged, this.float32), ids.length ? ids.join(',') : undefined, false, flow, release);
+    sent.then((raw) => {
+      let answer: InferResponse;
+      try { answer = decodeInferResponse(raw); } catch (error) { for (const w of waiting) w.reject(error); return; }
+      if (waiting.length === 1) { waiting[0].resolve(answer); return; }
+      let offset = 0;
+      for (const w of waiting) {
+        const n = w.body.series.length;
+        // per-series warnings ("series i: …") go to the caller of series i, renumbered; the rest to all
+        const warnings = renumberWarnings(answer.warnings, (i) => (i >= offset && i < offset + n ? [i - offset] : []));
+        w.resolve({ ...answer, warnings, predictions: answer.predictions.slice(offset, offset + n) });
+        offset += n;
+      }
+    }, (error) => { for (const w of waiting) w.reject(error); });
   }
 
   private async inferNow(group: string, body: InferRequest, requestId: string | undefined): Promise<InferResponse> {
@@ -205,32 +317,6 @@ export class InferenceClient {
    * thread: http/large-forecast.ts), answering the worker's JSON text as it came. */
   inferEncodedText(group: string, body: string): Promise<string> {
     return this.call<string>(group, '/infer', body, undefined, currentRequest()?.requestId, true);
-  }
-
-  /** Sends what was gathered under `key` (if it is still that gathering): one call, answers split back. */
-  private send1(key: string, expected?: { group: string; waiting: Waiting[]; series: number }): void {
-    const gathered = this.gathering.get(key);
-    if (!gathered || (expected && gathered !== expected)) return;
-    this.gathering.delete(key);
-    const { group, waiting } = gathered;
-    if (waiting.length === 1) {
-      const [one] = waiting;
-      this.inferNow(group, one.body, one.requestId).then(one.resolve, one.reject);
-      return;
-    }
-    const merged: InferRequest = { ...waiting[0].body, series: waiting.flatMap((w) => w.body.series) };
-    // the worker logs the call under every caller's request id
-    const ids = waiting.map((w) => w.requestId).filter((id): id is string => id !== undefined);
-    this.inferNow(group, merged, ids.length ? ids.join(',') : undefined).then((answer) => {
-      let offset = 0;
-      for (const w of waiting) {
-        const n = w.body.series.length;
-        // per-series warnings ("series i: …") go to the caller of series i, renumbered; the rest to all
-        const warnings = renumberWarnings(answer.warnings, (i) => (i >= offset && i < offset + n ? [i - offset] : []));
-        w.resolve({ ...answer, warnings, predictions: answer.predictions.slice(offset, offset + n) });
-        offset += n;
-      }
-    }, (error) => { for (const w of waiting) w.reject(error); });
   }
 
   /** Loads the model in every ready worker of the group (a warm-up must warm whichever serves next);
@@ -282,17 +368,21 @@ export class InferenceClient {
 
   private async call<T>(group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId, asText = false): Promise<T> {
     const baseUrl = at ?? this.pick(group);
-    if (!baseUrl) {
-      throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
-    }
+    if (!baseUrl) throw noWorker(group);
     // model calls wait for a fair turn (FairGate); loads and health checks do not
     const flow = path === '/infer' ? currentFlow() : undefined;
     const release = flow !== undefined && !at ? await this.gate(group).acquire(flow) : undefined;
     // the worker picked when the turn comes (the one with the fewest calls then)
     const url = release ? this.pick(group) ?? baseUrl : baseUrl;
-    // the worker logs its side of the request under the same id
+    return this.sendCounted<T>(group, url, path, body, requestId, asText, flow, release);
+  }
+
+  /** A call to the worker at `url`, counted in flight; `release` (its gate turn) given back when it ends. */
+  private async sendCounted<T>(group: string, url: string, path: string, body: unknown, requestId: string | undefined, asText: boolean,
+    flow: string | undefined, release: (() => void) | undefined): Promise<T> {
     this.inFlight.set(url, (this.inFlight.get(url) ?? 0) + 1);
     try {
+      // the worker logs its side of the request under the same id
       return await this.send<T>(group, url, path, body, requestId, asText, flow);
     } finally {
       release?.();
@@ -307,8 +397,12 @@ export class InferenceClient {
     try {
       res = await this.pool(base.origin).request({
         path: `${base.pathname.replace(/\/$/, '')}${path}`, method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body),
-        // x-horizon-flow: whose call it is, so the worker's batches take waiting series fairly between accounts
-        headers: { 'content-type': 'application/json', ...(requestId && { 'x-request-id': requestId }), ...(flow && { 'x-horizon-flow': flow }) },
+        // x-horizon-flow: whose call it is, so the worker's batches take waiting series fairly between accounts;
+        // x-horizon-batch: the gate formed this call's batch already, so the worker predicts it without its batching wait
+        headers: {
+          'content-type': 'application/json', ...(requestId && { 'x-request-id': requestId }),
+          ...(flow && { 'x-horizon-flow': flow, 'x-horizon-batch': 'formed' }),
+        },
         headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
       });
     } catch (error) {
