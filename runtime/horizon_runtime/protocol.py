@@ -150,12 +150,17 @@ def encode_predictions(
         for i in range(len(predictions))
     ]
     for answer, prediction in zip(answers, predictions):
-        if prediction.backtest:  # float64 always: few values, and never worth a second format
-            answer["backtest"] = [
-                {"mean": encode_values(mean), "quantiles": {key: encode_values(q[row]) for key, row in quantile_rows}}
-                for mean, q in prediction.backtest
-            ]
+        # float64 always: few values (backtest), or NaN where nothing is fitted (in_sample): never worth a second format
+        if prediction.backtest:
+            answer["backtest"] = [encoded_forecast(mean, q, quantile_rows) for mean, q in prediction.backtest]
+        if prediction.in_sample is not None:
+            answer["in_sample"] = encoded_forecast(*prediction.in_sample, quantile_rows)
     return answers, dtype
+
+
+def encoded_forecast(mean: np.ndarray, quantiles: np.ndarray, quantile_rows: tuple[tuple[str, int], ...]) -> dict:
+    """{"mean", "quantiles"} of one backtest or in-sample forecast as base64 float64 (NaN stays NaN)."""
+    return {"mean": encode_values(mean), "quantiles": {key: encode_values(quantiles[row]) for key, row in quantile_rows}}
 
 
 def _covariates(raw, what: str, length: int) -> dict[str, np.ndarray]:
@@ -191,7 +196,12 @@ def _series(raw, index: int, horizon: int, max_context: int) -> SeriesInput:
     forecast_dates = _dates(entry.get("forecast_index"), f"{what}.forecast_index", horizon)
     if (dates is None) != (forecast_dates is None):
         raise bad_request(f"{what}: index and forecast_index come together")
-    return SeriesInput(values, past, future, static, dates, forecast_dates, _backtest(entry.get("backtest"), what, values))
+    in_sample = entry.get("in_sample", False)
+    if type(in_sample) is not bool:
+        raise bad_request(f"{what}.in_sample must be true or false, got {in_sample!r}")
+    return SeriesInput(
+        values, past, future, static, dates, forecast_dates, _backtest(entry.get("backtest"), what, values), in_sample
+    )
 
 
 def _backtest(raw, what: str, values: np.ndarray) -> tuple[int, int, int, str] | None:

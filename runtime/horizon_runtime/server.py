@@ -60,6 +60,10 @@ def _check_predictions(predictions: list[Prediction], horizon: int, levels: int)
         for mean, quantiles in prediction.backtest:
             if mean.ndim != 1 or quantiles.shape != (levels, mean.size) or not (np.isfinite(mean).all() and np.isfinite(quantiles).all()):
                 raise ValueError(f"series {index}: adapter returned a backtest forecast that is not {levels} finite rows")
+        if prediction.in_sample is not None:  # NaN where nothing is fitted, never infinite
+            mean, quantiles = prediction.in_sample
+            if mean.ndim != 1 or quantiles.shape != (levels, mean.size) or np.isinf(mean).any() or np.isinf(quantiles).any():
+                raise ValueError(f"series {index}: adapter returned in-sample values that are not {levels} rows without infinities")
 
 
 class Worker:
@@ -150,6 +154,8 @@ class Worker:
         adapter, loaded_ms, _ = await self.store.load(model, size)
         if not adapter.supports_backtest and any(s.backtest for s in req.series):
             raise bad_request(f"'backtest' on a series: {model.id} forecasts no validation origins; send them as series of their own")
+        if not adapter.supports_in_sample and any(s.in_sample for s in req.series):
+            raise bad_request(f"'in_sample' on a series: {model.id} is not fitted to the history, it has no in-sample fitted values")
         key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq)
         self.store.acquire(model.id, size)  # not evicted while this request's batches run
         try:
@@ -176,6 +182,9 @@ class Worker:
                 {"mean": p.mean, "quantiles": {k: p.quantiles[row] for k, row in req.quantile_rows}}
                 | ({"backtest": [{"mean": m, "quantiles": {k: q[row] for k, row in req.quantile_rows}} for m, q in p.backtest]}
                    if p.backtest else {})
+                # NaN (nothing fitted there) is written as null
+                | ({"in_sample": {"mean": p.in_sample[0], "quantiles": {k: p.in_sample[1][row] for k, row in req.quantile_rows}}}
+                   if p.in_sample is not None else {})
                 for p in result.predictions
             ]
         return {

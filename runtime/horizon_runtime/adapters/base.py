@@ -26,6 +26,9 @@ class SeriesInput:
     # n - w - (k-1)·s, k = 1..K (prism's and auto's validation), only for adapters with supports_backtest
     # (docs/runtime-protocol.md)
     backtest: tuple | None = None
+    # also answer the in-sample one-step-ahead fitted values and their intervals over the whole history
+    # (anomaly detection from one fit), only for adapters with supports_in_sample (docs/runtime-protocol.md)
+    in_sample: bool = False
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,9 @@ class Prediction:
     warnings: tuple[str, ...] = ()
     # with SeriesInput.backtest: per origin k = 1..K, (mean (w,), quantiles (len(levels), w)), like mean/quantiles
     backtest: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
+    # with SeriesInput.in_sample: (fitted (len(target),), quantiles (len(levels), len(target))), NaN where the
+    # model gives no fitted value (naive's first, seasonal naive's first season, leading missing values)
+    in_sample: tuple[np.ndarray, np.ndarray] | None = None
 
 
 class Adapter(ABC):
@@ -46,6 +52,8 @@ class Adapter(ABC):
     one_batch_at_a_time = True
     # whether predict_batch answers SeriesInput.backtest (the statistical adapters); others get a 400
     supports_backtest = False
+    # whether predict_batch answers SeriesInput.in_sample (the statistical adapters); others get a 400
+    supports_in_sample = False
 
     def __init__(self, model: CatalogModel, size: str, catalog: Catalog):
         self.model_id = model.id

@@ -22,6 +22,12 @@ Fallbacks, each reported as a warning on the response:
 - a forecast or interval that is not finite (auto-arima's intervals on 3 points are -inf/+inf) is
   replaced by naive's for that series; a naive forecast that is not finite fails the batch.
 
+In-sample (a series' `in_sample`, anomaly detection from one fit): the fit that forecasts also gives the
+one-step-ahead fitted values over the whole history and their intervals, statsforecast's own
+`forecast(..., fitted=True, level=...)` (`fitted`, `fitted-lo-L`, `fitted-hi-L`: the fitted value ± z times
+one standard error of the in-sample residuals, the same width at every step). Every model here has them;
+naive has none for the first observation, seasonal naive none for the first season (NaN in the answer).
+
 Batches of two or more series of the fitted models go to the worker's CPU pool (cpu_pool.py): contiguous
 chunks fitted in other processes by the same functions, so every core works and the numbers are unchanged.
 """
@@ -126,8 +132,29 @@ def _fit_forecast(model, history: np.ndarray, horizon: int, plan: _IntervalPlan)
     return _rows(model.predict(h=horizon, level=plan.levels), horizon, plan)
 
 
+def _in_sample_rows(out: dict, plan: _IntervalPlan) -> tuple[np.ndarray, np.ndarray]:
+    """The in-sample arrays of a statsforecast answer: `fitted`, and per quantile its `fitted-lo-L` /
+    `fitted-hi-L` (`fitted` itself for 0.5), as (fitted, rows) like _rows."""
+    fitted = np.asarray(out["fitted"], dtype=np.float64)
+    rows = np.empty((len(plan.output_keys), fitted.size), dtype=np.float64)
+    for row, key in enumerate(plan.output_keys):
+        rows[row] = fitted if key == "mean" else out[f"fitted-{key}"]
+    return fitted, rows
+
+
+def _forecast_in_sample(model, history: np.ndarray, horizon: int, plan: _IntervalPlan):
+    """One statsforecast call: the forecast and the in-sample fitted values with their intervals."""
+    out = model.forecast(y=history, h=horizon, level=plan.levels, fitted=True)
+    return _rows(out, horizon, plan), _in_sample_rows(out, plan)
+
+
 def _finite(mean: np.ndarray, rows: np.ndarray) -> bool:
     return bool(np.isfinite(mean).all() and np.isfinite(rows).all())
+
+
+def _in_sample_usable(fitted: np.ndarray, rows: np.ndarray) -> bool:
+    """No infinity, and a fitted value somewhere (NaN where the model fits nothing is expected)."""
+    return bool(not np.isinf(fitted).any() and not np.isinf(rows).any() and np.isfinite(fitted).any())
 
 
 @dataclass(frozen=True)
@@ -224,25 +251,35 @@ RULES: dict[str, _Rule] = {
 # ---- one series, one chunk of series -----------------------------------------------------------------
 
 
-def predict_series(spec: FitSpec, target: np.ndarray, backtest: tuple | None = None) -> Prediction:
+def predict_series(spec: FitSpec, target: np.ndarray, backtest: tuple | None = None, in_sample: bool = False) -> Prediction:
     """The forecast of one series; with `backtest` (window w, origins K, step s[, refit]) also the forecasts
     of the w values from each cutoff n - w - (k-1)·s (k = 1..K): refit "none" (the default) applies the
     model fitted on the whole history to the history before the cutoff (statsforecast's forward(), what its
     cross_validation(refit=False) does): no refit per origin; refit "form" fits the whole-history fit's
-    form again on the history before the cutoff (see _same_form)."""
+    form again on the history before the cutoff (see _same_form). With `in_sample`, also the same fit's
+    in-sample fitted values and intervals over the whole target (NaN before its first observed value)."""
     plan = _interval_plan(spec.quantiles)
     history = fill_missing(target)
     model, warning = RULES[spec.adapter].model_for(spec, history.size)
     warnings = [warning] if warning else []
     fitted = None
+    insample = None
     if backtest and backtest[1] > 0:
         mean, rows = _fit_forecast(model, history, spec.horizon, plan)
         fitted = model
+        if in_sample:
+            insample = _in_sample_rows(model.predict_in_sample(level=plan.levels), plan)
+    elif in_sample:
+        (mean, rows), insample = _forecast_in_sample(model, history, spec.horizon, plan)
     else:
         mean, rows = _forecast(model, history, spec.horizon, plan)
-    if not _finite(mean, rows) and not isinstance(model, Naive):
+    usable = insample is None or _in_sample_usable(*insample)
+    if not (_finite(mean, rows) and usable) and not isinstance(model, Naive):
         warnings.append(f"{spec.model_id} gave a non-finite forecast or interval; forecast with naive")
-        mean, rows = _forecast(Naive(), history, spec.horizon, plan)
+        if in_sample:
+            (mean, rows), insample = _forecast_in_sample(Naive(), history, spec.horizon, plan)
+        else:
+            mean, rows = _forecast(Naive(), history, spec.horizon, plan)
         fitted = None
     if not _finite(mean, rows):
         raise FloatingPointError(
@@ -250,7 +287,22 @@ def predict_series(spec: FitSpec, target: np.ndarray, backtest: tuple | None = N
             f"(last {history[-1]!r}, largest magnitude {np.abs(history).max()!r})"
         )
     backtests = _backtests(spec, target, backtest, fitted, plan) if backtest and backtest[1] > 0 else ()
-    return Prediction(mean=mean, quantiles=make_monotone(rows), warnings=tuple(warnings), backtest=backtests)
+    return Prediction(
+        mean=mean, quantiles=make_monotone(rows), warnings=tuple(warnings), backtest=backtests,
+        in_sample=_whole_target(insample, target.size) if in_sample else None,
+    )
+
+
+def _whole_target(insample: tuple[np.ndarray, np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """In-sample arrays of the history (fill_missing dropped the leading missing values) laid over the whole
+    target: NaN before the first observed value. Levels made monotone where fitted (NaN columns stay NaN)."""
+    fitted, rows = insample
+    lead = n - fitted.size
+    mean = np.full(n, np.nan)
+    mean[lead:] = fitted
+    quantiles = np.full((rows.shape[0], n), np.nan)
+    quantiles[:, lead:] = make_monotone(rows)
+    return mean, quantiles
 
 
 def _same_form(spec: FitSpec, fitted, n: int):
@@ -300,9 +352,9 @@ def _backtests(spec: FitSpec, target: np.ndarray, backtest: tuple, fitted, plan:
     return tuple(out)
 
 
-def predict_chunk(spec: FitSpec, items: Sequence[tuple[np.ndarray, tuple | None]]) -> list[Prediction]:
+def predict_chunk(spec: FitSpec, items: Sequence[tuple[np.ndarray, tuple | None, bool]]) -> list[Prediction]:
     """predict_series over a chunk: what one CPU pool task runs."""
-    return [predict_series(spec, target, backtest) for target, backtest in items]
+    return [predict_series(spec, target, backtest, in_sample) for target, backtest, in_sample in items]
 
 
 # ---- adapters ------------------------------------------------------------------------------------------
@@ -314,6 +366,7 @@ POOL_MIN_SERIES = 2
 class StatisticalAdapter(Adapter):
     one_batch_at_a_time = False  # per-series fits: batches of one key may run side by side
     supports_backtest = True  # series may carry (window, origins, step[, refit]): forward() or the form refitted at each cutoff
+    supports_in_sample = True  # series may ask for the fit's in-sample fitted values and intervals
     # cheap per series (naive, seasonal naive): fitted in the calling thread, the pool's hop would cost more
     in_pool = True
 
@@ -330,7 +383,7 @@ class StatisticalAdapter(Adapter):
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
     ) -> list[Prediction]:
         spec = self._spec(horizon, quantiles, freq)
-        items = [(s.target, s.backtest) for s in series]
+        items = [(s.target, s.backtest, s.in_sample) for s in series]
         pool = shared_pool() if self.in_pool and len(items) >= POOL_MIN_SERIES else None
         if pool is None:
             return predict_chunk(spec, items)
