@@ -54,6 +54,9 @@ export interface Config {
   /** HORIZON_WORKERS_PER_GROUP: local worker processes per runtime group */
   workersPerGroup: number;
   jobRetryLimit: number;
+  /** HORIZON_JOB_WORKER_WAIT_MS: the longest a job's model call waits for its group's worker to come back (a restart
+   * costs the job no attempt, src/jobs/worker-wait.ts); then the job fails with no_worker. 0: no wait */
+  jobWorkerWaitMs: number;
   jobResultTtlSeconds: number;
   jobConcurrency: number;
   /** HORIZON_FINETUNE_CONCURRENCY: fine-tuning jobs run at once by this process (one device: 1) */
@@ -193,6 +196,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     requestThreadMinBytes: int(env, 'HORIZON_REQUEST_THREAD_MIN_BYTES', 1024 * 1024),
     workersPerGroup: Math.max(1, int(env, 'HORIZON_WORKERS_PER_GROUP', defaultWorkersPerGroup(env))),
     jobRetryLimit: int(env, 'HORIZON_JOB_RETRY_LIMIT', 3),
+    // a restart takes seconds; a worker that crashes while starting is retried with backoff up to 30 s apart
+    jobWorkerWaitMs: int(env, 'HORIZON_JOB_WORKER_WAIT_MS', 300_000),
     jobResultTtlSeconds: int(env, 'HORIZON_JOB_RESULT_TTL_SECONDS', 7 * 24 * 3600),
     jobConcurrency: int(env, 'HORIZON_JOB_CONCURRENCY', 4),
     fineTuneConcurrency: Math.max(1, int(env, 'HORIZON_FINETUNE_CONCURRENCY', 1)),

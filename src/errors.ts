@@ -21,6 +21,8 @@ export const ERRORS = {
   // a job names a private model that was deleted after the job was accepted (the job's error, not a response)
   model_deleted: { status: 410, title: 'Model deleted' },
   payload_too_large: { status: 413, title: 'Request body too large' },
+  // a path segment over the router's limit (app.ts MAX_PARAM_LENGTH, beyond Node's header limit): not reachable by default
+  uri_too_long: { status: 414, title: 'URI too long' },
   // 413 (RFC 9110 15.5.14: the content is larger than the server is willing to process) rather than 422:
   // the body is valid, nothing in it is to be fixed (a 422 names fields in errors[]), and the same body is
   // accepted by the job API, which the detail names; like 413 payload_too_large it is not to be retried as is

@@ -17,6 +17,7 @@ import { runForecast, type ForecastPlan } from './forecasting/forecast.ts';
 import type { CrossValidationBody } from './forecasting/cross-validation.ts';
 import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
 import { chunkingFor } from './jobs/chunks.ts';
+import { WorkerWaitingInference } from './jobs/worker-wait.ts';
 import { isStoredAutoJob, planAuto, runAuto } from './forecasting/auto.ts';
 import { buildApp, type App } from './http/app.ts';
 import { acquireStoreLock } from './store/lock.ts';
@@ -132,7 +133,7 @@ export async function startServer(config: Config, options: {
   for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
   await queue.start();
   // a job's worker calls and log lines carry its job id as their request id
-  await queue.consume(async (request, jobId, kind, accountId) => {
+  await queue.consume(async (request, jobId, kind, accountId, stopping) => {
     if (kind === 'fine-tuning') {
       const spec = (request as FineTuningJobRequest).spec;
       const fields = { request_id: jobId, job_id: jobId, kind, model: spec.model, size: spec.size, series: spec.series.length };
@@ -149,13 +150,18 @@ export async function startServer(config: Config, options: {
       : { request_id: jobId, job_id: jobId, model: plan.model, size: plan.size, series: plan.series.length };
     const started = performance.now();
     return runInContext({ requestId: jobId, fields, privateModels }, async () => {
+      // a call that finds no worker up waits for one (a restart costs the job no attempt: src/jobs/worker-wait.ts)
+      const waiting = new WorkerWaitingInference(inference, jobId, {
+        waitMs: config.jobWorkerWaitMs, whenReady: backend.whenReady?.bind(backend), signal: stopping,
+      }, logger);
+      const waited = () => (waiting.waitedMs > 0 ? { worker_wait_ms: Math.round(waiting.waitedMs) } : {});
       // a job estimated over HORIZON_JOB_CHUNK_BUDGET_MS runs its model calls in stored chunks (src/jobs/chunks.ts)
       const chunked = chunkingFor(request, kind, jobId, {
-        shared: inference, registry, db: database.db, pulls, logger,
+        shared: waiting, registry, db: database.db, pulls, logger,
         auto: { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit },
         settings: { budgetMs: jobChunkBudgetMs(config), cpuWorkers: config.cpuWorkers, retries: config.jobRetryLimit },
       });
-      const jobInference = chunked ?? inference;
+      const jobInference = chunked ?? waiting;
       try {
         checkPrivateModelsExist(request, privateModels);
         const result = cv
@@ -165,10 +171,12 @@ export async function startServer(config: Config, options: {
           : await runForecast(jobInference, registry, plan, undefined, pulls);
         // series_ids with store: true: the forecasts are kept before the job completes (ids from the job id)
         if (!cv) await storeJobForecasts(database.db, registry.catalog, request, result, jobId);
-        app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...(chunked && { chunks_reused: chunked.counts.reused, chunks_computed: chunked.counts.computed }) }, 'job attempt completed');
+        const chunks = chunked && { chunks_reused: chunked.counts.reused, chunks_computed: chunked.counts.computed };
+        app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...chunks, ...waited() }, 'job attempt completed');
         return result;
       } catch (error) {
-        app.log.warn({ ...fields, code: (error as { code?: string }).code ?? 'internal_error', duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3 }, 'job attempt failed');
+        const code = (error as { code?: string }).code ?? 'internal_error';
+        app.log.warn({ ...fields, code, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...waited() }, 'job attempt failed');
         throw error;
       }
     });

@@ -1,6 +1,7 @@
 // Error shapes (issue 24): a 413 names the byte limit, a header block over Node's limit (a 100 kB
 // Authorization header) is a problem+json 431 like every other error, and an array as a target value is
-// a precise per-value type error without a misleading "all values are null".
+// a precise per-value type error without a misleading "all values are null". Issue 32: long path parameters and
+// malformed paths are problem+json too, never the router's own body.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -43,6 +44,36 @@ describe('error shapes', () => {
     assert.match(res.body.request_id, /^[0-9a-f-]{36}$/);
     // the server still answers on a new connection
     assert.equal((await server.request('GET', '/v1/status', { key: null })).status, 200);
+  });
+
+  // Fastify's router answered a path parameter over 100 characters with its own 414 body (the whole URL in it) and a
+  // malformed percent-encoding with its own 400: every path parameter now reaches its route, which names it
+  it('a very long path parameter is the route\'s problem+json (404 for an unknown id, 422 naming a patterned one)', async () => {
+    const long = 'j'.repeat(5000);
+    const calls: [string, string, number][] = [
+      ['GET', `/v1/forecast-jobs/${long}`, 404], ['DELETE', `/v1/forecast-jobs/${long}`, 404], ['GET', `/v1/cross-validation-jobs/${long}`, 404],
+      ['GET', `/v1/fine-tuning-jobs/${long}`, 404], ['GET', `/v1/models/${long}`, 404], ['DELETE', `/v1/api-keys/${long}`, 404],
+      ['GET', `/v1/series/${long}`, 422], ['GET', `/nixtla/v2/forecast/jobs/${long}`, 404], ['POST', `/nixtla/v2/async/jobs/${long}/cancel`, 404],
+    ];
+    for (const [method, path, status] of calls) {
+      const res = await server.request(method, path);
+      const what = `${method} ${path.slice(0, 40)}…`;
+      assert.equal(res.status, status, `${what}: ${res.text.slice(0, 300)}`);
+      assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/, what);
+      assert.equal(res.body.request_id, res.headers.get('x-request-id'), what);
+      if (status === 422) assert.equal(res.body.errors[0].field, 'id', what);
+      assert.doesNotMatch(res.text, /FST_ERR/, what);
+    }
+  });
+
+  it('a malformed percent-encoding in the path: 400 problem+json', async () => {
+    const res = await server.request('GET', '/v1/series/%E0%A4%A');
+    assert.equal(res.status, 400, res.text);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    assert.equal(res.body.code, 'bad_request');
+    assert.match(res.body.detail, /invalid percent-encoding/);
+    assert.match(res.body.request_id, /^[0-9a-f-]{36}$/);
+    assert.equal(res.body.request_id, res.headers.get('x-request-id'));
   });
 
   it('an array as a target value: one type error for that value, no "all null" reason', async () => {

@@ -139,7 +139,64 @@ describe('/nixtla: 422s name the parameter', () => {
     const res = await post('/nixtla/v2/forecast/async', forecast({ job_options: { timeout_seconds: 60 } }));
     assert.equal(res.status, 422);
     assert.equal(res.body.errors[0].field, 'job_options.timeout_seconds');
+    assert.match(res.body.errors[0].reason, /^60: a Horizon job has no timeout of its own/);
   });
+
+  // the SDK sends job_options with async jobs only; on a synchronous call the 422 names job_options, as sent, and
+  // not a timeout_seconds that was never sent
+  it('job_options on a synchronous call, even empty; an empty one on a job asks for nothing', async () => {
+    const calls = [
+      ['/nixtla/v2/forecast', forecast({ job_options: {} })], ['/nixtla/v2/cross_validation', crossValidation({ job_options: { timeout_seconds: 60 } })],
+    ] as const;
+    for (const [path, body] of calls) {
+      const res = await post(path, body);
+      assert.equal(res.status, 422, res.text);
+      assert.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['job_options'], path);
+      assert.match(res.body.errors[0].reason, /^\{("timeout_seconds":60)?\}: job options are for async job submissions \(POST \/nixtla\/v2\/forecast\/async/);
+      assert.doesNotMatch(res.text, /job_options\.timeout_seconds/);
+    }
+    const job = await post('/nixtla/v2/forecast/async', forecast({ job_options: {} }));
+    assert.equal(job.status, 202, job.text);
+  });
+});
+
+// A model name is echoed in x-horizon-model only when it is a model the request can run (the tests above see it for
+// known ones): a control character there made Node refuse the answer (Fastify's own {"code":"ERR_INVALID_CHAR"} body,
+// no problem+json, no request id), and non-ASCII went out as Latin-1 bytes. Such a name is the /v1 unknown-model 422.
+describe('/nixtla: request text never goes into a header', () => {
+  const anomalies = (over: Record<string, unknown> = {}) => ({
+    series: { y, sizes: [24], X: null }, model: 'naive', freq: 'MS', level: 99, ...defaults, ...over,
+  });
+  const calls: [string, (over: Record<string, unknown>) => unknown][] = [
+    ['/nixtla/v2/forecast', forecast], ['/nixtla/v2/cross_validation', crossValidation], ['/nixtla/v2/anomaly_detection', anomalies],
+    ['/nixtla/v2/forecast/async', forecast], ['/nixtla/v2/cross_validation/async', crossValidation],
+  ];
+  const names = ['naive\u000b', 'naive\r\nx-evil: 1', 'naïve', 'naive中'];
+
+  const assertProblem = (res: { status: number; text: string; body: any; headers: Headers }, what: string) => {
+    assert.equal(res.status, 422, `${what}: ${res.text}`);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/, what);
+    assert.equal(res.body.code, 'validation_failed', what);
+    assert.match(res.body.request_id, /^[0-9a-f-]{36}$/, what);
+    assert.equal(res.body.request_id, res.headers.get('x-request-id'), what);
+    assert.equal(res.headers.get('x-horizon-model'), null, what);
+    assert.equal(res.headers.get('x-evil'), null, what);
+  };
+
+  for (const model of names) {
+    it(`model ${JSON.stringify(model)}: a problem+json 422 on model from every call that says the model, and no header`, async () => {
+      for (const [path, body] of calls) {
+        const res = await post(path, body({ model }));
+        assertProblem(res, path);
+        const error = res.body.errors.find((e: { field: string }) => e.field === 'model');
+        assert.ok(error, `${path}: ${JSON.stringify(res.body.errors)}`);
+        assert.match(error.reason, /is not a known model id/, path);
+        // finetuned_model_id runs instead of model: the same rule
+        assertProblem(await post(path, body({ finetuned_model_id: model })), `${path} finetuned_model_id`);
+      }
+      assertProblem(await server.request('GET', `/nixtla/model_params?model=${encodeURIComponent(model)}&freq=MS`), 'model_params');
+    });
+  }
 });
 
 describe('/nixtla: bodies, routes and what is not built', () => {

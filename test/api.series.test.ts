@@ -148,6 +148,35 @@ for (const backend of storeBackends) {
       assert.match(full.body.detail, /HORIZON_SERIES_MAX_POINTS/);
     });
 
+    // Fastify's own limit of 100 characters per path parameter answered 414 with its own body (the whole URL in it)
+    it('an id of 128 characters (the documented maximum) round-trips on every series route; 129 is a problem+json 422 on id', async () => {
+      const { key } = await server.newAccount();
+      const longest = `S${'a1_.:-'.repeat(21)}z`;
+      assert.equal(longest.length, 128);
+      const put = await server.request('PUT', `/v1/series/${longest}`, { key, body: { freq: 'MS', index: monthlyDates('2020-01', 24), target: history(24) } });
+      assert.equal(put.status, 201, put.text);
+      assert.equal(put.body.series_id, longest);
+      const appended = await server.request('POST', `/v1/series/${longest}/observations`, { key, body: { index: ['2022-01-01'], target: [1] } });
+      assert.equal(appended.status, 200, appended.text);
+      const got = await server.request('GET', `/v1/series/${longest}`, { key });
+      assert.equal(got.status, 200, got.text);
+      assert.equal(got.body.series_id, longest);
+      assert.equal(got.body.points, 25);
+      assert.deepEqual((await server.request('GET', '/v1/series', { key })).body.series.map((s: { series_id: string }) => s.series_id), [longest]);
+      assert.equal((await server.request('GET', `/v1/series/${longest}/accuracy`, { key })).status, 200);
+      assert.equal((await server.request('DELETE', `/v1/series/${longest}`, { key })).status, 200);
+      const tooLong = `${longest}x`;
+      const calls = [['PUT', `/v1/series/${tooLong}`, { freq: 'D', index: ['2024-01-01'], target: [1] }], ['GET', `/v1/series/${tooLong}`]] as const;
+      for (const [method, path, body] of calls) {
+        const res = await server.request(method, path, { key, body });
+        assert.equal(res.status, 422, `${method}: ${res.text}`);
+        assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+        assert.equal(res.body.errors[0].field, 'id');
+        assert.match(res.body.errors[0].reason, /must match pattern/);
+        assert.equal(res.body.request_id, res.headers.get('x-request-id'));
+      }
+    });
+
     it('another account gets 404 on every route; its own series of the same id is separate', async () => {
       const owner = await server.newAccount();
       const other = await server.newAccount();

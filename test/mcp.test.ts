@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolResultSchema, ErrorCode, type McpError } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { monthlyDates, startTestServer, type TestServer } from './helpers.ts';
@@ -63,6 +64,25 @@ for (const [name, transportFor] of Object.entries(transports)) {
       await client.connect(transportFor(server.key));
     });
     after(async () => client?.close());
+
+    // the SDK alone answered these −32603 Internal error with a zod dump as the message
+    it('tools/call without a name or with arguments that are not an object: −32602 Invalid params naming it; the session goes on', async () => {
+      const cases: [unknown, RegExp][] = [
+        [{ arguments: {} }, /^MCP error -32602: Invalid params: params\.name: required: the tool to call/],
+        [{ name: 'forecast', arguments: 'horizon=3' }, /^MCP error -32602: Invalid params: params\.arguments: must be an object .*; got a string$/],
+        [{ name: 'forecast', arguments: [{ horizon: 3 }] }, /params\.arguments: .*; got an array$/],
+        [{ name: 'forecast', arguments: 3 }, /params\.arguments: .*; got number 3$/],
+      ];
+      for (const [params, message] of cases) {
+        await assert.rejects(client.request({ method: 'tools/call', params } as never, CallToolResultSchema), (error: McpError) => {
+          assert.equal(error.code, ErrorCode.InvalidParams, error.message);
+          assert.match(error.message, message);
+          assert.doesNotMatch(error.message, /\n|invalid_type/);
+          return true;
+        });
+      }
+      assert.ok(!(await call(client, 'list_models', {})).isError);
+    });
 
     it('lists the five tools, each with an input schema', async () => {
       const { tools } = await client.listTools();
@@ -260,6 +280,20 @@ describe('POST /mcp authentication and methods', () => {
       assert.equal(other.body.code, 'method_not_allowed');
       const anonymous = await server.request(method, '/mcp', { key: null });
       assert.equal(anonymous.status, 401);
+    }
+  });
+
+  it('malformed tools/call params over plain HTTP: a JSON-RPC −32602 error in one line', async () => {
+    const cases: [unknown, string][] = [
+      [undefined, 'Invalid params: params: must be an object {name, arguments}, got none'],
+      [{ name: 7 }, 'Invalid params: params.name: must be a string, the tool to call; got number 7'],
+      [{ name: 'forecast', arguments: null }, 'Invalid params: params.arguments: must be an object of the tool\'s arguments by name ({} for none); got null'],
+    ];
+    for (const [params, message] of cases) {
+      const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) };
+      const res = await server.request('POST', '/mcp', { body, headers });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body, { jsonrpc: '2.0', id: 7, error: { code: -32602, message } });
     }
   });
 

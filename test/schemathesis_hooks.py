@@ -11,11 +11,16 @@ never be fuzzed (the same for POST /v1/cross-validation and its job: served `mod
 and POST /v1/anomalies: a served model, observed values, a history long enough to score). This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
 the generated body unchanged); negative cases are left alone, so rejection is still tested. And it
 keeps the run from revoking its own API key (HORIZON_FUZZ_KEY_ID, set by scripts/schemathesis.sh).
+
+One check of its own, error_is_problem_json: every 4xx and 5xx answer of every operation is problem+json
+(contract B.8). content_type_conformance checks only statuses an operation documents, so an answer that
+Fastify or Node wrote itself (a raw 414, an ERR_INVALID_CHAR 422 without a content type) would pass it.
 """
 from __future__ import annotations
 
 import copy
 import datetime as dt
+import json
 import os
 import uuid
 from typing import Any
@@ -175,6 +180,32 @@ def _fix_series_put(body: dict) -> None:
     body["index"] = _dates(body["freq"], 0, len(body["target"]))
     for field in ("forecast_every", "schedule", "drift", "webhook"):
         body.pop(field, None)
+
+
+PROBLEM_MEMBERS = ("type", "title", "status", "detail", "code", "request_id")
+
+
+@schemathesis.check
+def error_is_problem_json(ctx: Any, response: Any, case: Any) -> bool | None:
+    """A 4xx or 5xx answer is application/problem+json with the contract's members, its status and request id."""
+    if response.status_code < 400:
+        return None
+    content_type = (response.headers.get("content-type") or [""])[0]
+    head = response.content[:300]
+    if not content_type.startswith("application/problem+json"):
+        raise AssertionError(f"{response.status_code} answered as {content_type or 'no content type'}, not application/problem+json: {head!r}")
+    try:
+        problem = json.loads(response.content)
+    except ValueError:
+        raise AssertionError(f"{response.status_code} problem+json that is not JSON: {head!r}") from None
+    missing = [m for m in PROBLEM_MEMBERS if not isinstance(problem, dict) or m not in problem]
+    if missing:
+        raise AssertionError(f"{response.status_code} problem without {', '.join(missing)}: {head!r}")
+    if problem["status"] != response.status_code:
+        raise AssertionError(f"problem status {problem['status']} on a {response.status_code} answer")
+    if (response.headers.get("x-request-id") or [None])[0] != problem["request_id"]:
+        raise AssertionError(f"request_id {problem['request_id']} is not the X-Request-Id header")
+    return None
 
 
 @schemathesis.hook

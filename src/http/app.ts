@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyBaseLogger, type RawServerDefault, type RawRequestDefaultExpression, type RawReplyDefaultExpression } from 'fastify';
+import Fastify, {
+  LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger, type RawServerDefault,
+  type RawRequestDefaultExpression, type RawReplyDefaultExpression,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -89,6 +92,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ajv: { customOptions: { ...AJV_OPTIONS } },
     // errors Node's HTTP parser raises before Fastify has a request (a 100 kB Authorization header → 431)
     clientErrorHandler: problemClientError,
+    // Fastify's default of 100 characters would answer its own 414 to a series id of 101–128 characters (documented,
+    // and matching the OpenAPI pattern): every path parameter reaches its route, whose schema or lookup names it
+    // (422 on a series id's pattern, 404 for an unknown job id); a URL is bounded by Node's header limit anyway
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // the router's own errors (a malformed percent-encoding, a parameter still over that) as problem+json too
+    frameworkErrors: (error, request, reply) => { sendProblem(request, reply, routerError(error)); },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // the API takes JSON only: a text/plain body (fetch's default for a string) is a 415 that names
@@ -161,30 +170,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // a method no route has (QUERY, …) can fail in body parsing before the not-found handler runs
     const methods = request.is404 ? allowed.methodsFor(request.url.split('?')[0]) : [];
     const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error, deps.config.bodyLimitBytes);
-    if (request.logFields) request.logFields.code = horizonError.code;
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
     if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
     else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
-    void reply.code(horizonError.status)
-      .headers(horizonError.headers ?? {})
-      .type('application/problem+json')
-      .send(toProblem(horizonError, request.id));
+    sendProblem(request, reply, horizonError);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     const methods = allowed.methodsFor(path);
     if (methods.length > 0) {
-      const error = methodNotAllowed(request.method, path, methods);
-      if (request.logFields) request.logFields.code = error.code;
-      void reply.code(405).headers(error.headers ?? {}).type('application/problem+json').send(toProblem(error, request.id));
+      sendProblem(request, reply, methodNotAllowed(request.method, path, methods));
       return;
     }
-    const error = path.startsWith('/v1/') || path === '/v1'
+    sendProblem(request, reply, path.startsWith('/v1/') || path === '/v1'
       ? new HorizonError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json`)
-      : new HorizonError('unversioned_path', `Horizon serves its API under /v1; did you mean /v1${path === '/' ? '/status' : path}?`);
-    request.logFields.code = error.code;
-    void reply.code(404).type('application/problem+json').send(toProblem(error, request.id));
+      : new HorizonError('unversioned_path', `Horizon serves its API under /v1; did you mean /v1${path === '/' ? '/status' : path}?`));
   });
 
   for (const route of routes) route(app, context);
@@ -194,6 +195,37 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installJsonParser(app, deps.answerThreads, deps.config.requestThreadMinBytes ?? 0);
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
+}
+
+/** Longer than any path Node's HTTP parser lets through (its header limit bounds the request line too). */
+const MAX_PARAM_LENGTH = Math.max(http.maxHeaderSize, 16_384);
+
+/** Answers `error` as problem+json. A header value Node would refuse (a control character) is dropped first: a
+ * route may have set it before failing, and Node would then refuse the problem too, leaving Fastify's own body. */
+function sendProblem(request: FastifyRequest, reply: FastifyReply, error: HorizonError): void {
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    try {
+      for (const one of Array.isArray(value) ? value : [value ?? '']) http.validateHeaderValue(name, String(one));
+    } catch {
+      request.log.warn({ header: name }, 'header value dropped: not valid in HTTP');
+      reply.removeHeader(name);
+    }
+  }
+  if (request.logFields) request.logFields.code = error.code;
+  // the router's errors come before the onRequest hook that sets it
+  if (!reply.hasHeader('x-request-id')) void reply.header('x-request-id', request.id);
+  void reply.code(error.status).headers(error.headers ?? {}).type('application/problem+json').send(toProblem(error, request.id));
+}
+
+/** Errors of Fastify's router, raised before a route is found (Fastify would answer them with its own JSON). */
+function routerError(error: FastifyError): HorizonError {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return new HorizonError('bad_request', 'the URL path holds an invalid percent-encoding (% must be followed by two hex digits of UTF-8)');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new HorizonError('uri_too_long', `a path segment is longer than ${MAX_PARAM_LENGTH} characters, far beyond any id (series ids have 1–128)`);
+    default: return new HorizonError('internal_error', `unexpected error: ${error.message}`, { cause: error });
+  }
 }
 
 function methodNotAllowed(method: string, url: string, methods: string[]): HorizonError {
@@ -226,14 +258,18 @@ function problemClientError(this: FastifyInstance, error: NodeJS.ErrnoException,
   // a reset connection has nobody to answer (Fastify's default does the same)
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const horizonError = error.code === 'HPE_HEADER_OVERFLOW'
-    ? new HorizonError('headers_too_large', `the request's header fields are larger than the limit of ${http.maxHeaderSize} bytes in all; an API key is 61 characters (Authorization: Bearer hzn_…)`)
+    // the request line counts too: a URL over the limit ends here (see MAX_PARAM_LENGTH)
+    ? new HorizonError('headers_too_large',
+      `the request line and header fields are larger than the limit of ${http.maxHeaderSize} bytes in all; an API key is 61 characters (Authorization: Bearer hzn_…)`)
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? new HorizonError('request_timeout', 'the request was not received in time')
       : new HorizonError('bad_request', `the HTTP request could not be parsed (${error.code ?? error.message})`);
-  const body = JSON.stringify(toProblem(horizonError, randomUUID()));
+  const requestId = randomUUID();
+  const body = JSON.stringify(toProblem(horizonError, requestId));
   this.log.debug({ code: horizonError.code }, 'client error');
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${horizonError.status} ${http.STATUS_CODES[horizonError.status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n${body}`);
+    const head = `HTTP/1.1 ${horizonError.status} ${http.STATUS_CODES[horizonError.status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+    socket.write(`${head}Content-Type: application/problem+json\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);
 }

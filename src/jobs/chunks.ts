@@ -5,7 +5,8 @@
 // Each chunk's answer is stored as it arrives (job_chunks, migration 007), keyed by a hash of the chunk's
 // model call; a job delivered again after its process died plans the same calls and reuses what is stored.
 // A chunk that fails transiently (no_worker, inference_timeout) is sent again, up to
-// HORIZON_JOB_RETRY_LIMIT times with backoff, without touching the chunks done.
+// HORIZON_JOB_RETRY_LIMIT times with backoff, without touching the chunks done. A chunk that never reached a
+// worker (none was up) does not count: the job's client waits for one first (jobs/worker-wait.ts).
 //
 // The chunking is of model calls, not of the request: forecast.ts, prism.ts, auto.ts and
 // cross-validation.ts run unchanged on the whole request with a client whose infer() chunks (a subclass
@@ -99,7 +100,8 @@ export function chunkKey(group: string, request: InferRequest): string {
   return createHash('sha256').update('horizon-chunk-v1\u0000').update(group).update('\u0000').update(JSON.stringify(request)).digest('base64url');
 }
 
-/** A failure the chunk runner has already retried: the queue does not deliver the job again for it. */
+/** A failure already retried or waited out where it happened (a chunk's retries here, a job's wait for a worker in
+ * jobs/worker-wait.ts): the queue does not deliver the job again for it. */
 export function retriedInPlace(error: unknown): boolean {
   return (error as { retriedInPlace?: boolean } | undefined)?.retriedInPlace === true;
 }
@@ -210,7 +212,7 @@ export class ChunkedInference extends InferenceClient {
         return await this.shared.inferText(group, sub);
       } catch (error) {
         const code = error instanceof HorizonError ? error.code : undefined;
-        if (!code || !TRANSIENT_CODES.has(code)) throw error;
+        if (!code || !TRANSIENT_CODES.has(code) || retriedInPlace(error)) throw error;
         if (attempt > retries) {
           throw Object.assign(new HorizonError(code as ErrorCode, `${(error as Error).message} (a chunk of ${sub.series.length} series gave up after ${attempt} tries; the ${this.chunksDone} chunks done are kept)`, { cause: error }), { retriedInPlace: true });
         }

@@ -33,9 +33,12 @@ export interface JobQueueOptions {
 }
 
 /** Runs one job's inference; throws HorizonError on failure. `jobId` names it in the logs; `kind` says
- * what the stored request is (a forecast plan, or a cross-validation body). */
-export type JobExecutor = (request: unknown, jobId: string, kind: JobKind, accountId: string) => Promise<unknown>;
+ * what the stored request is (a forecast plan, or a cross-validation body); `stopping` aborts when the queue
+ * stops (a job waiting for a worker stops waiting). */
+export type JobExecutor = (request: unknown, jobId: string, kind: JobKind, accountId: string, stopping: AbortSignal) => Promise<unknown>;
 
+// delivered again: a call that reached a worker and lost it, or timed out. A call that found no worker up never
+// gets here: the job waits for one within its delivery (jobs/worker-wait.ts), so waiting costs no attempt
 const TRANSIENT = new Set(['no_worker', 'inference_timeout']);
 
 export class JobQueue {
@@ -43,6 +46,7 @@ export class JobQueue {
   private readonly db: Kysely<Schema>;
   private readonly options: JobQueueOptions;
   private sweepTimer?: NodeJS.Timeout;
+  private readonly stopping = new AbortController();
 
   constructor(database: Database, options: JobQueueOptions) {
     this.db = database.db;
@@ -118,9 +122,11 @@ export class JobQueue {
       const row = await getJob(this.db, jobId);
       if (!row || !(await markRunning(this.db, jobId))) return; // cancelled, expired or already finished
       try {
-        const result = await execute(row.request, jobId, row.kind, row.account_id);
+        const result = await execute(row.request, jobId, row.kind, row.account_id, this.stopping.signal);
         await finishJob(this.db, jobId, { status: 'completed', result }, resultTtlSeconds);
       } catch (error) {
+        // a failure while the queue stops is not the job's (its wait for a worker was cut short): pg-boss delivers it again
+        if (this.stopping.signal.aborted) throw error;
         const horizonError = error instanceof HorizonError ? error : undefined;
         const code = horizonError?.code ?? 'internal_error';
         const attempt = delivery.retryCount + 1;
@@ -149,6 +155,7 @@ export class JobQueue {
   /** Stops consuming; in-flight deliveries are left to pg-boss's heartbeat to redeliver. */
   async stop(): Promise<void> {
     clearInterval(this.sweepTimer);
+    this.stopping.abort(new Error('the job queue is stopping'));
     await this.boss.stop({ graceful: true, timeout: 10_000 });
   }
 }

@@ -10,7 +10,10 @@
 // which give it the caller; it imports neither.
 import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema, ErrorCode, InitializeRequestSchema, isJSONRPCRequest, ListToolsRequestSchema, PingRequestSchema, type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { dateAtStep, parseIndex } from '../forecasting/calendar.ts';
 import { FREQS, type Freq } from '../runtime/catalog.ts';
@@ -216,11 +219,73 @@ function anomaliesSummary(c: ReturnType<typeof compactAnomalies>, names: (string
 
 const TOOL_NOTE = 'Calls the Horizon API with your API key: the same validation (a refused argument comes back as isError naming the field) and quota as the HTTP API.';
 
-/** An MCP server with Horizon's tools, each calling the API through `callApi`. */
+// ---- malformed requests: JSON-RPC −32602 Invalid params, in one line
+//
+// The SDK (1.32) parses a request against its method's schema before any handler runs and answers a mismatch
+// with −32603 Internal error and the zod issues as the message (even for tools/call, whose own InvalidParams
+// check sits behind that parse). So the requests this server answers are checked as they arrive from the
+// transport, and a malformed one is answered here, before the SDK sees it.
+
+type RequestSchema = typeof CallToolRequestSchema | typeof InitializeRequestSchema | typeof ListToolsRequestSchema | typeof PingRequestSchema;
+const REQUEST_SCHEMAS: Record<string, RequestSchema> = {
+  'tools/call': CallToolRequestSchema, 'tools/list': ListToolsRequestSchema, initialize: InitializeRequestSchema, ping: PingRequestSchema,
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a value is, for a message: "a string", "an array", "number 3", "null". */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** Why a request's params are invalid (one line naming the member), or undefined when they are valid or the
+ * method is not one this server answers (the SDK then answers −32601 Method not found). */
+function invalidParams(request: { method: string; params?: unknown }): string | undefined {
+  const schema = REQUEST_SCHEMAS[request.method];
+  if (!schema) return undefined;
+  if (request.method === 'tools/call') {
+    const { params } = request;
+    if (!isObject(params)) return `params: must be an object {name, arguments}, got ${params === undefined ? 'none' : kindOf(params)}`;
+    if (params.name === undefined) return 'params.name: required: the tool to call (tools/list names them)';
+    if (typeof params.name !== 'string') return `params.name: must be a string, the tool to call; got ${kindOf(params.name)}`;
+    if (params.arguments !== undefined && !isObject(params.arguments)) {
+      return `params.arguments: must be an object of the tool's arguments by name ({} for none); got ${kindOf(params.arguments)}`;
+    }
+  }
+  const parsed = schema.safeParse(request);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  return `${issue.path.length ? issue.path.join('.') : 'params'}: ${issue.message}`;
+}
+
+/** Connects as McpServer.connect does, then answers requests with invalid params with −32602 itself. Wrapped after
+ * the SDK has set its onmessage: one set before would be called and then the SDK's too. */
+async function connectChecked(server: McpServer, transport: Transport): Promise<void> {
+  await server.server.connect(transport);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const invalid = isJSONRPCRequest(message) ? invalidParams(message) : undefined;
+    if (invalid === undefined || !isJSONRPCRequest(message)) {
+      deliver?.(message, extra);
+      return;
+    }
+    transport.send({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${invalid}` } })
+      .catch((error: unknown) => server.server.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  };
+}
+
+/** An MCP server with Horizon's tools, each calling the API through `callApi`. Its connect() answers requests with
+ * invalid params (tools/call without a name, arguments that are not an object, …) with −32602 Invalid params. */
 export function createMcpServer(callApi: CallApi, version: string): McpServer {
   const server = new McpServer({ name: 'horizon', title: 'Horizon forecasting API', version }, {
     instructions: 'Forecast time series, compare models by cross-validation and flag anomalies with the models this Horizon deployment serves. Start with list_models; forecast takes series as {target, index or start} or a CSV string.',
   });
+  // both transports (POST /mcp and `horizon mcp` on stdio) connect through this
+  server.connect = (transport) => connectChecked(server, transport);
 
   server.registerTool('list_models', {
     title: 'List models',

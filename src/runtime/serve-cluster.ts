@@ -14,6 +14,9 @@ export interface InferenceBackend {
   endpoint(group: string): string | undefined;
   /** every ready worker of the group, when there can be several (the local Supervisor) */
   endpoints?(group: string): string[];
+  /** resolves once the group has a ready worker (the local Supervisor); without it a job waiting for a worker
+   * only backs off between tries (src/jobs/worker-wait.ts) */
+  whenReady?(group: string, signal?: AbortSignal): Promise<void>;
   modelsByGroup(): Map<string, WorkerModels[]>;
   missingWeightsByGroup(): Map<string, MissingWeights[]>;
   refreshAll(): Promise<void>;

@@ -104,6 +104,8 @@ export class Supervisor extends EventEmitter {
   private readonly workers = new Map<string, Worker[]>();
   private readonly options: Required<Omit<SupervisorOptions, 'env' | 'logger' | 'busy'>> & Pick<SupervisorOptions, 'env' | 'logger' | 'busy'>;
   private stopping = false;
+  /** whenReady()'s callers, woken when a worker of their group is ready (a set, not 'ready' listeners: many jobs may wait) */
+  private readonly readyWaiters = new Set<{ group: string; resolve(): void; reject(error: unknown): void }>();
 
   constructor(options: SupervisorOptions) {
     super();
@@ -132,6 +134,23 @@ export class Supervisor extends EventEmitter {
   /** Every ready worker of the group, index order: the InferenceClient picks one per call. */
   endpoints(group: string): string[] {
     return (this.workers.get(group) ?? []).filter((w) => w.state === 'ready' && w.baseUrl).map((w) => w.baseUrl!);
+  }
+
+  /** Resolves once the group has a ready worker (at once while it has one). Rejects when `signal` aborts, when the
+   * supervisor stops, and at once for a group it does not run (no worker of it will come). Jobs wait on it while
+   * a worker restarts (src/jobs/worker-wait.ts). */
+  whenReady(group: string, signal?: AbortSignal): Promise<void> {
+    if (!this.workers.has(group)) return Promise.reject(new Error(`runtime group "${group}" has no local worker`));
+    if (this.endpoints(group).length) return Promise.resolve();
+    if (this.stopping) return Promise.reject(new Error('the worker supervisor is stopping'));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => settle(() => reject(signal!.reason));
+      const settle = (how: () => void) => { this.readyWaiters.delete(waiter); signal?.removeEventListener('abort', onAbort); how(); };
+      const waiter = { group, resolve: () => settle(resolve), reject: (error: unknown) => settle(() => reject(error)) };
+      this.readyWaiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** A group's model list: its first ready worker's (they all run the same code on the same weights), else the last known. */
@@ -180,6 +199,7 @@ export class Supervisor extends EventEmitter {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const waiter of [...this.readyWaiters]) waiter.reject(new Error('the worker supervisor is stopping'));
     await Promise.all(this.all().map(async (w) => {
       clearInterval(w.healthTimer);
       clearInterval(w.modelsTimer);
@@ -241,6 +261,7 @@ export class Supervisor extends EventEmitter {
       // a worker that stays up for a minute has recovered: later crashes start the backoff afresh
       setTimeout(() => { if (w.child === child && w.state === 'ready') w.backoffMs = this.options.backoffInitialMs; }, 60_000).unref();
       this.emit('ready', w.group);
+      for (const waiter of [...this.readyWaiters]) if (waiter.group === w.group) waiter.resolve();
     } catch (error) {
       w.lastError = (error as Error).message;
       this.options.logger?.error({ group: w.group, worker: w.index, err: w.lastError }, 'model worker failed to start');

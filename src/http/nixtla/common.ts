@@ -5,6 +5,7 @@ import type { App, AppContext } from '../app.ts';
 import { ERRORS, HorizonError, validationError, type ErrorCode, type FieldError, type Problem } from '../../errors.ts';
 import { findModel } from '../../runtime/catalog.ts';
 import { AUTO_ID } from '../../forecasting/auto.ts';
+import { currentRequest } from '../request-context.ts';
 import { nixtlaTerms, type NixtlaSeries } from './translate.ts';
 
 export interface NixtlaContext extends AppContext {
@@ -21,7 +22,7 @@ export type Task = 'forecast' | 'cross_validation' | 'anomaly_detection';
 /** The Horizon model a requested name runs: a TimeGPT name means HORIZON_NIXTLA_DEFAULT_MODEL; `auto` picks a
  * model per forecast, so a task that runs one model (cross-validation, anomalies) runs HORIZON_DEFAULT_MODEL
  * instead when "auto" came from a TimeGPT name, and a 422 when it was asked for by name. Said in the
- * x-horizon-model header and the request's log line. */
+ * x-horizon-model header (a known model only: sayModel) and the request's log line. */
 export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, requested: string, task: Task, finetunedModelId?: string | null): string {
   // a fine-tuned model is the account's private model (ft-… or its name): it is what runs, whatever `model` says
   let model = finetunedModelId ?? (TIMEGPT_NAME.test(requested) ? ctx.nixtlaDefaultModel : requested);
@@ -32,8 +33,18 @@ export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply:
     model = ctx.registry.defaultModel;
   }
   Object.assign(request.logFields, { nixtla_model: requested, model });
-  void reply.header('x-horizon-model', model);
+  sayModel(ctx, reply, model);
   return model;
+}
+
+/** Sets x-horizon-model to `models` (one id, or several joined by commas) when each is a model this request can
+ * run: a catalog id, "auto", or one of the caller's private models by id or name. Anything else is the caller's
+ * text (an unknown name, which /v1 answers with a 422 on `model`) and never goes into a header: a control
+ * character there makes Node refuse the whole answer, and non-ASCII text would go out as Latin-1 bytes. */
+export function sayModel(ctx: NixtlaContext, reply: FastifyReply, ...models: string[]): void {
+  const own = (currentRequest()?.privateModels ?? []) as { name?: string }[];
+  const known = (model: string) => model === AUTO_ID || findModel(ctx.registry.catalog, model) !== undefined || own.some((m) => m.name === model);
+  if (models.length > 0 && models.every(known)) void reply.header('x-horizon-model', models.join(','));
 }
 
 /** TimeGPT's settings: the SDK sends them with every call; accepted at their defaults, a 422 otherwise. */
@@ -48,8 +59,8 @@ export interface TimegptSettings {
  * finetune_steps, finetuned_model_id → the account's private model as `model`. What has no equivalent is a 422. */
 const FINETUNE_HOW = 'Horizon fine-tunes with Chronos2Pipeline.fit (finetune_steps on forecast; a model to keep: POST /v1/fine-tuning-jobs, then finetuned_model_id=<its id>)';
 
-/** A field error per TimeGPT-only setting the request asks for. */
-export function unsupportedSettings(body: TimegptSettings, task: Task): FieldError[] {
+/** A field error per TimeGPT-only setting the request asks for; `job`: it is an async job submission (…/async). */
+export function unsupportedSettings(body: TimegptSettings, task: Task, job = false): FieldError[] {
   const errors: FieldError[] = [];
   if ((body.finetune_steps ?? 0) > 0 && task !== 'forecast') errors.push({ field: 'finetune_steps', reason: `${body.finetune_steps}: inline fine-tuning is for forecast only; ${FINETUNE_HOW}` });
   if ((body.finetune_depth ?? 1) !== 1) errors.push({ field: 'finetune_depth', reason: `${body.finetune_depth}: ${FINETUNE_HOW}, which has no depth setting; leave finetune_depth at 1` });
@@ -59,7 +70,16 @@ export function unsupportedSettings(body: TimegptSettings, task: Task): FieldErr
   if (body.model_parameters && Object.keys(body.model_parameters).length > 0) {
     errors.push({ field: 'model_parameters', reason: `${Object.keys(body.model_parameters).join(', ')}: TimeGPT model settings have no Horizon equivalent` });
   }
-  if (body.job_options) errors.push({ field: 'job_options.timeout_seconds', reason: 'a Horizon job has no timeout of its own (each model call is bounded by HORIZON_INFERENCE_TIMEOUT_MS); submit without job_timeout_seconds' });
+  // the SDK sends job_options only with an async job (jobs.*(job_timeout_seconds=…)); it refuses the timeout on a
+  // synchronous call itself, as that creates no job to bound: the same rule here, naming what was sent
+  if (body.job_options && !job) {
+    const where = 'async job submissions (POST /nixtla/v2/forecast/async, /nixtla/v2/cross_validation/async)';
+    const why = `job options are for ${where}; a synchronous request creates no job: leave job_options out`;
+    errors.push({ field: 'job_options', reason: `${JSON.stringify(body.job_options)}: ${why}` });
+  } else if (body.job_options?.timeout_seconds !== undefined) {
+    const why = 'a Horizon job has no timeout of its own (each model call is bounded by HORIZON_INFERENCE_TIMEOUT_MS); submit without job_timeout_seconds';
+    errors.push({ field: 'job_options.timeout_seconds', reason: `${body.job_options.timeout_seconds}: ${why}` });
+  }
   if (body.series.categorical_exog?.length) errors.push({ field: 'categorical_exog_list', reason: 'categorical exogenous features are not supported: Horizon\'s models take numeric covariates (encode categories as numbers, e.g. one-hot columns)' });
   for (const [j, column] of (body.series.X ?? []).entries()) {
     if (column.some((v) => typeof v === 'string')) errors.push({ field: `series.X[${j}]`, reason: 'holds strings: categorical exogenous features are not supported; Horizon\'s models take numeric covariates (encode categories as numbers, e.g. one-hot columns)' });

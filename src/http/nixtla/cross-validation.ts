@@ -18,9 +18,12 @@ export interface CrossValidationCall {
   h: number;
 }
 
-/** The SDK's cross-validation payload → POST /v1/cross-validation's body (one model: one quota unit). */
-export function crossValidationRequest(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: CrossValidationBody): CrossValidationCall {
-  const errors = unsupportedSettings(body, 'cross_validation');
+/** The SDK's cross-validation payload → POST /v1/cross-validation's body (one model: one quota unit). `job`:
+ * submitted as an async job (POST /v1/cross-validation-jobs). */
+export function crossValidationRequest(
+  ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: CrossValidationBody, job = false,
+): CrossValidationCall {
+  const errors = unsupportedSettings(body, 'cross_validation', job);
   const model = resolveModel(ctx, request, reply, body.model, 'cross_validation', body.finetuned_model_id);
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });

@@ -9,9 +9,12 @@ import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSett
 
 export type ForecastBody = Static<typeof NixtlaForecastRequest> & { series: NixtlaSeries };
 
-/** The SDK's forecast payload → POST /v1/forecast's body; every 422 at once, before anything is charged. */
-export function forecastRequest(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: ForecastBody): { horizon: Record<string, unknown>; bands: LevelBand[] } {
-  const errors = unsupportedSettings(body, 'forecast');
+/** The SDK's forecast payload → POST /v1/forecast's body; every 422 at once, before anything is charged. `job`:
+ * submitted as an async job (POST /v1/forecast-jobs). */
+export function forecastRequest(
+  ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: ForecastBody, job = false,
+): { horizon: Record<string, unknown>; bands: LevelBand[] } {
+  const errors = unsupportedSettings(body, 'forecast', job);
   const model = resolveModel(ctx, request, reply, body.model, 'forecast', body.finetuned_model_id);
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });

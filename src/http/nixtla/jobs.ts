@@ -11,7 +11,7 @@ import { HorizonError, validationError } from '../../errors.ts';
 import { getJob } from '../../store/jobs.ts';
 import { NixtlaCrossValidationRequest, NixtlaForecastRequest, NixtlaJob, NixtlaJobAccepted, NixtlaJobParams } from './schemas.ts';
 import { crossValidationAnswer, forecastAnswer } from './translate.ts';
-import { callHorizon, type NixtlaContext } from './common.ts';
+import { callHorizon, sayModel, type NixtlaContext } from './common.ts';
 import { forecastRequest, type ForecastBody } from './forecast.ts';
 import { crossValidationRequest, type CrossValidationBody } from './cross-validation.ts';
 
@@ -29,7 +29,7 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
   app.post('/v2/forecast/async', {
     schema: { summary: 'Nixtla SDK: jobs.forecast() (POST /v1/forecast-jobs)', tags: ['nixtla'], body: NixtlaForecastRequest, response: submitted('Queued as a Horizon forecast job') },
   }, async (request, reply) => {
-    const { horizon } = forecastRequest(ctx, request, reply, request.body as ForecastBody);
+    const { horizon } = forecastRequest(ctx, request, reply, request.body as ForecastBody, true);
     const { body } = await callHorizon(app, request, reply, 'POST', '/v1/forecast-jobs', horizon);
     return reply.code(202).send({ job_id: body.job_id, status: 'pending' as const });
   });
@@ -39,7 +39,7 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
   }, async (request, reply) => {
     const payload = request.body as CrossValidationBody;
     if (payload.full_history) throw validationError([{ field: 'full_history', reason: 'in-sample forecasts (add_history) run synchronously only: call forecast(add_history=True) without _is_async_job' }]);
-    const { horizon } = crossValidationRequest(ctx, request, reply, payload);
+    const { horizon } = crossValidationRequest(ctx, request, reply, payload, true);
     const { body } = await callHorizon(app, request, reply, 'POST', '/v1/cross-validation-jobs', horizon);
     return reply.code(202).send({ job_id: body.job_id, status: 'pending' as const });
   });
@@ -50,7 +50,7 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { body: job } = await callHorizon(app, request, reply, 'GET', `/v1/forecast-jobs/${encodeURIComponent(id)}`);
-    void reply.header('x-horizon-model', job.model);
+    sayModel(ctx, reply, job.model);
     const status = STATUS[job.status];
     return { job_id: job.job_id, status, result: status === 'succeeded' ? forecastAnswer(job) : null, error: job.error ?? null };
   });
@@ -61,7 +61,7 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const { body: job } = await callHorizon(app, request, reply, 'GET', `/v1/cross-validation-jobs/${encodeURIComponent(id)}`);
-    void reply.header('x-horizon-model', job.models.map((m: { model: string }) => m.model).join(','));
+    sayModel(ctx, reply, ...job.models.map((m: { model: string }) => m.model));
     const status = STATUS[job.status];
     let result = null;
     if (status === 'succeeded') {

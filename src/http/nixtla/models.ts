@@ -6,7 +6,7 @@ import { findModel } from '../../runtime/catalog.ts';
 import { AUTO_ID, defaultCandidates } from '../../forecasting/auto.ts';
 import { didYouMean } from '../../forecasting/did-you-mean.ts';
 import { ModelParams, ModelParamsQuery } from './schemas.ts';
-import { TIMEGPT_NAME, type NixtlaContext } from './common.ts';
+import { sayModel, TIMEGPT_NAME, type NixtlaContext } from './common.ts';
 
 /** TimeGPT's names as nixtla==0.9.0 documents them: accepted as `model`, each meaning HORIZON_NIXTLA_DEFAULT_MODEL. */
 export const TIMEGPT_MODELS = ['timegpt-1', 'timegpt-1-long-horizon', 'timegpt-2', 'timegpt-2-mini', 'timegpt-2-pro', 'timegpt-2.1', 'azureai'];
@@ -57,7 +57,7 @@ export function modelRoutes(app: App, ctx: NixtlaContext): void {
       const served = [...ctx.registry.availableIds(), AUTO_ID];
       throw validationError([{ field: 'model', reason: `"${requested}" is not a model this deployment serves${didYouMean(requested, served)}; served: ${served.join(', ')} (and the TimeGPT names, meaning ${ctx.nixtlaDefaultModel})` }]);
     }
-    void reply.header('x-horizon-model', model);
+    sayModel(ctx, reply, model);
     return { detail: found, model };
   });
 }

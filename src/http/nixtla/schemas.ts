@@ -27,7 +27,10 @@ const timegpt = {
   model_parameters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'null or {} only: TimeGPT settings without a Horizon equivalent' })),
   feature_contributions: Type.Optional(Type.Boolean({ description: 'false only: Horizon computes no feature contributions' })),
   feature_contributions_type: Type.Optional(Type.String()),
-  job_options: Type.Optional(Type.Object({ timeout_seconds: Type.Optional(Type.Integer()) }, { description: 'async submissions: not supported (422); a Horizon job has no timeout of its own', additionalProperties: false })),
+  job_options: Type.Optional(Type.Object({ timeout_seconds: Type.Optional(Type.Integer()) }, {
+    description: 'async job submissions only, without timeout_seconds (a Horizon job has no timeout of its own): any other use is a 422',
+    additionalProperties: false,
+  })),
 };
 
 const Level = Type.Union([Type.Array(Type.Number()), Type.Null()], { description: 'central prediction intervals in percent, [0, 100); null: the mean only' });
