@@ -38,6 +38,13 @@ function seasonal(n: number, seed: number, sigma = 1): number[] {
   return Array.from({ length: n }, (_, i) => 100 + 20 * Math.sin((2 * Math.PI * i) / 12) + sigma * noise());
 }
 
+/** The worker's count of successful /infer requests for `model` (GET /metrics). */
+async function inferCalls(model: string): Promise<number> {
+  const text = (await server.request('GET', '/metrics', { key: null })).text;
+  const line = text.split('\n').find((l) => l.startsWith('horizon_runtime_infer_requests_total{') && l.includes(`model="${model}"`) && l.includes('outcome="ok"'));
+  return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
 const anomalies = (body: Record<string, unknown>, key?: string) => server.request('POST', '/v1/anomalies', { body: { freq: 'MS', ...body }, key });
 
 /** The answer's invariants: columns of one element per scored position, |score| > 1 exactly when flagged. */
@@ -57,7 +64,7 @@ function checkShape(s: any, target: (number | null)[], index: string[]): void {
 }
 
 describe('POST /v1/anomalies', () => {
-  it('flags every injected spike in a seasonal series', async () => {
+  it('mode windows flags every injected spike in a seasonal series', async () => {
     const n = 120;
     const spikes = new Map([[40, 15], [67, -12], [90, 18], [111, -15]]);
     const series = [0, 1, 2].map((k) => {
@@ -67,8 +74,9 @@ describe('POST /v1/anomalies', () => {
     });
     // auto-ets fits one model per window (slow on a shared machine): one series
     for (const model of ['seasonal-naive', 'auto-ets']) {
-      const res = await anomalies({ series: model === 'auto-ets' ? series.slice(0, 1) : series, model });
+      const res = await anomalies({ series: model === 'auto-ets' ? series.slice(0, 1) : series, model, mode: 'windows' });
       assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.mode, 'windows');
       assert.equal(res.body.level, 99);
       assert.deepEqual(res.body.quantiles, [0.005, 0.5, 0.995]);
       assert.equal(res.body.min_history, 24, 'two seasons of MS');
@@ -84,7 +92,7 @@ describe('POST /v1/anomalies', () => {
     }
   });
 
-  it('on clean seasonal series with Gaussian noise, level 99 flags about 1% (false-positive rate ≤ 3%)', async () => {
+  it('mode windows, on clean seasonal series with Gaussian noise, level 99 flags about 1% (false-positive rate ≤ 3%)', async () => {
     // 10 series × 200 months, 176 scored each: 1,760 windows. At a calibrated 99% band the false
     // positives are Binomial(1760, 0.01): mean 17.6, sd 4.2, so 3% (52.8) is 8 sd away; the seasonal-naive
     // band estimates its sd from the seasonal differences of the same noise, so it is calibrated.
@@ -92,7 +100,7 @@ describe('POST /v1/anomalies', () => {
     const series = Array.from({ length: 10 }, (_, k) => ({ target: seasonal(n, 7 + k), index: monthlyDates('2000-01', n) }));
     const rates: Record<string, number> = {};
     for (const model of ['seasonal-naive', 'auto-ets']) {
-      const res = await anomalies({ series: model === 'auto-ets' ? series.slice(0, 1) : series, model });
+      const res = await anomalies({ series: model === 'auto-ets' ? series.slice(0, 1) : series, model, mode: 'windows' });
       assert.equal(res.status, 200, res.text);
       rates[model] = res.body.n_anomalies / res.body.n_windows;
       console.log(`# false-positive rate at level 99, ${model}: ${res.body.n_anomalies} of ${res.body.n_windows} windows = ${(100 * rates[model]).toFixed(2)}%`);
@@ -158,7 +166,7 @@ describe('POST /v1/anomalies', () => {
     for (const t of [50, 51, 52]) target[t] = null; // window of 53 (context 3) sees only nulls
     for (const t of [20, 21, 22, 23]) target[t] = null; // windows of 23 and 24 too
     const index = monthlyDates('2015-01', 60);
-    const res = await anomalies({ series: [{ target, index }], model: 'seasonal-naive', context: 3, min_history: 12 });
+    const res = await anomalies({ series: [{ target, index }], model: 'seasonal-naive', context: 3, min_history: 12, mode: 'windows' });
     assert.equal(res.status, 200, res.text);
     const s = res.body.series[0];
     checkShape(s, target, index);
@@ -174,18 +182,16 @@ describe('POST /v1/anomalies', () => {
     assert.match(refused[0].message, /^positions 23–24, 53 not scored: the 3 values before the window's cutoff \(context 3\) hold no observation/);
   });
 
-  it('sends all windows of all series in ONE inference call', async () => {
-    const inferCalls = async (model: string) => {
-      const text = (await server.request('GET', '/metrics', { key: null })).text;
-      const line = text.split('\n').find((l) => l.startsWith('horizon_runtime_infer_requests_total{') && l.includes(`model="${model}"`) && l.includes('outcome="ok"'));
-      return line ? Number(line.split(' ').at(-1)) : 0;
-    };
+  it('sends all windows of all series (mode windows), or all series whole (mode in-sample), in ONE inference call', async () => {
     const series = [0, 1, 2].map((k) => ({ target: seasonal(40, 20 + k), index: monthlyDates('2015-01', 40) }));
-    const before = await inferCalls('auto-theta');
-    const res = await anomalies({ series, model: 'auto-theta' });
-    assert.equal(res.status, 200, res.text);
-    assert.equal(res.body.n_windows, 3 * 16, '3 series × (40 - 24) positions');
-    assert.equal(await inferCalls('auto-theta') - before, 1, 'one /infer request for 48 windows');
+    for (const mode of ['windows', 'in-sample']) {
+      const before = await inferCalls('auto-theta');
+      const res = await anomalies({ series, model: 'auto-theta', mode });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.mode, mode);
+      assert.equal(res.body.n_windows, 3 * 16, '3 series × (40 - 24) positions');
+      assert.equal(await inferCalls('auto-theta') - before, 1, `one /infer request for 48 positions (${mode})`);
+    }
   });
 
   it('works with a tiny foundation model (chronos-bolt tiny): its band is as wide as its trained levels allow, and it says so', async () => {
@@ -238,7 +244,12 @@ describe('POST /v1/anomalies', () => {
       [{ model: 'chronos-bolt', model_size: 'tiny', step: 65 }, 'step', /max_horizon 64/],
       [{ min_history: 40 }, 'min_history', /longest series has 40/],
       [{ horizon: 3 }, 'horizon'],
-      [{ series: many }, 'series', /21120 timesteps .* maximum of 20000/],
+      [{ series: many, mode: 'windows' }, 'series', /21120 timesteps to score \(one window each, mode windows\) exceed the maximum of 20000/],
+      [{ mode: 'in-sample', step: 2 }, 'mode', /not possible here: it scores one-step-ahead fitted values, and step is 2; use mode "windows"/],
+      [{ mode: 'in-sample', model: 'chronos-bolt', model_size: 'tiny' }, 'mode', /chronos-bolt is not fitted to each history/],
+      [{ mode: 'sometimes' }, 'mode'],
+      [{ model: 'auto', mode: 'windows' }, 'mode', /model "auto" picks a model per series/],
+      [{ model: 'auto', step: 2 }, 'step', /model "auto" picks a model per series/],
       [{ series: [{ target, index: monthlyDates('2015-01', 40).map((d, i) => (i === 5 ? '2015-06-15' : d)) }] }, 'series[0].index'],
     ];
     for (const [extra, field, reason] of cases) {
@@ -250,5 +261,130 @@ describe('POST /v1/anomalies', () => {
     }
     const anonymous = await server.request('POST', '/v1/anomalies', { key: null, body: { freq: 'MS', ...base } });
     assert.equal(anonymous.status, 401);
+  });
+});
+
+describe('POST /v1/anomalies, mode in-sample (one fit per series)', () => {
+  const z95 = 1.959963984540054; // the normal quantile 0.975: level 95's half-width in standard errors
+  const near = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * (Math.abs(b) + 1);
+
+  it('is the default for a statistical model at step 1: naive\'s in-sample band, by hand', async () => {
+    const n = 60;
+    const target = seasonal(n, 5);
+    target[40] += 60;
+    const index = monthlyDates('2012-01', n);
+    const res = await anomalies({ series: [{ target, index }], model: 'naive', level: 95, min_history: 8 });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.mode, 'in-sample');
+    const s = res.body.series[0];
+    checkShape(s, target, index);
+    assert.equal(s.scored_from, 8);
+    assert.equal(res.body.n_windows, n - 8);
+    // naive's fitted value at t is y[t-1]; its band ± z·σ, σ² = Σ (y[t] - y[t-1])² / (n - 1) over the whole history
+    const sigma = Math.sqrt(target.slice(1).reduce((sum, y, t) => sum + (y - target[t]) ** 2, 0) / (n - 1));
+    assert.deepEqual(s.forecast, target.slice(7, n - 1));
+    s.lo.forEach((lo: number, j: number) => {
+      assert.ok(near(lo, target[7 + j] - z95 * sigma) && near(s.hi[j], target[7 + j] + z95 * sigma), `position ${8 + j}: ${lo} ${s.hi[j]}`);
+    });
+    assert.ok(s.anomalies.includes(40), `the spike at 40 is flagged: ${s.anomalies}`);
+  });
+
+  it('mode windows stays selectable: the same positions, forecast from the values before each (out of sample)', async () => {
+    const target = seasonal(60, 6);
+    const index = monthlyDates('2012-01', 60);
+    const body = { series: [{ target, index }], model: 'naive', min_history: 8 };
+    const [inSample, windows] = await Promise.all([anomalies({ ...body, mode: 'in-sample' }), anomalies({ ...body, mode: 'windows' })]);
+    assert.equal(inSample.status, 200, inSample.text);
+    assert.equal(windows.status, 200, windows.text);
+    assert.deepEqual([inSample.body.mode, windows.body.mode], ['in-sample', 'windows']);
+    assert.equal(inSample.body.n_windows, windows.body.n_windows);
+    // naive forecasts y[t-1] either way; the band differs: the whole history's σ against each window's own
+    assert.deepEqual(inSample.body.series[0].forecast, windows.body.series[0].forecast);
+    assert.notDeepEqual(inSample.body.series[0].hi, windows.body.series[0].hi);
+    assert.equal(windows.body.context, 128);
+  });
+
+  it('is not the default where it is impossible: step > 1 and foundation models score in windows, and say so', async () => {
+    const series = [{ target: seasonal(40, 7), index: monthlyDates('2015-01', 40) }];
+    const stepped = await anomalies({ series, model: 'naive', step: 2 });
+    assert.equal(stepped.status, 200, stepped.text);
+    assert.equal(stepped.body.mode, 'windows');
+    const foundation = await anomalies({ series, model: 'chronos-bolt', model_size: 'tiny' });
+    assert.equal(foundation.status, 200, foundation.text);
+    assert.equal(foundation.body.mode, 'windows');
+  });
+
+  it('positions the fit does not cover are not scored, with a warning; context is for mode windows', async () => {
+    const target: (number | null)[] = seasonal(40, 8);
+    const late: (number | null)[] = seasonal(40, 9);
+    for (let t = 0; t < 6; t++) late[t] = null; // leading missing values: nothing fitted there
+    const index = monthlyDates('2015-01', 40);
+    const res = await anomalies({ series: [{ target, index }, { target: late, index }], model: 'seasonal-naive', min_history: 4, context: 10 });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.mode, 'in-sample');
+    const [s, t] = res.body.series;
+    checkShape(s, target, index);
+    checkShape(t, late, index);
+    // seasonal naive has no fitted value for the first season (12 months): positions 4–11 get no band
+    assert.deepEqual(s.forecast.slice(0, 8), Array(8).fill(null));
+    assert.ok(s.forecast.slice(8).every(Number.isFinite));
+    const warned = (series: number) => res.body.warnings.filter((w: any) => w.series === series && /not scored/.test(w.message)).map((w: any) => w.message);
+    assert.deepEqual(warned(0), ['positions 4–11 not scored: model seasonal-naive has no in-sample fitted value there (naive has none for the first value, seasonal-naive none for the first season; none before the first observation)']);
+    // the second series starts at its first observation (6): its first season is 6–17
+    assert.match(warned(1)[0], /^positions 4–17 not scored/);
+    assert.equal(res.body.n_windows, (40 - 12) + (40 - 18));
+    assert.ok(res.body.warnings.some((w: any) => w.field === 'context' && /applies to mode "windows"/.test(w.message)), JSON.stringify(res.body.warnings));
+  });
+
+  it('a gap in the index: each position is scored against its own date (the fit sees the gap as a missing value)', async () => {
+    const n = 48;
+    const target = seasonal(n, 10);
+    const index = monthlyDates('2015-01', n);
+    const withNull = target.map((y, t) => (t === 30 ? null : y));
+    const gappy = { target: target.filter((_, t) => t !== 30), index: index.filter((_, t) => t !== 30) };
+    const res = await anomalies({ series: [{ target: withNull, index }, gappy], model: 'auto-ets', min_history: 12 });
+    assert.equal(res.status, 200, res.text);
+    const [full, gap] = res.body.series;
+    checkShape(gap, gappy.target, gappy.index);
+    gap.index.forEach((date: string, j: number) => {
+      const k = full.index.indexOf(date);
+      assert.deepEqual([gap.lo[j], gap.hi[j], gap.forecast[j]], [full.lo[k], full.hi[k], full.forecast[k]], date);
+    });
+  });
+
+  it('model "auto" picks per series the candidate whose in-sample fit is closest, and scores with its fit', async () => {
+    const index = monthlyDates('2015-01', 48);
+    const walk = gaussian(77);
+    let level = 100;
+    const series = [{ target: seasonal(48, 11), index }, { target: Array.from({ length: 48 }, () => (level += 3 * walk())), index }];
+    const res = await anomalies({ series, model: 'auto' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.model, 'auto');
+    assert.equal(res.body.mode, 'in-sample');
+    assert.deepEqual(res.body.auto.candidates.map((c: any) => c.model), ['auto-ets', 'auto-theta', 'seasonal-naive']);
+    for (const [i, pick] of res.body.auto.series.entries()) {
+      assert.ok(pick.mae > 0, JSON.stringify(pick));
+      const direct = await anomalies({ series: [series[i]], model: pick.model });
+      assert.equal(direct.status, 200, direct.text);
+      assert.deepEqual([res.body.series[i].lo, res.body.series[i].hi], [direct.body.series[0].lo, direct.body.series[0].hi], `series ${i} scored by ${pick.model}`);
+    }
+    console.log(`# auto picks: ${res.body.auto.series.map((p: any) => `${p.model} (MAE ${p.mae.toFixed(2)})`).join(', ')}`);
+  });
+
+  it('a request estimated over the sync budget is 413 use_job_api at once, uncharged; in-sample fits the same series once each', async () => {
+    // auto-ets windows: 20 series × 176 windows of 128 values, ~0.2 s of one core each: ~12 minutes, over the
+    // default budget (half the 120 s worker-call timeout); in-sample: 20 fits of 200 values
+    const series = Array.from({ length: 20 }, (_, k) => ({ target: seasonal(200, 300 + k), index: monthlyDates('2000-01', 200) }));
+    const { key } = await server.newAccount({ daily: 1, weekly: 100 });
+    const before = await inferCalls('auto-ets');
+    const refused = await anomalies({ series, model: 'auto-ets', mode: 'windows' }, key);
+    assert.equal(refused.status, 413, refused.text);
+    assert.equal(refused.body.code, 'use_job_api');
+    assert.match(refused.body.detail, /20 series.*estimated at \d+ ms.*mode "windows" fits the model once per scored timestep \(3520 windows\); mode "in-sample"/);
+    assert.equal(await inferCalls('auto-ets'), before, 'no model call');
+    const answered = await anomalies({ series, model: 'auto-ets' }, key);
+    assert.equal(answered.status, 200, answered.text);
+    assert.equal(answered.body.mode, 'in-sample');
+    assert.equal(answered.headers.get('x-ratelimit-remaining'), '0', 'the 413 was not charged');
   });
 });

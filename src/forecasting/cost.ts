@@ -20,6 +20,7 @@ import { ORIGINS, PRISM_ID, type PrismMember } from './prism.ts';
 import type { ForecastPlan } from './forecast.ts';
 import type { AutoPlan } from './auto.ts';
 import type { CrossValidationPlan } from './cross-validation.ts';
+import type { AnomaliesPlan } from './anomalies.ts';
 
 /** A prism member that refits at its validation origins (a foundation model, or HORIZON_PRISM_BACKTEST=refit)
  * costs its forecast × (1 + this): ORIGINS more forecasts on shorter histories, and the blend. A member
@@ -101,10 +102,17 @@ export function crossValidationCostMs(registry: ModelRegistry, cv: CrossValidati
   return cv.plans.reduce((sum, { plan }) => sum + forecastCostMs(registry, plan, cpuWorkers), 0);
 }
 
-/** 413 use_job_api when a synchronous request's estimate is over the budget: checked before anything is charged. */
-export function checkSyncBudget(estimateMs: number, budgetMs: number, jobPath: string, series: number): void {
+/** An anomaly request: its model calls. Mode windows: one fit per window (each window a series of the one
+ * call); mode in-sample: one fit per series and model (model auto: per candidate). */
+export function anomaliesCostMs(registry: ModelRegistry, plan: AnomaliesPlan, cpuWorkers: number): number {
+  return plan.calls.reduce((sum, call) => sum + forecastCostMs(registry, call, cpuWorkers), 0);
+}
+
+/** 413 use_job_api when a synchronous request's estimate is over the budget: checked before anything is charged.
+ * `instead`: what to do, where no job route takes the same body (the job route's sentence otherwise). */
+export function checkSyncBudget(estimateMs: number, budgetMs: number, jobPath: string | null, series: number, instead?: string): void {
   if (estimateMs <= budgetMs) return;
   throw new HorizonError('use_job_api',
     `this request (${series} series) is estimated at ${Math.ceil(estimateMs)} ms of model time, over this deployment's budget of ${budgetMs} ms for a synchronous call (HORIZON_SYNC_BUDGET_MS); `
-    + `send the same body to POST ${jobPath}: a job runs it in chunks that each fit the worker-call timeout, and GET ${jobPath}/{job_id} shows its progress and result`);
+    + (instead ?? `send the same body to POST ${jobPath}: a job runs it in chunks that each fit the worker-call timeout, and GET ${jobPath}/{job_id} shows its progress and result`));
 }

@@ -126,13 +126,14 @@ export const CrossValidationResponse = Type.Object({
 });
 
 export const AnomaliesRequest = Type.Object({
-  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the histories to score; every timestep from `scored_from` on is one rolling window (at most 20,000 windows per request, summed over series)' }),
+  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the histories to score, every timestep from `scored_from` on (summed over series: at most 20,000 in mode windows, one rolling window each; 200,000 in mode in-sample)' }),
   freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
-  model: Type.Optional(Type.String({ description: 'model id (GET /v1/models); default: the deployment default_model' })),
+  model: Type.Optional(Type.String({ description: 'model id (GET /v1/models), or "auto": per series the statistical candidate whose in-sample fit is closest to the history (mode in-sample); default: the deployment default_model' })),
   model_size: Type.Optional(Type.String({ description: 'a size of the model; default: its default_size' })),
+  mode: Type.Optional(Type.Union([Type.Literal('in-sample'), Type.Literal('windows')], { description: '"in-sample": ONE fit per series; its in-sample one-step-ahead fitted values and their interval at `level` (statsforecast\'s fitted values) score the whole history — only a statistical model (refit_free_backtest in GET /v1/models) at step 1. "windows": each timestep forecast `step` steps ahead from the `context` values before it, a fit per window — strictly out of sample, any model, any step. Default: in-sample where it is possible, else windows; in-sample asked for where it is not possible is a 422 naming `mode`' })),
   level: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 99.99, description: 'the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995)' })),
   step: Type.Optional(Type.Integer({ minimum: 1, description: 'each timestep is forecast `step` steps ahead (from the values up to `step` before it); default 1; at most the model\'s max_horizon' })),
-  context: Type.Optional(Type.Integer({ minimum: 1, description: 'values of history each window\'s forecast uses (the last ones before its cutoff); default 128, capped at max_context' })),
+  context: Type.Optional(Type.Integer({ minimum: 1, description: 'mode windows: values of history each window\'s forecast uses (the last ones before its cutoff); default 128, capped at max_context. Mode in-sample fits each whole history (at most max_context values) and ignores it, with a warning' })),
   min_history: Type.Optional(Type.Integer({ minimum: 1, description: 'values before the first window\'s cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8' })),
 }, { additionalProperties: false });
 
@@ -141,18 +142,19 @@ const NumberColumn = (description: string) => Type.Array(Type.Union([Type.Number
 export const AnomaliesResponse = Type.Object({
   model: Type.String(),
   model_size: Type.String(),
+  mode: Type.Union([Type.Literal('in-sample'), Type.Literal('windows')], { description: 'how the timesteps were scored: "in-sample" (one fit per series, its in-sample fitted values and interval) or "windows" (one forecast per timestep from the values before it)' }),
   level: Type.Number({ description: 'the band\'s central interval in percent' }),
   step: Type.Integer(),
-  context: Type.Integer({ description: 'the history each window used (after the max_context cap)' }),
+  context: Type.Integer({ description: 'mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context)' }),
   min_history: Type.Integer(),
   quantiles: Type.Array(Type.Number(), { description: '[lo, 0.5, hi]: the quantile levels of the band and of the median' }),
-  n_windows: Type.Integer({ description: 'windows forecast (timesteps scored, over all series), all in one model call' }),
+  n_windows: Type.Integer({ description: 'timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample fitted positions (mode in-sample)' }),
   n_anomalies: Type.Integer(),
   series: Type.Array(Type.Object({
     scored_from: Type.Integer({ description: 'position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1 (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end' }),
     index: Type.Array(Type.String(), { description: 'the dates (as sent) of the scored positions' }),
     actual: NumberColumn('the observations (null = missing: never flagged)'),
-    forecast: NumberColumn('the point forecast (mean) made `step` steps ahead; null where the timestep could not be forecast (see warnings)'),
+    forecast: NumberColumn('the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be forecast (see warnings)'),
     median: NumberColumn('the 0.5 quantile: the centre of the score'),
     lo: NumberColumn('the band\'s lower bound, quantile (100 - level) / 200'),
     hi: NumberColumn('the band\'s upper bound, quantile 1 - (100 - level) / 200'),
@@ -160,7 +162,14 @@ export const AnomaliesResponse = Type.Object({
     score: NumberColumn('(actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band\'s half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the band has zero width'),
     anomalies: Type.Array(Type.Integer(), { description: 'positions (as sent) flagged as anomalies, ascending' }),
   }), { description: 'series[i]: input series i' }),
-  warnings: Type.Array(Warning, { description: 'series with nothing to score, timesteps whose window could not be forecast, and the forecast warnings (e.g. band levels outside what the model predicts)' }),
+  auto: Type.Optional(Type.Object({
+    candidates: Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the statistical models fitted to every series' }),
+    series: Type.Array(Type.Object({
+      model: Type.String(), model_size: Type.String(),
+      mae: Nullable,
+    }), { description: 'series[i]: the candidate that scored input series i, the one whose in-sample fitted values lie closest to the observations (mean absolute error over the scored positions every candidate fits; null: none, the first candidate)' }),
+  }, { description: 'model "auto" only: its candidates and the pick per series' })),
+  warnings: Type.Array(Warning, { description: 'series with nothing to score, timesteps whose window could not be forecast or that the in-sample fit does not cover, and the forecast warnings (e.g. band levels outside what the model predicts)' }),
 });
 
 export const JobStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled')]);

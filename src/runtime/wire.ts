@@ -14,7 +14,7 @@ export function encodeFloat64(values: readonly (number | null)[]): string {
   return Buffer.from(array.buffer).toString('base64');
 }
 
-/** The numbers of a base64 float64 string (the worker's predictions are always finite). Read with
+/** The numbers of a base64 float64 string (NaN stays NaN: in-sample values where nothing is fitted). Read with
  * readDoubleLE into a plain array: Array.from over a Float64Array copy cost 4x as much (bench/README.md). */
 export function decodeFloat64(text: string): number[] {
   const bytes = Buffer.from(text, 'base64');
@@ -57,7 +57,7 @@ export function encodeInferRequest(request: InferRequest, float32 = true): Recor
 /** A base64 /infer answer with its arrays decoded, as the rest of the control plane reads it: "dtype"
  * float32 or float64 (absent: float64, what a worker without float32 answers sends). */
 type EncodedForecast = { mean: string; quantiles: Record<string, string> };
-export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: (EncodedForecast & { backtest?: EncodedForecast[] })[] }): InferResponse {
+export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: (EncodedForecast & { backtest?: EncodedForecast[]; in_sample?: EncodedForecast })[] }): InferResponse {
   if (!Array.isArray(answer.predictions)) return answer as unknown as InferResponse; // toContract names the fault
   const { dtype = 'float64', ...rest } = answer;
   if (dtype !== 'float32' && dtype !== 'float64') throw new Error(`an /infer answer of dtype ${JSON.stringify(dtype)}`);
@@ -67,7 +67,10 @@ export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> &
     predictions: answer.predictions.map((p): Prediction => {
       const decoded: Prediction = { mean: decode(p.mean), quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decode(values)])) };
       // validation forecasts are always float64 (protocol.py encode_predictions)
-      if (p.backtest) decoded.backtest = p.backtest.map((b) => ({ mean: decodeFloat64(b.mean), quantiles: Object.fromEntries(Object.entries(b.quantiles).map(([level, values]) => [level, decodeFloat64(values)])) }));
+      const float64 = (f: EncodedForecast) => ({ mean: decodeFloat64(f.mean), quantiles: Object.fromEntries(Object.entries(f.quantiles).map(([level, values]) => [level, decodeFloat64(values)])) });
+      if (p.backtest) decoded.backtest = p.backtest.map(float64);
+      // in-sample values too (NaN where nothing is fitted)
+      if (p.in_sample) decoded.in_sample = float64(p.in_sample);
       return decoded;
     }),
   };

@@ -12,6 +12,9 @@ export interface RuntimeSeries {
   forecast_index?: string[];
   /** validation forecasts from the same fit, for models with refit_free_backtest (docs/runtime-protocol.md) */
   backtest?: RuntimeBacktest;
+  /** also the fit's in-sample one-step fitted values and intervals over the whole target (statistical models:
+   * refit_free_backtest; docs/runtime-protocol.md "in_sample") */
+  in_sample?: boolean;
 }
 
 /** The `window` values from each cutoff n − window − (k − 1)·step, k = 1..origins, forecast too: from the
@@ -31,6 +34,8 @@ export interface Prediction {
   mean: number[]; quantiles: Record<string, number[]>;
   /** with a series' `backtest`: the forecast from each cutoff k = 1..origins (window values each) */
   backtest?: { mean: number[]; quantiles: Record<string, number[]> }[];
+  /** with a series' `in_sample`: one value per target value, NaN where the model fits nothing */
+  in_sample?: { mean: number[]; quantiles: Record<string, number[]> };
 }
 
 export interface InferResponse {
