@@ -152,7 +152,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Detect anomalies: rolling forecasts with intervals over each history */
+        /** Detect anomalies: the band of an in-sample fit or of rolling forecasts over each history */
         post: {
             parameters: {
                 query?: never;
@@ -163,18 +163,20 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description values of history each window's forecast uses (the last ones before its cutoff); default 128, capped at max_context */
+                        /** @description mode windows: values of history each window's forecast uses (the last ones before its cutoff); default 128, capped at max_context. Mode in-sample fits each whole history (at most max_context values) and ignores it, with a warning */
                         context?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
                         /** @description the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995) */
                         level?: number;
                         /** @description values before the first window's cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8 */
                         min_history?: number;
-                        /** @description model id (GET /v1/models); default: the deployment default_model */
+                        /** @description "in-sample": ONE fit per series; its in-sample one-step-ahead fitted values and their interval at `level` (statsforecast's fitted values) score the whole history — only a statistical model (refit_free_backtest in GET /v1/models) at step 1. "windows": each timestep forecast `step` steps ahead from the `context` values before it, a fit per window — strictly out of sample, any model, any step. Default: in-sample where it is possible, else windows; in-sample asked for where it is not possible is a 422 naming `mode` */
+                        mode?: "in-sample" | "windows";
+                        /** @description model id (GET /v1/models), or "auto": per series the statistical candidate whose in-sample fit is closest to the history (mode in-sample); default: the deployment default_model */
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
-                        /** @description the histories to score; every timestep from `scored_from` on is one rolling window (at most 20,000 windows per request, summed over series) */
+                        /** @description the histories to score, every timestep from `scored_from` on (summed over series: at most 20,000 in mode windows, one rolling window each; 200,000 in mode in-sample) */
                         series: components["schemas"]["InputSeries"][];
                         /** @description each timestep is forecast `step` steps ahead (from the values up to `step` before it); default 1; at most the model's max_horizon */
                         step?: number;
@@ -327,15 +329,31 @@ export interface paths {
                          *     }
                          */
                         "application/json": {
-                            /** @description the history each window used (after the max_context cap) */
+                            /** @description model "auto" only: its candidates and the pick per series */
+                            auto?: {
+                                /** @description the statistical models fitted to every series */
+                                candidates: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description series[i]: the candidate that scored input series i, the one whose in-sample fitted values lie closest to the observations (mean absolute error over the scored positions every candidate fits; null: none, the first candidate) */
+                                series: {
+                                    mae: number | null;
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                            };
+                            /** @description mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context) */
                             context: number;
                             /** @description the band's central interval in percent */
                             level: number;
                             min_history: number;
+                            /** @description how the timesteps were scored: "in-sample" (one fit per series, its in-sample fitted values and interval) or "windows" (one forecast per timestep from the values before it) */
+                            mode: "in-sample" | "windows";
                             model: string;
                             model_size: string;
                             n_anomalies: number;
-                            /** @description windows forecast (timesteps scored, over all series), all in one model call */
+                            /** @description timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample fitted positions (mode in-sample) */
                             n_windows: number;
                             /** @description [lo, 0.5, hi]: the quantile levels of the band and of the median */
                             quantiles: number[];
@@ -347,7 +365,7 @@ export interface paths {
                                 anomalies: number[];
                                 /** @description true when the observation lies outside [lo, hi] (strictly); false for a missing observation or one not forecast */
                                 anomaly: boolean[];
-                                /** @description the point forecast (mean) made `step` steps ahead; null where the timestep could not be forecast (see warnings) */
+                                /** @description the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be forecast (see warnings) */
                                 forecast: (number | null)[];
                                 /** @description the band's upper bound, quantile 1 - (100 - level) / 200 */
                                 hi: (number | null)[];
@@ -363,7 +381,7 @@ export interface paths {
                                 scored_from: number;
                             }[];
                             step: number;
-                            /** @description series with nothing to score, timesteps whose window could not be forecast, and the forecast warnings (e.g. band levels outside what the model predicts) */
+                            /** @description series with nothing to score, timesteps whose window could not be forecast or that the in-sample fit does not cover, and the forecast warnings (e.g. band levels outside what the model predicts) */
                             warnings: {
                                 field: string;
                                 message: string;
@@ -399,7 +417,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request's estimated model time is over the synchronous budget (use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged; `detail` says what fits): mode "in-sample" fits once per series where "windows" fits once per timestep, or send fewer series */
                 413: {
                     headers: {
                         [name: string]: unknown;

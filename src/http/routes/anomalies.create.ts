@@ -27,7 +27,7 @@ export const anomaliesCreate: Route = (app, deps) => {
       response: {
         200: jsonResponse(AnomaliesResponse, 'Per series and scored timestep: the forecast, the band at `level`, the observation, whether it lies outside and a score'),
         ...problemResponses(400, 401, 403, 415, 422, 429, 500, 502, 503, 504),
-        413: problemAnswer('The body is larger than the configured limit (code payload_too_large), or the request\'s estimated model time is over the synchronous budget (code use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged): mode "in-sample" fits once per series where "windows" fits once per timestep, or send fewer series'),
+        413: problemAnswer('The body is larger than the configured byte limit (payload_too_large, naming it), or the request\'s estimated model time is over the synchronous budget (use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged; `detail` says what fits): mode "in-sample" fits once per series where "windows" fits once per timestep, or send fewer series'),
       },
     },
     serializerCompiler: plainJsonSerializer,
