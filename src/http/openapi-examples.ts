@@ -47,8 +47,8 @@ const crossValidation = {
   models: ['naive', { model: 'seasonal-naive' }],
 };
 
-// three years of airline passengers with a spike in 1951-06 (178 → 260): seasonal-naive, 1 step ahead,
-// scored from 1951-01 (the default min_history of MS: 24)
+// three years of airline passengers with a spike in 1951-06 (178 → 260): seasonal-naive, mode in-sample (its
+// default: one fit, the value a season back ± z·σ of the whole history), scored from 1951-01 (min_history of MS: 24)
 const anomalies = {
   series: [{
     target: [...crossValidation.series[0].target, 145, 150, 178, 163, 172, 260, 199, 199, 184, 162, 146, 166],
@@ -119,7 +119,7 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   },
   'POST /v1/anomalies': {
     request: { spike: { summary: 'Three years of airline passengers with a spike in June 1951, seasonal-naive at level 99', value: anomalies } },
-    response: { 200: {"model":"seasonal-naive","model_size":"default","level":99,"step":1,"context":128,"min_history":24,"quantiles":[0.005,0.5,0.995],"n_windows":12,"n_anomalies":1,"series":[{"scored_from":24,"index":["1951-01-01","1951-02-01","1951-03-01","1951-04-01","1951-05-01","1951-06-01","1951-07-01","1951-08-01","1951-09-01","1951-10-01","1951-11-01","1951-12-01"],"actual":[145,150,178,163,172,260,199,199,184,162,146,166],"forecast":[115,126,141,135,125,149,170,170,158,133,114,140],"median":[115,126,141,135,125,149,170,170,158,133,114,140],"lo":[76.838,83.53,96.866,85.771,74.038,91.498,82.453,83.082,71.652,47.475,28.937,55.05],"hi":[153.162,168.47,185.134,184.229,175.962,206.502,257.547,256.918,244.348,218.525,199.063,224.95],"anomaly":[false,false,false,false,false,true,false,false,false,false,false,false],"score":[0.786,0.565,0.838,0.569,0.922,1.93,0.331,0.334,0.301,0.339,0.376,0.306],"anomalies":[29]}],"warnings":[]} },
+    response: { 200: {"model":"seasonal-naive","model_size":"default","mode":"in-sample","level":99,"step":1,"context":100000,"min_history":24,"quantiles":[0.005,0.5,0.995],"n_windows":12,"n_anomalies":1,"series":[{"scored_from":24,"index":["1951-01-01","1951-02-01","1951-03-01","1951-04-01","1951-05-01","1951-06-01","1951-07-01","1951-08-01","1951-09-01","1951-10-01","1951-11-01","1951-12-01"],"actual":[145,150,178,163,172,260,199,199,184,162,146,166],"forecast":[115,126,141,135,125,149,170,170,158,133,114,140],"median":[115,126,141,135,125,149,170,170,158,133,114,140],"lo":[30.723,41.723,56.723,50.723,40.723,64.723,85.723,85.723,73.723,48.723,29.723,55.723],"hi":[199.277,210.277,225.277,219.277,209.277,233.277,254.277,254.277,242.277,217.277,198.277,224.277],"anomaly":[false,false,false,false,false,true,false,false,false,false,false,false],"score":[0.356,0.285,0.439,0.332,0.558,1.317,0.344,0.344,0.309,0.344,0.38,0.309],"anomalies":[29]}],"warnings":[]} },
   },
   'POST /v1/forecast-jobs': {
     request: { monthly: { summary: 'Queue the monthly forecast as a job', value: monthly } },
