@@ -6,14 +6,19 @@
 //                validation from one fit: HORIZON_PRISM_BACKTEST=forward; auto's windows fitted in the form
 //                of one whole-history fit: HORIZON_AUTO_REFIT unset = form) and, as the baseline, on one
 //                that refits at every origin (=refit / =1: prism v3, and auto before session 16)
-// ratio = prism (or auto) ÷ Σ members (goal ≤ 1.5).
+// ratio = prism (or auto) ÷ Σ members (goal ≤ 1.5), each round's ratio from that round's own times; the
+// figure is the median of the rounds' ratios. Within a round the runs go in an order rotated by the round
+// (prism first in one, a member first in another), after a 2-series warm-up, so no run always meets a cold
+// or a warm worker.
 //
-//   node bench/prism-cost.ts                          # --set monthly,hourly --rounds 2
+//   node bench/prism-cost.ts                          # --set monthly,hourly --rounds 3
 //   node bench/prism-cost.ts --set hourly --rounds 1
 //
 // Sets: monthly = the first 200 M3 monthly training parts (h 18); hourly = 28 synthetic hourly series of
 // 1,500 points with daily and weekly seasons (h 48), the size of the hidden set that timed out.
-// Medians over the rounds. Measures and reports; never asserts.
+// True medians over the rounds (the mean of the two middle values for an even count). prism's members are
+// those the service's own rule gives on this deployment (prismMembers with its config: the answer does not
+// name them yet); auto's candidates are read from its answer. Measures and reports; never asserts.
 import { performance } from 'node:perf_hooks';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +30,7 @@ import { prismMembers } from '../src/forecasting/prism.ts';
 import { loadCatalog } from '../src/runtime/catalog.ts';
 import { configFromEnv } from '../src/config.ts';
 
-const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'monthly,hourly' }, rounds: { type: 'string', default: '2' } } });
+const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'monthly,hourly' }, rounds: { type: 'string', default: '3' } } });
 const ROUNDS = Number(args.rounds);
 
 interface Set { name: string; freq: string; horizon: number; series: { target: number[]; index: string[] }[] }
@@ -69,36 +74,46 @@ async function withService<T>(env: Record<string, string | undefined>, run: (s: 
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
+/** the median: the middle value, or the mean of the two middle ones */
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+/** `runs` in an order rotated by `round` */
+const rotated = <T>(runs: T[], round: number) => runs.map((_, k) => runs[(k + round) % runs.length]);
 console.log(`${availableParallelism()} cores; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 for (const set of args.set!.split(',').map((s) => (s === 'hourly' ? hourlySet() : monthlySet()))) {
   const base = { freq: set.freq, horizon: set.horizon, quantiles: [0.1, 0.5, 0.9], series: set.series };
   const t: Record<string, number[]> = {};
   const add = (k: string, v: number) => (t[k] ??= []).push(v);
-  let members: string[] = [];
+  // prism's members here: no foundation model has weights, so the statistical ones (or HORIZON_PRISM_MEMBERS)
+  const members = prismMembers(loadCatalog(), configFromEnv(process.env).prismMembers, (m) => !m.weights && m.group === 'core').map((m) => m.model);
   let candidates: string[] = [];
+  const ratios: Record<string, number[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
+    const times: Record<string, number> = {};
     await withService({ HORIZON_PRISM_BACKTEST: 'forward', HORIZON_AUTO_REFIT: undefined }, async (s) => {
       await post(s, { ...base, model: 'naive', series: base.series.slice(0, 2) }); // warm-up
-      const prism = await post(s, { ...base, model: 'prism' });
-      add('prism', prism.seconds);
-      const auto = await post(s, { ...base, model: 'auto' });
-      add('auto', auto.seconds);
-      candidates = auto.body.auto.candidates.map((c: any) => c.model);
-      // prism's members here: no foundation model has weights, so the statistical ones (or HORIZON_PRISM_MEMBERS)
-      members = prismMembers(loadCatalog(), configFromEnv(process.env).prismMembers, (m) => !m.weights && m.group === 'core').map((m) => m.model);
-      for (const m of new Set([...members, ...candidates])) add(`single ${m}`, (await post(s, { ...base, model: m })).seconds);
+      // auto's candidates come from its own answer on this request: one untimed run before the first round
+      if (round === 0) candidates = (await post(s, { ...base, model: 'auto' })).body.auto.candidates.map((c: { model: string }) => c.model);
+      const singles = [...new Set([...members, ...candidates])];
+      const runs = ['auto', 'prism', ...singles.map((m) => `single ${m}`)];
+      for (const run of rotated(runs, round)) times[run] = (await post(s, { ...base, model: run.replace(/^single /, '') })).seconds;
     });
     await withService({ HORIZON_PRISM_BACKTEST: 'refit', HORIZON_AUTO_REFIT: '1' }, async (s) => {
       await post(s, { ...base, model: 'naive', series: base.series.slice(0, 2) });
-      add('prism refit (v3)', (await post(s, { ...base, model: 'prism' })).seconds);
-      add('auto refit', (await post(s, { ...base, model: 'auto' })).seconds);
+      for (const run of rotated(['prism refit (v3)', 'auto refit'], round)) times[run] = (await post(s, { ...base, model: run.startsWith('prism') ? 'prism' : 'auto' })).seconds;
     });
-    console.log(`${set.name} round ${round + 1}: ${Object.entries(t).map(([k, v]) => `${k} ${v.at(-1)!.toFixed(2)} s`).join(', ')}`);
+    for (const [k, v] of Object.entries(times)) add(k, v);
+    // this round's ratios, from this round's own times
+    const sum = (ids: string[]) => ids.reduce((total, m) => total + times[`single ${m}`], 0);
+    const ratio = (k: string, v: number) => (ratios[k] ??= []).push(v);
+    ratio('prism', times.prism / sum(members));
+    ratio('prism refit (v3)', times['prism refit (v3)'] / sum(members));
+    ratio('auto', times.auto / sum(candidates));
+    ratio('auto refit', times['auto refit'] / sum(candidates));
+    console.log(`${set.name} round ${round + 1}: ${Object.entries(times).map(([k, v]) => `${k} ${v.toFixed(2)} s`).join(', ')}`);
   }
-  const sum = (ids: string[]) => ids.reduce((s, m) => s + median(t[`single ${m}`]), 0);
-  console.log(`## ${set.name}, h ${set.horizon}`);
+  console.log(`## ${set.name}, h ${set.horizon}; medians of ${ROUNDS} rounds`);
   for (const [k, v] of Object.entries(t)) console.log(`  ${k.padEnd(22)} ${median(v).toFixed(2)} s`);
-  console.log(`  prism ÷ Σ members (${members.join(', ')}): ${(median(t.prism) / sum(members)).toFixed(3)} (goal ≤ 1.5); refit baseline ${(median(t['prism refit (v3)']) / sum(members)).toFixed(3)}`);
-  console.log(`  auto ÷ Σ candidates (${candidates.join(', ')}): ${(median(t.auto) / sum(candidates)).toFixed(3)} (goal ≤ 1.5); refit baseline ${(median(t['auto refit']) / sum(candidates)).toFixed(3)}`);
+  const show = (k: string) => `${median(ratios[k]).toFixed(3)} (rounds ${ratios[k].map((r) => r.toFixed(2)).join(', ')})`;
+  console.log(`  prism ÷ Σ members (${members.join(', ')}): ${show('prism')} (goal ≤ 1.5); refit baseline ${show('prism refit (v3)')}`);
+  console.log(`  auto ÷ Σ candidates (${candidates.join(', ')}): ${show('auto')} (goal ≤ 1.5); refit baseline ${show('auto refit')}`);
 }

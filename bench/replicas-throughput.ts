@@ -90,14 +90,16 @@ try {
 
   console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; concurrency ${CONCURRENCY}, ${DURATION_S} s per point, model naive (1 series × 100 points)`);
   const replicas: { child: ChildProcess; base: string }[] = [];
-  let baseline: number | undefined;
+  // the first count measured is the baseline of the ratios, whatever --replicas starts at
+  let baseline: { n: number; rps: number } | undefined;
   for (const n of COUNTS) {
     while (replicas.length < n) { const r = await startReplica(pgdb.url, dataDir); replicas.push(r); running.push(r.child); }
     const bases = replicas.slice(0, n).map((r) => r.base);
     await load(bases, key, 1); // warm-up: pools, JIT, worker
     const result = await load(bases, key, DURATION_S);
-    baseline ??= result.rps;
-    console.log(`${n} replica${n > 1 ? 's' : ' '}: ${result.rps.toFixed(1)} req/s (${result.ok} ok, ${result.errors} errors), ×${(result.rps / baseline).toFixed(2)} vs 1 replica`);
+    baseline ??= { n, rps: result.rps };
+    const vs = `${baseline.n} replica${baseline.n > 1 ? 's' : ''}`;
+    console.log(`${n} replica${n > 1 ? 's' : ' '}: ${result.rps.toFixed(1)} req/s (${result.ok} ok, ${result.errors} errors), ×${(result.rps / baseline.rps).toFixed(2)} vs ${vs}`);
   }
 } finally {
   for (const child of running) { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); }
