@@ -1,6 +1,7 @@
 // Pending charges on PostgreSQL (migration 008, src/store/pending-charges.ts): what recovery refunds and
 // what it keeps, a settlement after recovery (its answer was given: charged again), a settlement the
-// database refuses (retried at the next renewal, once), and a refund after a settlement whose answer was not sent.
+// database refuses (retried at the next renewal, once), a refund after a settlement whose answer was not sent,
+// and a shutdown refund that fails (its rows stay for recovery).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
@@ -9,7 +10,7 @@ import { openDatabase, type Database } from '../src/store/database.ts';
 import { createAccount } from '../src/store/accounts.ts';
 import { chargeQuotaDeferred, quotaWindows } from '../src/store/quota.ts';
 import { pendingCharges, recoverCharges } from '../src/store/pending-charges.ts';
-import { createPostgresDatabase } from './helpers.ts';
+import { createPostgresDatabase, pollUntil } from './helpers.ts';
 
 describe('pending charges (PostgreSQL)', () => {
   let pgdb: { url: string; drop(): Promise<void> };
@@ -98,4 +99,32 @@ describe('pending charges (PostgreSQL)', () => {
     await closing;
     assert.equal(await used(a, account.id), 3);
   });
+
+  // cancelled: the statement fails and the connection stays, so the next statement of stop() runs (the old code deleted
+  // the rows there); killed: the pool hands the dead connection on, so that statement fails too
+  for (const [how, stopper] of [['cancelled', 'pg_cancel_backend'], ['killed', 'pg_terminate_backend']] as const) {
+    it(`a shutdown refund that fails (${how}) leaves its rows, and recovery refunds the units`, async () => {
+      const c = await openDatabase({ databaseUrl: pgdb.url, dataDir: 'unused', instanceLeaseSeconds: 1 });
+      const account = await createAccount(c.db, { name: `refund-${how}` });
+      const charges = await Promise.all(Array.from({ length: 3 }, () => chargeQuotaDeferred(c.db, account.id)));
+      await charges[0].unit!.settle(); // one answer went out; two never will
+      // the rows are locked, so the shutdown refund waits on them, and is stopped there
+      const locker = new pg.Client({ connectionString: pgdb.url });
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('SELECT id FROM pending_charges WHERE account_id = $1 FOR UPDATE', [account.id]);
+      const closing = c.close();
+      // seen from another session: the locker's transaction keeps one snapshot of pg_stat_activity
+      const refund = await pollUntil('the shutdown refund waiting on the locked rows', async () => (await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity
+        WHERE query LIKE 'SELECT horizon_refund_pending%' AND wait_event_type = 'Lock'`.execute(a.db)).rows, (rows) => rows.length === 1);
+      await locker.query(`SELECT ${stopper}($1)`, [refund[0].pid]);
+      await new Promise((r) => setTimeout(r, 200)); // what stop() runs next reaches the locked rows too
+      await locker.query('COMMIT');
+      await locker.end();
+      await closing;
+      // c's lease row is gone (or lapses): recovery, by a's and b's renewals or this call, refunds the unsettled units
+      await recoverCharges(a.db, 1);
+      await pollUntil('recovery refunding the two unanswered units', () => used(a, account.id), (n) => n === 1, 10_000);
+    });
+  }
 });
