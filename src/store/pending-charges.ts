@@ -90,8 +90,9 @@ export class PendingCharges {
     // the settlements of answers already sent first: the refund below would give their units back
     while (this.flushing.size > 0) await Promise.all(this.flushing);
     if (this.settlesDue.size > 0) await this.settleNow([...this.settlesDue.values()]).then(() => this.settlesDue.clear(), () => undefined);
-    const refunded = await sql`SELECT horizon_refund_pending(coalesce(array_agg(id), '{}'::bigint[])) FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid AND (NOT settled OR id = ANY(${`{${[...this.refundsDue].join(',')}}`}::bigint[]))`.execute(this.db)
-      .then(() => true, () => false);
+    const owed = `{${[...this.refundsDue].join(',')}}`;
+    const refunded = await sql`SELECT horizon_refund_pending(coalesce(array_agg(id), '{}'::bigint[])) FROM pending_charges
+      WHERE instance_id = ${this.instanceId}::uuid AND (NOT settled OR id = ANY(${owed}::bigint[]))`.execute(this.db).then(() => true, () => false);
     // a refund that failed leaves the rows: once this lease is gone, recovery (any replica, or the next start) refunds them
     if (refunded) await sql`DELETE FROM pending_charges WHERE instance_id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
     await sql`DELETE FROM api_instances WHERE id = ${this.instanceId}::uuid`.execute(this.db).catch(() => undefined);
