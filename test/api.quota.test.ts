@@ -62,12 +62,21 @@ describe('quotas', () => {
 
   it('invalid requests (401, 422) are not charged', async () => {
     const { key } = await server.newAccount({ daily: 1, weekly: 10 });
+    // 401: no key, and the account's own key id with a wrong secret (the lookup finds the account, the check fails)
+    const wrongSecret = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
+    for (const [what, bearer] of [['no key', null], ['a wrong secret', wrongSecret]] as const) {
+      const res = await server.request('POST', '/v1/forecast', { key: bearer, body: simpleRequest() });
+      assert.equal(res.status, 401, `${what}: ${res.text}`);
+      assert.equal(res.body.code, 'unauthorized', what);
+      assert.equal(res.headers.get('x-ratelimit-remaining'), null, `${what}: nothing charged, no quota headers`);
+    }
     const bad = await forecast(key, simpleRequest({ freq: 'M' }));
     assert.equal(bad.status, 422);
     const unknown = await forecast(key, simpleRequest({ model: 'nope' }));
     assert.equal(unknown.status, 422);
     const ok = await forecast(key);
     assert.equal(ok.status, 200, 'the one unit was still there');
+    assert.equal(ok.headers.get('x-ratelimit-remaining'), '0');
   });
 
   it('a request that fails with a 5xx is refunded', async () => {

@@ -1,13 +1,13 @@
 // Regenerates src/openapi.ts from a Horizon server's /v1/openapi.json with openapi-typescript.
 //   node scripts/generate.ts http://127.0.0.1:8080/v1/openapi.json
-// (the test suite does the same from a server it starts: HORIZON_UPDATE_SDK_TYPES=1 node --test
-// test/client.typescript.test.ts, from the repository root)
+// (or from a server it starts, from the repository root: node scripts/update-sdk-types.ts; the test
+// test/client.typescript.test.ts only compares)
 import { writeFileSync } from 'node:fs';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 export const TYPES_PATH = new URL('../src/openapi.ts', import.meta.url);
 
-const HEADER = '// Generated from the server\'s /v1/openapi.json by openapi-typescript (clients/typescript/scripts/generate.ts).\n// Do not edit: regenerate with `HORIZON_UPDATE_SDK_TYPES=1 node --test test/client.typescript.test.ts`.\n\n';
+const HEADER = '// Generated from the server\'s /v1/openapi.json by openapi-typescript (clients/typescript/scripts/generate.ts).\n// Do not edit: regenerate with `node scripts/update-sdk-types.ts`.\n\n';
 
 /** The file's whole text for this OpenAPI document, less /nixtla (the drop-in for Nixtla's Python SDK,
  * which this SDK does not call). */

@@ -1,5 +1,5 @@
 // Generated from the server's /v1/openapi.json by openapi-typescript (clients/typescript/scripts/generate.ts).
-// Do not edit: regenerate with `HORIZON_UPDATE_SDK_TYPES=1 node --test test/client.typescript.test.ts`.
+// Do not edit: regenerate with `node scripts/update-sdk-types.ts`.
 
 export interface paths {
     "/metrics": {
