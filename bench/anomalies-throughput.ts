@@ -24,7 +24,9 @@ import { request } from 'undici';
 import { startService } from '../eval/service.ts';
 import { DATASETS, DEFAULT_DATA_DIR, indexDates } from '../eval/datasets.ts';
 
-const { values: args } = parseArgs({ options: { series: { type: 'string', default: '28' }, length: { type: 'string', default: '336' }, rounds: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({
+  options: { series: { type: 'string', default: '28' }, length: { type: 'string', default: '336' }, rounds: { type: 'string', default: '3' } },
+});
 const [N, LENGTH, ROUNDS] = [args.series, args.length, args.rounds].map(Number);
 const LEVEL = 99;
 const MIN_HISTORY = 48; // the default of H: two seasons
@@ -34,7 +36,8 @@ const python = join(repo, 'runtime', '.venv-core', 'bin', 'python');
 
 const targets = DATASETS.find((d) => d.key === 'm4-hourly')!.load(DEFAULT_DATA_DIR).slice(0, N).map((s) => s.train.slice(-LENGTH));
 const index = indexDates('H', new Date(Date.UTC(2024, 0, 1)), LENGTH);
-const body = (series: number[][], mode?: string) => ({ model: 'auto-ets', freq: 'H', level: LEVEL, ...(mode && { mode }), series: series.map((target) => ({ target, index })) });
+const body = (series: number[][], mode?: string) =>
+  ({ model: 'auto-ets', freq: 'H', level: LEVEL, ...(mode && { mode }), series: series.map((target) => ({ target, index })) });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 function direct(jobs: number): { seconds: number; anomalies: number } {
@@ -54,7 +57,8 @@ const service = await startService();
 try {
   const post = async (payload: unknown) => {
     const started = performance.now();
-    const res = await request(`${service.url}/v1/anomalies`, { method: 'POST', headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' }, body: JSON.stringify(payload), headersTimeout: 0, bodyTimeout: 0 });
+    const headers = { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' };
+    const res = await request(`${service.url}/v1/anomalies`, { method: 'POST', headers, body: JSON.stringify(payload), headersTimeout: 0, bodyTimeout: 0 });
     const json = await res.body.json() as any;
     return { seconds: (performance.now() - started) / 1000, status: res.statusCode, json };
   };
@@ -66,7 +70,9 @@ try {
     for (const mode of round % 2 ? ['direct', 'api'] : ['api', 'direct']) {
       if (mode === 'api') {
         const answer = await post(body(targets));
-        if (answer.status !== 200 || answer.json.mode !== 'in-sample') throw new Error(`POST /v1/anomalies answered ${answer.status}: ${JSON.stringify(answer.json).slice(0, 300)}`);
+        if (answer.status !== 200 || answer.json.mode !== 'in-sample') {
+          throw new Error(`POST /v1/anomalies answered ${answer.status}: ${JSON.stringify(answer.json).slice(0, 300)}`);
+        }
         times.api.push(answer.seconds);
         found.api = answer.json.n_anomalies;
       } else {
@@ -79,13 +85,20 @@ try {
   }
   const windows = await post(body(targets, 'windows'));
   const points = targets.reduce((sum, t) => sum + t.length, 0);
-  console.log(`anomalies, auto-ets level ${LEVEL}: ${N} M4 Hourly series × ${LENGTH} points (${points} observations), min_history ${MIN_HISTORY}; ${cores} cores; load before ${loadBefore}, after ${loadavg().map((l) => l.toFixed(2)).join(' ')}; medians of ${ROUNDS} rounds`);
+  const loadAfter = loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`anomalies, auto-ets level ${LEVEL}: ${N} M4 Hourly series × ${LENGTH} points (${points} observations), min_history ${MIN_HISTORY}; `
+    + `${cores} cores; load before ${loadBefore}, after ${loadAfter}; medians of ${ROUNDS} rounds`);
   const rate = (key: string) => N / median(times[key]);
-  for (const key of Object.keys(times)) console.log(`  ${key.padEnd(18)} ${median(times[key]).toFixed(2)} s  ${rate(key).toFixed(1)} series/s  (${times[key].map((t) => t.toFixed(2)).join(', ')})`);
+  for (const key of Object.keys(times)) {
+    const each = times[key].map((t) => t.toFixed(2)).join(', ');
+    console.log(`  ${key.padEnd(18)} ${median(times[key]).toFixed(2)} s  ${rate(key).toFixed(1)} series/s  (${each})`);
+  }
   console.log(`  anomalies flagged from position ${MIN_HISTORY} on: api ${found.api}, direct ${found.direct}`);
-  console.log(`  ratio api ÷ direct n_jobs=${cores}: ${(rate('api') / rate(`direct n_jobs=${cores}`)).toFixed(2)} (goal ≥ 0.9); api ÷ direct n_jobs=1: ${(rate('api') / rate('direct n_jobs=1')).toFixed(2)}`);
+  const ratio = (key: string) => (rate('api') / rate(key)).toFixed(2);
+  console.log(`  ratio api ÷ direct n_jobs=${cores}: ${ratio(`direct n_jobs=${cores}`)} (goal ≥ 0.9); api ÷ direct n_jobs=1: ${ratio('direct n_jobs=1')}`);
   console.log(`  sync answer of ${N} × ${LENGTH}: ${median(times.api).toFixed(2)} s (goal ≤ 15 s)`);
-  console.log(`  mode windows on the same body: ${windows.status} ${windows.json.code ?? ''} in ${(1000 * windows.seconds).toFixed(0)} ms: ${String(windows.json.detail ?? '').slice(0, 160)}`);
+  const refusal = String(windows.json.detail ?? '').slice(0, 160);
+  console.log(`  mode windows on the same body: ${windows.status} ${windows.json.code ?? ''} in ${(1000 * windows.seconds).toFixed(0)} ms: ${refusal}`);
 } finally {
   await service.close();
 }

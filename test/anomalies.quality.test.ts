@@ -33,7 +33,10 @@ function uniform(seed: number): () => number {
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const h = s.length >> 1; return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2; };
 /** 1.4826 · MAD: the standard deviation of Gaussian values, unmoved by outliers */
 const robustSd = (xs: number[]) => { const m = median(xs); return 1.4826 * median(xs.map((x) => Math.abs(x - m))); };
-const sd = (xs: number[]) => { const m = xs.reduce((a, b) => a + b, 0) / xs.length; return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)); };
+const sd = (xs: number[]) => {
+  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+};
 const changes = (y: number[], lag: number) => y.slice(lag).map((v, t) => v - y[t]);
 
 /** The series to label: real M4 Hourly histories, or synthetic ones (daily and weekly cycles, Gaussian noise). */
@@ -41,7 +44,8 @@ function histories(): { source: string; selected: number[][]; unselected: number
   if (!datasetAvailable(M4_HOURLY, DATA_DIR)) {
     const rand = uniform(33);
     const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-    const synthetic = Array.from({ length: SERIES }, (_, k) => Array.from({ length: LENGTH }, (_, t) => 100 + k + 20 * Math.sin((2 * Math.PI * t) / 24) + 5 * Math.sin((2 * Math.PI * t) / 168) + 2 * normal()));
+    const cycles = (t: number) => 20 * Math.sin((2 * Math.PI * t) / 24) + 5 * Math.sin((2 * Math.PI * t) / 168);
+    const synthetic = Array.from({ length: SERIES }, (_, k) => Array.from({ length: LENGTH }, (_, t) => 100 + k + cycles(t) + 2 * normal()));
     return { source: `synthetic hourly series (M4 Hourly not found under ${DATA_DIR})`, selected: synthetic, unselected: [] };
   }
   const all = M4_HOURLY.load(DATA_DIR).map((s) => s.train.slice(-LENGTH));
@@ -49,7 +53,8 @@ function histories(): { source: string; selected: number[][]; unselected: number
   // seasonal changes' sd over 1.5 × their robust sd) widens it and holds anomalies nobody labelled
   const clean = all.filter((y) => { const d = changes(y, 24); return sd(d) <= 1.5 * robustSd(d); });
   const spread = (xs: number[][]) => Array.from({ length: SERIES }, (_, k) => xs[Math.floor((k * xs.length) / SERIES)]);
-  return { source: `M4 Hourly (${DATA_DIR}): ${SERIES} of the ${clean.length} of ${all.length} series whose seasonal changes are near-Gaussian`, selected: spread(clean), unselected: spread(all) };
+  const source = `M4 Hourly (${DATA_DIR}): ${SERIES} of the ${clean.length} of ${all.length} series whose seasonal changes are near-Gaussian`;
+  return { source, selected: spread(clean), unselected: spread(all) };
 }
 
 interface Labelled { target: number[]; spikes: Set<number> }
@@ -78,7 +83,8 @@ after(async () => { await server?.close(); });
 /** Recall of the spikes and the share of the other scored points flagged, for one model. */
 async function score(labelled: Labelled[], model: string) {
   const index = indexDates('H', new Date(Date.UTC(2024, 0, 1)), LENGTH);
-  const res = await server.request('POST', '/v1/anomalies', { body: { series: labelled.map((l) => ({ target: l.target, index })), freq: 'H', model, level: 99 } });
+  const series = labelled.map((l) => ({ target: l.target, index }));
+  const res = await server.request('POST', '/v1/anomalies', { body: { series, freq: 'H', model, level: 99 } });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.mode, 'in-sample');
   let [found, spikes, flagged, others] = [0, 0, 0, 0];
@@ -88,7 +94,9 @@ async function score(labelled: Labelled[], model: string) {
       if (labelled[i].spikes.has(t)) { spikes++; if (flag) found++; } else if (s.forecast[j] !== null) { others++; if (flag) flagged++; }
     });
   });
-  return { recall: found / spikes, falseRate: flagged / others, text: `recall ${found}/${spikes} = ${(100 * found / spikes).toFixed(1)}% of injected spikes, ${flagged} of ${others} other scored points flagged = ${(100 * flagged / others).toFixed(2)}%` };
+  const text = `recall ${found}/${spikes} = ${(100 * found / spikes).toFixed(1)}% of injected spikes, `
+    + `${flagged} of ${others} other scored points flagged = ${(100 * flagged / others).toFixed(2)}%`;
+  return { recall: found / spikes, falseRate: flagged / others, text };
 }
 
 describe('anomaly detection quality on injected spikes (mode in-sample, level 99)', () => {

@@ -117,7 +117,8 @@ def test_batched_and_base64_answers_are_the_same_numbers(worker):
         assert decode(got["mean"]).tolist() == want["mean"]
         for q, values in want["quantiles"].items():
             assert decode(got["quantiles"][q]).tolist() == values, (k, q)
-    naive = worker.infer(**infer_body("seasonal-naive", series=[{"target": targets[0], "in_sample": True}], freq="MS", horizon=1, quantiles=QUANTILES, encoding="base64"))[1]
+    series = [{"target": targets[0], "in_sample": True}]
+    naive = worker.infer(**infer_body("seasonal-naive", series=series, freq="MS", horizon=1, quantiles=QUANTILES, encoding="base64"))[1]
     fitted = decode(naive["predictions"][0]["in_sample"]["mean"])
     assert np.isnan(fitted[:12]).all() and np.isfinite(fitted[12:]).all()
 

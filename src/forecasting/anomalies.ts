@@ -78,20 +78,23 @@ export function bandLevels(level: number): [number, number, number] {
 function inSampleRefusal(registry: ModelRegistry, model: string, step: number): string | undefined {
   if (step !== 1) return `it scores one-step-ahead fitted values, and step is ${step}`;
   if (!findModel(registry.catalog, model)?.refit_free_backtest) {
-    return `model ${model} is not fitted to each history, so it has no in-sample fitted values (the statistical models have them: refit_free_backtest in GET /v1/models)`;
+    return `model ${model} is not fitted to each history, so it has no in-sample fitted values `
+      + '(the statistical models have them: refit_free_backtest in GET /v1/models)';
   }
   return undefined;
 }
 
 function chooseMode(body: AnomaliesBody, registry: ModelRegistry, model: string, step: number): AnomalyMode {
   const refusal = inSampleRefusal(registry, model, step);
-  if (body.mode === 'in-sample' && refusal) throw new RequestValidationError([{ field: 'mode', reason: `mode "in-sample" is not possible here: ${refusal}; use mode "windows"` }]);
+  if (body.mode === 'in-sample' && refusal) throw invalid('mode', `mode "in-sample" is not possible here: ${refusal}; use mode "windows"`);
   return body.mode ?? (refusal ? 'windows' : 'in-sample');
 }
 
 type PlanOptions = { pulls?: PullManager; mode?: 'sync' | 'job'; autoCandidates?: string[] };
+const invalid = (field: string, reason: string) => new RequestValidationError([{ field, reason }]);
 /** `step` errors the forecast names `horizon` */
-const renamed = (errors: { series?: number; field: string; reason: string }[]) => errors.map((e) => (e.field === 'horizon' ? { ...e, field: 'step', reason: e.reason.replace(/^horizon/, 'step') } : e));
+const renamed = (errors: { series?: number; field: string; reason: string }[]) =>
+  errors.map((e) => (e.field === 'horizon' ? { ...e, field: 'step', reason: e.reason.replace(/^horizon/, 'step') } : e));
 /** The series as sent, without known-future values (an anomaly request forecasts nothing beyond the history). */
 const historiesOf = (body: AnomaliesBody) => body.series.map(({ future_variables: _f, future_variables_index: _i, ...s }) => s);
 
@@ -102,8 +105,12 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
   const seasonLength = registry.catalog.season_length[body.freq as keyof typeof registry.catalog.season_length] ?? 1;
   const minHistory = body.min_history ?? defaultMinHistory(seasonLength);
   const quantiles = bandLevels(level);
-  if (!(quantiles[0] > 0 && quantiles[2] < 1)) throw new RequestValidationError([{ field: 'level', reason: `level ${level} leaves no band: its quantiles ${quantiles[0]} and ${quantiles[2]} must lie strictly between 0 and 1` }]);
-  const plan = (series: InputSeries[], model: string | undefined, context?: number) => planForecast({ series, horizon: step, freq: body.freq as never, model, model_size: body.model_size, context, quantiles: [...new Set(quantiles)] }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
+  if (!(quantiles[0] > 0 && quantiles[2] < 1)) {
+    throw invalid('level', `level ${level} leaves no band: its quantiles ${quantiles[0]} and ${quantiles[2]} must lie strictly between 0 and 1`);
+  }
+  const plan = (series: InputSeries[], model: string | undefined, context?: number) => planForecast(
+    { series, horizon: step, freq: body.freq as never, model, model_size: body.model_size, context, quantiles: [...new Set(quantiles)] },
+    registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
 
   // the series as sent first: a bad date, model or step is a 422 naming the input series, never a window left out
   const auto = isAuto(body.model, registry);
@@ -125,25 +132,38 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
   const first = minHistory + step - 1;
   const scoredFrom = body.series.map((s) => Math.min(first, s.target.length));
   const total = body.series.reduce((sum, s) => sum + Math.max(0, s.target.length - first), 0);
-  if (total === 0) throw new RequestValidationError([{ field: 'min_history', reason: `no series has a timestep to score: the first scored position is min_history ${minHistory} + step ${step} - 1 = ${first}, and the longest series has ${Math.max(...body.series.map((s) => s.target.length))} values` }]);
+  if (total === 0) {
+    const longest = Math.max(...body.series.map((s) => s.target.length));
+    throw invalid('min_history', `no series has a timestep to score: the first scored position is min_history ${minHistory} + step ${step} - 1 = ${first}, `
+      + `and the longest series has ${longest} values`);
+  }
   const limit = mode === 'windows' ? MAX_ANOMALY_WINDOWS : MAX_IN_SAMPLE_POSITIONS;
   if (total > limit) {
     const how = mode === 'windows' ? 'one window each, mode windows' : 'mode in-sample';
-    throw new RequestValidationError([{ field: 'series', reason: `${total} timesteps to score (${how}) exceed the maximum of ${limit} per request; send fewer or shorter series, or raise min_history` }]);
+    throw invalid('series', `${total} timesteps to score (${how}) exceed the maximum of ${limit} per request; `
+      + 'send fewer or shorter series, or raise min_history');
   }
   body.series.forEach((s, i) => {
-    if (s.target.length <= first) warnings.push({ series: i, field: `series[${i}].target`, message: `series ${i} has ${s.target.length} values, not more than the ${first} before the first scored position (min_history ${minHistory} + step ${step} - 1): nothing is scored` });
+    if (s.target.length > first) return;
+    const message = `series ${i} has ${s.target.length} values, not more than the ${first} before the first scored position `
+      + `(min_history ${minHistory} + step ${step} - 1): nothing is scored`;
+    warnings.push({ series: i, field: `series[${i}].target`, message });
   });
   const common = { body, mode, level, step, minHistory, quantiles, scoredFrom, gappy, warnings };
   if (mode === 'in-sample') {
-    if (body.context !== undefined) warnings.push({ field: 'context', message: `context applies to mode "windows"; mode "in-sample" fits each series' whole history (its last ${whole[0].context} values at most: max_context) once` });
+    const message = `context applies to mode "windows"; mode "in-sample" fits each series' whole history `
+      + `(its last ${whole[0].context} values at most: max_context) once`;
+    if (body.context !== undefined) warnings.push({ field: 'context', message });
     const calls = whole.map((p) => ({ ...p, series: p.series.map((s) => ({ ...s, in_sample: true })) }));
     const fittedAt = body.series.map((s, i) => fittedIndex(s, calls[0].series[i].target.length, body.freq as Freq, gappy.has(i)));
     const [model, size] = auto ? [AUTO_ID, AUTO_ID] : [whole[0].model, whole[0].size];
     return { ...common, model, size, context: whole[0].context, calls, windows: [], fittedAt };
   }
   const context = Math.min(body.context ?? DEFAULT_ANOMALY_CONTEXT, whole[0].context);
-  if (body.context !== undefined && body.context > whole[0].context) warnings.push({ field: 'context', message: `context ${body.context} exceeds the max_context ${whole[0].context} of model ${whole[0].model} (size ${whole[0].size}); using ${whole[0].context}` });
+  if (body.context !== undefined && body.context > whole[0].context) {
+    const { model, size, context: cap } = whole[0];
+    warnings.push({ field: 'context', message: `context ${body.context} exceeds the max_context ${cap} of model ${model} (size ${size}); using ${cap}` });
+  }
   const { windows, call } = planWindows(body, context, first, warnings, (inputs) => plan(inputs, body.model, context));
   return { ...common, model: call.model, size: call.size, context, calls: [call], windows, fittedAt: [] };
 }
@@ -159,7 +179,9 @@ function fittedIndex(s: InputSeries, length: number, freq: Freq, gappy: boolean)
 
 /** One window per scored position, all planned as one model call; a window the model refuses (e.g. its
  * context holds no observation) is left out, named in `warnings`. */
-function planWindows(body: AnomaliesBody, context: number, first: number, warnings: RequestWarning[], plan: (inputs: InputSeries[]) => ForecastPlan): { windows: Window[]; call: ForecastPlan } {
+function planWindows(
+  body: AnomaliesBody, context: number, first: number, warnings: RequestWarning[], plan: (inputs: InputSeries[]) => ForecastPlan,
+): { windows: Window[]; call: ForecastPlan } {
   const step = body.step ?? 1;
   const windows: Window[] = [];
   body.series.forEach((s, i) => {
@@ -219,8 +241,9 @@ function ranges(positions: number[]): string {
 /** model auto scores in-sample only: a pick per series from one fit per candidate. */
 function autoMode(body: AnomaliesBody, step: number): AnomalyMode {
   const why = body.mode === 'windows' ? 'mode "windows"' : step !== 1 ? `step ${step}` : undefined;
-  if (why) throw new RequestValidationError([{ field: body.mode === 'windows' ? 'mode' : 'step', reason: `model "auto" picks a model per series from the candidates' in-sample fits (mode "in-sample", step 1), so not with ${why}; name a model for that` }]);
-  return 'in-sample';
+  if (!why) return 'in-sample';
+  throw invalid(body.mode === 'windows' ? 'mode' : 'step',
+    `model "auto" picks a model per series from the candidates' in-sample fits (mode "in-sample", step 1), so not with ${why}; name a model for that`);
 }
 
 /** The candidates that have in-sample fitted values: the operator's HORIZON_AUTO_CANDIDATES, else auto's statistical ones. */
@@ -230,15 +253,24 @@ function autoCandidates(registry: ModelRegistry, settings?: string[]): string[] 
 }
 
 /** Each candidate planned on the whole request at step 1; one that cannot take it is left out, named in `warnings`. */
-function planAutoCandidates(body: AnomaliesBody, registry: ModelRegistry, options: PlanOptions, quantiles: number[], warnings: RequestWarning[]): ForecastPlan[] {
-  if (body.model_size !== undefined) throw new RequestValidationError([{ field: 'model_size', reason: 'not with model "auto": its candidates run at their default sizes' }]);
+function planAutoCandidates(
+  body: AnomaliesBody, registry: ModelRegistry, options: PlanOptions, quantiles: number[], warnings: RequestWarning[],
+): ForecastPlan[] {
+  if (body.model_size !== undefined) throw invalid('model_size', 'not with model "auto": its candidates run at their default sizes');
   const base = { series: historiesOf(body), horizon: 1, freq: body.freq as never, quantiles: [...new Set(quantiles)] };
   const refs = autoCandidates(registry, options.autoCandidates);
-  const { planned, skipped } = planModelRefs(refs, 'model', base, registry, { pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate', reserved: { [AUTO_ID]: 'model "auto" cannot be its own candidate' }, leaveOut: true });
-  if (planned.length === 0) throw new RequestValidationError([{ field: 'model', reason: `model "auto" has no candidate with in-sample fitted values for this request${skipped.length ? `: ${skipped.join('; ')}` : ''}; name a model` }]);
+  const { planned, skipped } = planModelRefs(refs, 'model', base, registry, {
+    pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate', reserved: { [AUTO_ID]: 'model "auto" cannot be its own candidate' }, leaveOut: true,
+  });
+  if (planned.length === 0) {
+    const why = skipped.length ? `: ${skipped.join('; ')}` : '';
+    throw invalid('model', `model "auto" has no candidate with in-sample fitted values for this request${why}; name a model`);
+  }
   const foundation = (options.autoCandidates ?? []).filter((ref) => !refs.includes(ref));
   if (skipped.length) warnings.push({ field: 'model', message: `auto: candidate(s) left out, they cannot take this request: ${skipped.join('; ')}` });
-  if (foundation.length) warnings.push({ field: 'model', message: `auto: candidate(s) left out, they have no in-sample fitted values: ${foundation.join(', ')}` });
+  if (foundation.length) {
+    warnings.push({ field: 'model', message: `auto: candidate(s) left out, they have no in-sample fitted values: ${foundation.join(', ')}` });
+  }
   return planned.map((p) => p.plan);
 }
 
@@ -292,7 +324,8 @@ function score(out: Columns, j: number, position: number, [f, m, l, h]: number[]
 
 /** The model call(s), then per timestep: band, observation, anomaly flag and score. */
 export async function runAnomalies(p: AnomaliesPlan, inference: InferenceClient, registry: ModelRegistry) {
-  const answers = await Promise.all(p.calls.map((call) => infer(inference, registry, { model: call.model, size: call.size, freq: call.freq, horizon: p.step, quantiles: call.quantiles, series: call.series })));
+  const answers = await Promise.all(p.calls.map((call) =>
+    infer(inference, registry, { model: call.model, size: call.size, freq: call.freq, horizon: p.step, quantiles: call.quantiles, series: call.series })));
   const series = emptyColumns(p);
   const scored = p.mode === 'windows' ? scoreWindows(p, answers[0], series) : scoreInSample(p, answers, series);
   return {
@@ -316,7 +349,10 @@ function scoreWindows(p: AnomaliesPlan, answer: InferResponse, series: Columns[]
     const band = [prediction.mean[step - 1], prediction[String(mid)][step - 1], prediction[String(lo)][step - 1], prediction[String(hi)][step - 1]];
     score(series[w.series], w.position - p.scoredFrom[w.series], w.position, band);
   });
-  for (const i of offDate) warnings.push({ series: i, field: `series[${i}].index`, message: `series ${i}: timesteps right after a gap in the index were not scored (their forecast falls on another date)` });
+  for (const i of offDate) {
+    const message = `series ${i}: timesteps right after a gap in the index were not scored (their forecast falls on another date)`;
+    warnings.push({ series: i, field: `series[${i}].index`, message });
+  }
   return { count: p.windows.length, warnings, auto: undefined };
 }
 
@@ -349,8 +385,10 @@ function scoreInSample(p: AnomaliesPlan, answers: InferResponse[], series: Colum
       count++;
     }
     const model = p.calls[picks[i].pick].model;
-    if (before.length) warnings.push(notScored(i, before, `before the last ${p.context} values of the series, all that model ${model} fits (max_context ${p.context})`));
-    if (unfitted.length) warnings.push(notScored(i, unfitted, `model ${model} has no in-sample fitted value there (naive has none for the first value, seasonal-naive none for the first season; none before the first observation)`));
+    const cap = p.context;
+    if (before.length) warnings.push(notScored(i, before, `before the last ${cap} values of the series, all that model ${model} fits (max_context ${cap})`));
+    if (unfitted.length) warnings.push(notScored(i, unfitted, `model ${model} has no in-sample fitted value there `
+      + '(naive has none for the first value, seasonal-naive none for the first season; none before the first observation)'));
   });
   const autoInfo = auto ? {
     candidates: p.calls.map((c) => ({ model: c.model, model_size: c.size })),

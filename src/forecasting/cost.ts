@@ -113,6 +113,8 @@ export function anomaliesCostMs(registry: ModelRegistry, plan: AnomaliesPlan, cp
 export function checkSyncBudget(estimateMs: number, budgetMs: number, jobPath: string | null, series: number, instead?: string): void {
   if (estimateMs <= budgetMs) return;
   throw new HorizonError('use_job_api',
-    `this request (${series} series) is estimated at ${Math.ceil(estimateMs)} ms of model time, over this deployment's budget of ${budgetMs} ms for a synchronous call (HORIZON_SYNC_BUDGET_MS); `
-    + (instead ?? `send the same body to POST ${jobPath}: a job runs it in chunks that each fit the worker-call timeout, and GET ${jobPath}/{job_id} shows its progress and result`));
+    `this request (${series} series) is estimated at ${Math.ceil(estimateMs)} ms of model time, `
+    + `over this deployment's budget of ${budgetMs} ms for a synchronous call (HORIZON_SYNC_BUDGET_MS); `
+    + (instead ?? `send the same body to POST ${jobPath}: a job runs it in chunks that each fit the worker-call timeout, `
+      + `and GET ${jobPath}/{job_id} shows its progress and result`));
 }

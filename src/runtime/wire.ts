@@ -57,7 +57,8 @@ export function encodeInferRequest(request: InferRequest, float32 = true): Recor
 /** A base64 /infer answer with its arrays decoded, as the rest of the control plane reads it: "dtype"
  * float32 or float64 (absent: float64, what a worker without float32 answers sends). */
 type EncodedForecast = { mean: string; quantiles: Record<string, string> };
-export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: (EncodedForecast & { backtest?: EncodedForecast[]; in_sample?: EncodedForecast })[] }): InferResponse {
+type EncodedPrediction = EncodedForecast & { backtest?: EncodedForecast[]; in_sample?: EncodedForecast };
+export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: EncodedPrediction[] }): InferResponse {
   if (!Array.isArray(answer.predictions)) return answer as unknown as InferResponse; // toContract names the fault
   const { dtype = 'float64', ...rest } = answer;
   if (dtype !== 'float32' && dtype !== 'float64') throw new Error(`an /infer answer of dtype ${JSON.stringify(dtype)}`);
@@ -67,7 +68,9 @@ export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> &
     predictions: answer.predictions.map((p): Prediction => {
       const decoded: Prediction = { mean: decode(p.mean), quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decode(values)])) };
       // validation forecasts are always float64 (protocol.py encode_predictions)
-      const float64 = (f: EncodedForecast) => ({ mean: decodeFloat64(f.mean), quantiles: Object.fromEntries(Object.entries(f.quantiles).map(([level, values]) => [level, decodeFloat64(values)])) });
+      const float64 = (f: EncodedForecast) => ({
+        mean: decodeFloat64(f.mean), quantiles: Object.fromEntries(Object.entries(f.quantiles).map(([level, values]) => [level, decodeFloat64(values)])),
+      });
       if (p.backtest) decoded.backtest = p.backtest.map(float64);
       // in-sample values too (NaN where nothing is fitted)
       if (p.in_sample) decoded.in_sample = float64(p.in_sample);

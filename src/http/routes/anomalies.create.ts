@@ -11,7 +11,8 @@ import { syncBudgetMs } from '../../config.ts';
 function overBudgetAdvice(plan: AnomaliesPlan): string {
   const fewer = 'send fewer or shorter series per request (anomaly detection has no job API yet)';
   return plan.mode === 'windows'
-    ? `mode "windows" fits the model once per scored timestep (${plan.windows.length} windows); mode "in-sample" (a statistical model, step 1) fits it once per series; or ${fewer}`
+    ? `mode "windows" fits the model once per scored timestep (${plan.windows.length} windows); `
+      + `mode "in-sample" (a statistical model, step 1) fits it once per series; or ${fewer}`
     : fewer;
 }
 
@@ -25,9 +26,12 @@ export const anomaliesCreate: Route = (app, deps) => {
       summary: 'Detect anomalies: the band of an in-sample fit or of rolling forecasts over each history', tags: ['forecast'],
       body: AnomaliesRequest,
       response: {
-        200: jsonResponse(AnomaliesResponse, 'Per series and scored timestep: the forecast, the band at `level`, the observation, whether it lies outside and a score'),
+        200: jsonResponse(AnomaliesResponse,
+          'Per series and scored timestep: the forecast, the band at `level`, the observation, whether it lies outside and a score'),
         ...problemResponses(400, 401, 403, 415, 422, 429, 500, 502, 503, 504),
-        413: problemAnswer('The body is larger than the configured byte limit (payload_too_large, naming it), or the request\'s estimated model time is over the synchronous budget (use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged; `detail` says what fits): mode "in-sample" fits once per series where "windows" fits once per timestep, or send fewer series'),
+        413: problemAnswer('The body is larger than the configured byte limit (payload_too_large, naming it), or the request\'s estimated model '
+          + 'time is over the synchronous budget (use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged; `detail` says what fits): '
+          + 'mode "in-sample" fits once per series where "windows" fits once per timestep, or send fewer series'),
       },
     },
     serializerCompiler: plainJsonSerializer,
@@ -35,7 +39,8 @@ export const anomaliesCreate: Route = (app, deps) => {
     const owner = ownerOf(request);
     const plan = planAnomalies(request.body as AnomaliesBody, deps.registry, { pulls: deps.pulls, mode: 'sync', autoCandidates: deps.config.autoCandidates });
     // too much for one synchronous call: 413 use_job_api at once, nothing charged
-    checkSyncBudget(anomaliesCostMs(deps.registry, plan, deps.config.cpuWorkers), syncBudgetMs(deps.config), null, plan.body.series.length, overBudgetAdvice(plan));
+    const estimateMs = anomaliesCostMs(deps.registry, plan, deps.config.cpuWorkers);
+    checkSyncBudget(estimateMs, syncBudgetMs(deps.config), null, plan.body.series.length, overBudgetAdvice(plan));
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     return withRefundOn5xx(charge, () => runAnomalies(plan, deps.inference, deps.registry));
   });
