@@ -3,7 +3,9 @@
 // series fall back with a warning, jobs, charging (one unit) and 422s naming the field.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { startTestServer, monthlyDates, waitForJob, type TestServer } from './helpers.ts';
+import { writeFixtures } from './parity.ts';
 import { AUTO_SWITCH_RATIO, AUTO_DEFAULT_METRIC, AUTO_DEFAULT_REFIT } from '../src/forecasting/auto.ts';
 
 let server: TestServer;
@@ -157,6 +159,70 @@ describe('model "auto" on POST /v1/forecast', () => {
       assert.equal(res.status, 422, `${JSON.stringify(extra)}: ${res.text}`);
       assert.ok(res.body.errors.some((e: any) => e.field === field), `${JSON.stringify(extra)} → ${JSON.stringify(res.body.errors)}`);
     }
+  });
+});
+
+// Covariates are used or refused, never dropped (issue 34): auto forecasts only with candidates that use every covariate
+// the request sends, prism (whose blend drops them) refuses them; where no model uses them, a 422 naming series and field.
+describe('covariates with model "auto" and prism: used or refused', () => {
+  const withCovariates = series.map((s, i) => ({ ...s, hist_variables: { promo: s.target.map((_, t) => (t + i) % 3) } }));
+
+  it('auto with no served model that uses them: a 422 naming the series\' field, the names and the pull; prism the same', async () => {
+    const res = await server.request('POST', '/v1/forecast', { body: { series: withCovariates, freq: 'MS', horizon, model: 'auto' } });
+    assert.equal(res.status, 422, res.text);
+    assert.deepEqual(res.body.errors.map((e: any) => [e.series, e.field]), [[0, 'series[0].hist_variables']]);
+    assert.match(res.body.errors[0].reason, /^promo \(and this field of 2 more series\): model "auto" forecasts only with models that use the request's/);
+    assert.match(res.body.errors[0].reason, /chronos-2 \(`\.\/horizon models pull chronos-2 --size \w+`\)/);
+    // the client's own candidates: each that would drop them is named
+    const auto = { series: withCovariates, freq: 'MS', horizon, model: 'auto' };
+    const named = await server.request('POST', '/v1/forecast', { body: { ...auto, auto_candidates: ['naive', 'auto-theta'] } });
+    assert.equal(named.status, 422, named.text);
+    assert.deepEqual(named.body.errors.map((e: any) => e.field), ['auto_candidates[0].model', 'auto_candidates[1].model']);
+    assert.match(named.body.errors[0].reason, /naive does not use the request's historical covariates, which auto never drops/);
+    // a job is refused the same way, before it is stored
+    const job = await server.request('POST', '/v1/forecast-jobs', { body: auto });
+    assert.equal(job.status, 422, job.text);
+    for (const body of [{ model: 'prism' }, { model: 'prism', prism_members: ['naive', 'auto-theta'] }]) {
+      const withStatic = [series[0], { ...series[1], static_variables: { store: 3 } }];
+      const prism = await server.request('POST', '/v1/forecast', { body: { series: withStatic, freq: 'MS', horizon, ...body } });
+      assert.equal(prism.status, 422, prism.text);
+      assert.deepEqual(prism.body.errors.map((e: any) => e.field), ['series[1].static_variables']);
+      assert.match(prism.body.errors[0].reason, /^store: prism blends forecasts made without covariates and would drop the request's static covariates/);
+    }
+    // without covariates nothing changes
+    assert.equal((await server.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, model: 'prism' } })).status, 200);
+  });
+
+  describe('with chronos-2 served (its tiny checkpoint) and HORIZON_AUTO_CANDIDATES=auto-ets,chronos-2', () => {
+    let served: TestServer;
+    let weights: string;
+    before(async () => {
+      weights = writeFixtures(['chronos-2']);
+      served = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_AUTO_CANDIDATES: 'auto-ets,chronos-2' });
+    });
+    after(async () => { await served?.close(); rmSync(weights, { recursive: true, force: true }); });
+
+    it('auto cross-validates only the candidates that use them: the forecast is chronos-2\'s with the covariates', async () => {
+      const res = await served.request('POST', '/v1/forecast', { body: { series: withCovariates, freq: 'MS', horizon, quantiles, model: 'auto' } });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(res.body.auto.candidates.map((c: any) => c.model), ['chronos-2']);
+      const leftOut = /left out, they do not use the request's historical covariates: auto-ets/;
+      assert.ok(res.body.warnings.some((w: any) => w.field === 'model' && leftOut.test(w.message)), JSON.stringify(res.body.warnings));
+      assert.ok(!res.body.warnings.some((w: any) => /ignored/.test(w.message)), 'nothing dropped');
+      const plain = await served.request('POST', '/v1/forecast', { body: { series: withCovariates, freq: 'MS', horizon, quantiles, model: 'chronos-2' } });
+      assert.equal(plain.status, 200, plain.text);
+      assert.deepEqual(res.body.series, plain.body.series);
+      // without the covariates, auto's pool is the operator's whole list
+      const without = await served.request('POST', '/v1/forecast', { body: { series, freq: 'MS', horizon, quantiles, model: 'auto' } });
+      assert.deepEqual(without.body.auto.candidates.map((c: any) => c.model), ['auto-ets', 'chronos-2']);
+      // a candidate the client names that would drop them is a 422 naming it and the served ones that use them
+      const candidates = ['chronos-2', 'auto-ets'];
+      const auto = { series: withCovariates, freq: 'MS', horizon, model: 'auto' };
+      const named = await served.request('POST', '/v1/forecast', { body: { ...auto, auto_candidates: candidates } });
+      assert.equal(named.status, 422, named.text);
+      assert.deepEqual(named.body.errors.map((e: any) => e.field), ['auto_candidates[1].model']);
+      assert.match(named.body.errors[0].reason, /served: chronos-2/);
+    });
   });
 });
 

@@ -160,6 +160,49 @@ describe('/nixtla: 422s name the parameter', () => {
   });
 });
 
+// Covariates are used or refused, never dropped (issue 34): under a TimeGPT name (model "auto", or one model for
+// cross-validation and anomalies) with no served model that uses them (this server serves no foundation model), a 422
+// naming the user's columns as the SDK user knows them (it sends positions, not names) and the pull that would serve one.
+describe('/nixtla: covariates under a TimeGPT name are used or refused', () => {
+  const X = [y.map((v) => v % 7), y.map((v) => v / 2)];
+  const start = ['1949-01-01'];
+  const reasons = (res: { body: any }) => Object.fromEntries(res.body.errors.map((e: { field: string; reason: string }) => [e.field, e.reason]));
+
+  it('forecast with X_df and hist_exog_list: a 422 on each, naming X_df column #1 and hist_exog_list[0], the pull of a model that uses them', async () => {
+    const series = { y, sizes: [24], X, X_future: [[1, 2, 3]], start_datetime: start };
+    const res = await post('/nixtla/v2/forecast', forecast({ model: 'timegpt-2.1', series }));
+    assert.equal(res.status, 422, res.text);
+    const byField = reasons(res);
+    assert.deepEqual(Object.keys(byField).sort(), ['X_df', 'hist_exog_list']);
+    assert.match(byField.X_df, /^X_df column #1 \(X_df column #k: the k-th of X_df's columns after the id and time columns; the SDK sends columns by position/);
+    assert.match(byField.hist_exog_list, /^hist_exog_list\[0\]: /);
+    for (const reason of Object.values(byField) as string[]) {
+      assert.match(reason, /model "auto", what the TimeGPT name runs here, forecasts only with models that use historical and known-future covariates/);
+      assert.match(reason, /and never drops them/);
+      assert.match(reason, /chronos-2 \(`\.\/horizon models pull chronos-2 --size \w+`\)/);
+      assert.doesNotMatch(reason, /\bx[01]\b/, 'never Horizon\'s internal names');
+    }
+    // model="auto" by name: the same rule
+    const auto = await post('/nixtla/v2/forecast', forecast({ model: 'auto', series: { y, sizes: [24], X: [X[0]], X_future: null, start_datetime: start } }));
+    assert.equal(auto.status, 422, auto.text);
+    assert.match(reasons(auto).hist_exog_list, /^hist_exog_list\[0\]: model "auto" forecasts only with models that use historical covariates/);
+  });
+
+  it('cross-validation and anomaly detection (one model) with covariates: the same 422, in their own terms', async () => {
+    const series = { y, sizes: [24], X, start_datetime: start };
+    const cv = await post('/nixtla/v2/cross_validation', crossValidation({ model: 'timegpt-1', series, hist_exog: [1] }));
+    assert.equal(cv.status, 422, cv.text);
+    const byField = reasons(cv);
+    assert.match(byField.df, /^df exogenous column #1 \(.*: model auto-ets, what the TimeGPT name runs here, does not use known-future covariates/);
+    assert.match(byField.df, /\(no served model uses them; models that use them: chronos-2/);
+    assert.match(byField.hist_exog_list, /^hist_exog_list\[0\]: model auto-ets, what the TimeGPT name runs here, does not use historical covariates/);
+    const body = { series: { y, sizes: [24], X: [X[0]] }, model: 'timegpt-1', freq: 'MS', level: 99, ...defaults };
+    const anomalies = await post('/nixtla/v2/anomaly_detection', body);
+    assert.equal(anomalies.status, 422, anomalies.text);
+    assert.match(reasons(anomalies).df, /^df exogenous column #1 .*does not use historical covariates .*\.\/horizon models pull chronos-2/);
+  });
+});
+
 // A model name is echoed in x-horizon-model only when it is a model the request can run (the tests above see it for
 // known ones): a control character there made Node refuse the answer (Fastify's own {"code":"ERR_INVALID_CHAR"} body,
 // no problem+json, no request id), and non-ASCII went out as Latin-1 bytes. Such a name is the /v1 unknown-model 422.

@@ -13,7 +13,8 @@
 // several times): the extra calls are bounded by the server, not chosen freely by the client.
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
-import { findModel } from '../runtime/catalog.ts';
+import { findModel, type Covariates } from '../runtime/catalog.ts';
+import { covariateErrors, covariateKinds, howToServeCovariateModels, kindWords, servedCovariateModels, usesKinds } from './covariates.ts';
 import { infer, parseModelRef, planModelRefs, rejectPrismMembers, toContract, type ForecastPlan, type ForecastResult, type ModelRef } from './forecast.ts';
 import { crossValidate, planCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
 import { RequestValidationError, type ForecastRequestBody, type RequestWarning } from './normalize.ts';
@@ -88,11 +89,43 @@ export function rejectAutoFields(body: AutoBody): void {
   if (sent.length) throw new RequestValidationError(sent.map((field) => ({ field, reason: `${field} applies only to model "auto" (this request's model is ${JSON.stringify(body.model ?? 'the default')})` })));
 }
 
-/** The default candidates: served foundation models (catalog order), then the statistical ones, at most AUTO_MAX_DEFAULT_CANDIDATES. */
-export function defaultCandidates(registry: ModelRegistry): string[] {
+/** The default candidates: served foundation models (catalog order), then the statistical ones, at most AUTO_MAX_DEFAULT_CANDIDATES;
+ * with `kinds` (the request's covariates), only the models that use every kind sent. */
+export function defaultCandidates(registry: ModelRegistry, kinds?: Covariates): string[] {
   const served = new Set(registry.availableIds());
-  const foundation = registry.catalog.models.filter((m) => m.weights && served.has(m.id)).map((m) => m.id);
-  return [...foundation, ...AUTO_STATISTICAL.filter((id) => served.has(id))].slice(0, AUTO_MAX_DEFAULT_CANDIDATES);
+  const uses = (id: string) => served.has(id) && (!kinds || usesKinds(findModel(registry.catalog, id)!, kinds));
+  const foundation = registry.catalog.models.filter((m) => m.weights && uses(m.id)).map((m) => m.id);
+  return [...foundation, ...AUTO_STATISTICAL.filter(uses)].slice(0, AUTO_MAX_DEFAULT_CANDIDATES);
+}
+
+/** A request with covariates: the candidates that use every kind sent, so none is dropped (covariates.ts). A candidate the
+ * client names that would drop some is a 422 naming it; the operator's or default ones that would are left out, with a
+ * warning; none left is a 422 naming the series' covariate fields and what would serve a model that uses them. */
+function covariateCandidates(
+  refs: readonly ModelRef[], kinds: Covariates, body: AutoBody, registry: ModelRegistry, source: 'client' | 'operator' | 'default', warnings: RequestWarning[],
+): ModelRef[] {
+  const served = servedCovariateModels(registry, kinds);
+  const dropping = refs.map((ref, k) => ({ ref, k, model: findModel(registry.catalog, parseModelRef(ref).model) }))
+    .filter((c) => c.model && !usesKinds(c.model, kinds));
+  const what = kindWords(kinds);
+  if (source === 'client' && dropping.length) {
+    throw new RequestValidationError(dropping.map(({ k, model }) => ({
+      field: `auto_candidates[${k}].model`,
+      reason: `${model!.id} does not use the request's ${what}, which auto never drops: name candidates that use them (served: ${served.join(', ') || 'none'})`,
+    })));
+  }
+  if (dropping.length) {
+    const ids = dropping.map((c) => c.model!.id).join(', ');
+    warnings.push({ field: 'model', message: `auto: candidate(s) left out, they do not use the request's ${what}: ${ids}` });
+  }
+  const kept = refs.filter((_, k) => !dropping.some((c) => c.k === k));
+  if (kept.length) return kept;
+  const fix = served.length
+    ? `served models that use them: ${served.join(', ')} (name them in auto_candidates)`
+    : `no served model uses them; ${howToServeCovariateModels(registry, kinds)}; or send the request without them`;
+  const pool = source === 'operator' ? 'HORIZON_AUTO_CANDIDATES holds no model that uses them' : 'no candidate uses them';
+  const why = `model "auto" forecasts only with models that use the request's ${what}, and ${pool}: ${fix}`;
+  throw new RequestValidationError(covariateErrors(body.series, kinds, why));
 }
 
 /** Every 4xx of an `auto` request, before anything is charged. */
@@ -108,7 +141,10 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
   // the candidates, each planned on the whole request: a bad one the client named is a 422 naming it;
   // one from the operator's or the default list that cannot take this request is left out, with a warning
   const fromClient = requested !== undefined;
-  const refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaultCandidates(registry));
+  const source = fromClient ? 'client' : settings.candidates?.length ? 'operator' : 'default';
+  const kinds = covariateKinds(body.series);
+  let refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaultCandidates(registry, kinds));
+  if (kinds) refs = covariateCandidates(refs, kinds, body, registry, source, warnings);
   const { planned: candidates, skipped } = planModelRefs(refs, 'auto_candidates', base, registry, {
     pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate', reserved: { [AUTO_ID]: 'model "auto" cannot be its own candidate' }, leaveOut: !fromClient,
   });

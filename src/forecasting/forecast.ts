@@ -5,6 +5,7 @@ import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions 
 import type { InferenceClient, InferRequest, InferResponse } from '../runtime/inference.ts';
 import { PRISM_ID, runPrism, type PrismMember } from './prism.ts';
 import { findModel } from '../runtime/catalog.ts';
+import { covariateErrors, covariateKinds, howToServeCovariateModels, kindWords, servedCovariateModels } from './covariates.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager, PullProgress } from '../runtime/model-pull.ts';
 import { contractShape, toContract, type ForecastResult } from './contract.ts';
@@ -91,6 +92,19 @@ function planPrismMembers(refs: readonly ModelRef[], body: ForecastRequestBody, 
   return planned.map((m) => registry.prismMemberOf(m.model, m.size));
 }
 
+/** prism blends its members' forecasts made without covariates: a request that sends some is a 422 naming them, never
+ * a blend that silently dropped them (src/forecasting/covariates.ts). */
+function refuseCovariatesOfPrism(series: ForecastRequestBody['series'], registry: ModelRegistry): void {
+  const kinds = covariateKinds(series);
+  if (!kinds) return;
+  const served = servedCovariateModels(registry, kinds);
+  const fix = served.length
+    ? `served models that use them: ${served.join(', ')}, or model "auto" (its candidates are then those)`
+    : `no served model uses them; ${howToServeCovariateModels(registry, kinds)}`;
+  const why = `prism blends forecasts made without covariates and would drop the request's ${kindWords(kinds)}: ${fix}; or send the request without them`;
+  throw new RequestValidationError(covariateErrors(series, kinds, why));
+}
+
 /** Seconds a client should wait before asking again about a pull under way. */
 const PULL_RETRY_AFTER_S = 5;
 
@@ -131,6 +145,7 @@ export function planForecast(
   noteLogFields({ model: sized.model ?? registry.defaultModel, size: sized.model_size, series: Array.isArray(body.series) ? body.series.length : undefined });
   const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel);
   noteLogFields({ model: normalized.model, size: normalized.size });
+  if (normalized.model === PRISM_ID) refuseCovariatesOfPrism(body.series, registry);
   // prism is served while two of the deployment's members are; with its own members (each served) it needs none of those
   if (!members) {
     registry.groupFor(normalized.model);

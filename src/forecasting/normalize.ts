@@ -26,6 +26,7 @@ import type { RuntimeSeries } from '../runtime/worker-protocol.ts';
 // the runtime's series shape is the worker protocol's; re-exported for the forecasting code that builds it
 export type { RuntimeBacktest, RuntimeSeries } from '../runtime/worker-protocol.ts';
 import { dateAtStep, fillGaps, findContinuationError, forecastDates, gapSummary, parseDate, parseIndex } from './calendar.ts';
+import { unusedCovariates } from './covariates.ts';
 
 export type { FieldError };
 
@@ -337,14 +338,9 @@ function routeCovariates(i: number, series: InputSeries, settings: Settings, onG
   const future = uses.future ? (series.future_variables ?? {}) : {};
   const statics = uses.static ? (series.static_variables ?? {}) : {};
   const pastNames = Object.keys(hist).filter((name) => uses.past || Object.hasOwn(future, name));
-
-  const ignore = (field: string, names: string[], why: string) => {
-    if (names.length > 0) warnings.push({ series: i, field: `series[${i}].${field}`, message: `model ${model.id} ${why}; ignored ${field} of series ${i}: ${names.join(', ')}` });
-  };
-  ignore('hist_variables', Object.keys(hist).filter((name) => !pastNames.includes(name)),
-    uses.future ? 'uses historical values only of variables that also have future values' : 'does not use historical covariates');
-  ignore('future_variables', uses.future ? [] : Object.keys(series.future_variables ?? {}), 'does not use future covariates');
-  ignore('static_variables', uses.static ? [] : Object.keys(series.static_variables ?? {}), 'does not use static covariates');
+  for (const { field, names, why } of unusedCovariates(uses, series)) {
+    warnings.push({ series: i, field: `series[${i}].${field}`, message: `model ${model.id} ${why}; ignored ${field} of series ${i}: ${names.join(', ')}` });
+  }
 
   // fromEntries defines own properties, so a variable called "__proto__" stays a plain key.
   return {

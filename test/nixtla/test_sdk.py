@@ -61,7 +61,7 @@ def test_forecast_with_quantiles_equals_v1(client: NixtlaClient, server, panel: 
 
 
 def cv_reference(server, panel: pd.DataFrame, **fields) -> list[list[dict]]:
-    """Per series, /v1/cross-validation's windows, earliest first."""
+    """Per series, /v1/cross-validation's windows, earliest first (`series`: instead of the panel's, e.g. with covariates)."""
     ref = v1(server, "/v1/cross-validation", {"series": v1_series(panel), "freq": "MS", **fields})
     return [sorted(s["windows"], key=lambda w: w["cutoff"]) for s in ref["models"][0]["series"]]
 
@@ -211,6 +211,29 @@ def test_exogenous_features_equal_v1(client: NixtlaClient, server, airpassengers
     with pytest.raises(ApiError) as error:
         client.forecast(df, h=6, X_df=future, hist_exog_list=["trend"], model="auto-ets")
     assert error.value.status_code == 422 and "does not use known-future covariates" in str(error.value)
+
+
+def test_timegpt_name_with_covariates_runs_a_model_that_uses_them(client: NixtlaClient, server, airpassengers: pd.DataFrame) -> None:
+    """Issue 34: under the SDK's default model name, X_df and hist_exog_list go to a model that uses them (auto's
+    candidates restricted to those: chronos-2 here), never dropped: the numbers are chronos-2's with the covariates."""
+    df = airpassengers.assign(promo=np.arange(144) % 3 == 0, trend=np.arange(144, dtype=float)).astype({"promo": float})
+    future = pd.DataFrame({"unique_id": "AirPassengers", "ds": pd.date_range("1961-01-01", periods=6, freq="MS"), "promo": [1.0, 0, 0, 1, 0, 0]})
+    fc = client.forecast(df, h=6, X_df=future, hist_exog_list=["trend"], level=[80])  # model: the SDK's default, timegpt-2.1
+    series = v1_series(df, {"promo": "future", "trend": "hist"})
+    series[0]["future_variables"] = {"promo": future["promo"].tolist()}
+    series[0]["future_variables_index"] = future["ds"].dt.strftime("%Y-%m-%d").tolist()
+    body = {"series": series, "horizon": 6, "freq": "MS", "model": "chronos-2", "quantiles": [0.1, 0.9]}
+    ref = v1(server, "/v1/forecast", body)["series"][0][0]["prediction"]
+    np.testing.assert_array_equal(fc["TimeGPT"], ref["mean"])
+    np.testing.assert_array_equal(fc["TimeGPT-hi-80"], ref["0.9"])
+    plain = client.forecast(airpassengers, h=6, level=[80])
+    assert not np.array_equal(fc["TimeGPT"], plain["TimeGPT"]), "the covariates changed the forecast"
+
+    # cross-validation runs one model: with covariates, one of auto's candidates that uses them
+    cv = client.cross_validation(df, h=6, n_windows=2, hist_exog_list=["trend"])
+    windows = cv_reference(server, df.assign(unique_id="AirPassengers"), horizon=6, n_windows=2, models=["chronos-2"], quantiles=[], refit=True,
+                           series=[{**s, "future_variables": {"promo": []}} for s in v1_series(df, {"promo": "future", "trend": "hist"})])
+    np.testing.assert_array_equal(cv["TimeGPT"], np.concatenate([w["prediction"]["mean"] for w in windows[0]]))
 
 
 def test_add_history(client: NixtlaClient, airpassengers: pd.DataFrame) -> None:

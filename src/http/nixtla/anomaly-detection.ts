@@ -5,6 +5,7 @@ import { plainJsonSerializer } from '../routes/index.ts';
 import { DEFAULT_ANOMALY_LEVEL } from '../../forecasting/anomalies.ts';
 import { NixtlaAnomaliesRequest, NixtlaAnomaliesResponse } from './schemas.ts';
 import { FREQ_REASON, anomaliesAnswer, horizonFreq, splitSeries, type NixtlaSeries } from './translate.ts';
+import { anomalyColumns } from './columns.ts';
 import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
 
 type AnomaliesBody = Static<typeof NixtlaAnomaliesRequest> & { series: NixtlaSeries };
@@ -22,13 +23,16 @@ export function anomalyDetectionRoute(app: App, ctx: NixtlaContext): void {
   }, async (request, reply) => {
     const body = request.body as AnomaliesBody;
     const errors = unsupportedSettings(body, 'anomaly_detection');
-    const model = resolveModel(ctx, request, reply, body.model, 'anomaly_detection', body.finetuned_model_id);
+    // every exogenous column of an anomaly request is historical (the SDK sends no future values)
+    const sdkColumns = anomalyColumns(body.series.X?.length ?? 0);
+    const model = resolveModel(ctx, request, reply, 'anomaly_detection', {
+      requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns,
+    });
     const freq = horizonFreq(body.freq);
     if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
     const level = body.level ?? DEFAULT_ANOMALY_LEVEL;
     if (!(level > 0 && level <= 99.99)) errors.push({ field: 'level', reason: `${level}: Horizon's band is a central interval above 0 and at most 99.99 percent` });
-    // every exogenous column of an anomaly request is historical (the SDK sends no future values)
-    checkCovariates(ctx, model, { past: (body.series.X?.length ?? 0) > 0, future: false }, errors);
+    checkCovariates(ctx, model, body.model, sdkColumns, errors);
     throwIfAny(errors);
     const series = splitSeries(body.series, { freq: freq!, futureColumns: new Set() }, errors);
     throwIfAny(errors);

@@ -3,10 +3,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../app.ts';
 import { ERRORS, HorizonError, validationError, type ErrorCode, type FieldError, type Problem } from '../../errors.ts';
-import { findModel } from '../../runtime/catalog.ts';
-import { AUTO_ID } from '../../forecasting/auto.ts';
+import { findModel, type Covariates } from '../../runtime/catalog.ts';
+import { AUTO_ID, defaultCandidates } from '../../forecasting/auto.ts';
+import { howToServeCovariateModels, kindWords, servedCovariateModels, usesKinds } from '../../forecasting/covariates.ts';
+import { FINE_TUNABLE_ADAPTERS } from '../../forecasting/inline-fine-tuning.ts';
 import { currentRequest } from '../request-context.ts';
 import { nixtlaTerms, type NixtlaSeries } from './translate.ts';
+import { kindsOf, type SdkColumns } from './columns.ts';
 
 export interface NixtlaContext extends AppContext {
   /** HORIZON_NIXTLA_DEFAULT_MODEL: what a TimeGPT name (timegpt-*, azureai) runs */
@@ -19,22 +22,61 @@ export const TIMEGPT_NAME = /^(timegpt(-[a-z0-9.-]+)?|azureai)$/i;
 
 export type Task = 'forecast' | 'cross_validation' | 'anomaly_detection';
 
-/** The Horizon model a requested name runs: a TimeGPT name means HORIZON_NIXTLA_DEFAULT_MODEL; `auto` picks a
- * model per forecast, so a task that runs one model (cross-validation, anomalies) runs HORIZON_DEFAULT_MODEL
- * instead when "auto" came from a TimeGPT name, and a 422 when it was asked for by name. Said in the
- * x-horizon-model header (a known model only: sayModel) and the request's log line. */
-export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, requested: string, task: Task, finetunedModelId?: string | null): string {
+/** What a call asks to run: `model` as sent, the SDK's finetuned_model_id, its exogenous columns, its finetune_steps. */
+export interface ModelAsk { requested: string; finetunedModelId?: string | null; columns?: SdkColumns; finetuneSteps?: number }
+
+/** The Horizon model a requested name runs: a TimeGPT name means HORIZON_NIXTLA_DEFAULT_MODEL, or with finetune_steps the
+ * fine-tunable base (chronos-2); `auto` picks a model per forecast, so a task that runs one model (cross-validation,
+ * anomalies) runs HORIZON_DEFAULT_MODEL instead when "auto" came from a TimeGPT name (with covariates, one of auto's
+ * candidates that uses them), and a 422 when it was asked for by name. Said in the x-horizon-model header (a known model
+ * only: sayModel) and the request's log line. */
+export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, task: Task, ask: ModelAsk): string {
+  const timegpt = TIMEGPT_NAME.test(ask.requested);
   // a fine-tuned model is the account's private model (ft-… or its name): it is what runs, whatever `model` says
-  let model = finetunedModelId ?? (TIMEGPT_NAME.test(requested) ? ctx.nixtlaDefaultModel : requested);
-  if (model === AUTO_ID && task !== 'forecast') {
-    if (!TIMEGPT_NAME.test(requested)) {
+  let model = ask.finetunedModelId ?? (timegpt ? ctx.nixtlaDefaultModel : ask.requested);
+  if (!ask.finetunedModelId && timegpt && (ask.finetuneSteps ?? 0) > 0 && task === 'forecast') {
+    model = fineTunableBase(ctx, 'finetune_steps');
+  } else if (model === AUTO_ID && task !== 'forecast') {
+    if (!timegpt) {
       throw validationError([{ field: 'model', reason: `"auto" picks a model per forecast; ${task} runs one model: name one (GET /nixtla/v2/models)` }]);
     }
-    model = ctx.registry.defaultModel;
+    model = oneModelForAuto(ctx, ask.columns && kindsOf(ask.columns));
   }
-  Object.assign(request.logFields, { nixtla_model: requested, model });
+  Object.assign(request.logFields, { nixtla_model: ask.requested, model });
   sayModel(ctx, reply, model);
   return model;
+}
+
+/** The served base a TimeGPT name fine-tunes (the first fine-tunable family of the catalog, chronos-2); else a 422 on
+ * `field` naming what serves it. */
+export function fineTunableBase(ctx: NixtlaContext, field: string): string {
+  const tunable = ctx.registry.catalog.models.filter((m) => FINE_TUNABLE_ADAPTERS.has(m.adapter) && !m.id.startsWith('ft-'));
+  const served = tunable.find((m) => ctx.registry.availableIds().includes(m.id));
+  if (served) return served.id;
+  const how = tunable.map((m) => {
+    const why = typeof ctx.registry.unavailableReason === 'function' ? ctx.registry.unavailableReason(m) : undefined;
+    return `${m.id}: ${why?.command ? `\`${why.command}\`` : why?.detail ?? 'not served'}`;
+  });
+  const reason = `a TimeGPT name fine-tunes Horizon's fine-tunable model, which this deployment does not serve (${how.join('; ')})`;
+  throw validationError([{ field, reason }]);
+}
+
+/** auto's candidates that use every kind of covariate sent: the operator's (HORIZON_AUTO_CANDIDATES) that do and are
+ * served, else the default ones that do (what /v1's auto then cross-validates; src/forecasting/auto.ts). */
+function autoCovariatePool(ctx: NixtlaContext, kinds: Covariates): string[] {
+  const configured = ctx.config?.autoCandidates ?? [];
+  if (!configured.length) return defaultCandidates(ctx.registry, kinds);
+  const served = new Set(servedCovariateModels(ctx.registry, kinds));
+  return configured.map((c) => c.split(':')[0]).filter((id) => served.has(id));
+}
+
+/** What "auto" from a TimeGPT name runs where one model runs: HORIZON_DEFAULT_MODEL, or, with covariates it does not use,
+ * the first of auto's candidates that uses them (none: checkCovariates' 422 says what would serve one). */
+function oneModelForAuto(ctx: NixtlaContext, kinds: Covariates | undefined): string {
+  const fallback = ctx.registry.defaultModel;
+  const entry = findModel(ctx.registry.catalog, fallback);
+  if (!kinds || (entry && usesKinds(entry, kinds))) return fallback;
+  return autoCovariatePool(ctx, kinds)[0] ?? fallback;
 }
 
 /** Sets x-horizon-model to `models` (one id, or several joined by commas) when each is a model this request can
@@ -87,17 +129,41 @@ export function unsupportedSettings(body: TimegptSettings, task: Task, job = fal
   return errors;
 }
 
-/** 422 unless the model uses the covariates sent (Horizon would drop them with a warning the SDK never shows). */
-export function checkCovariates(ctx: NixtlaContext, model: string, uses: { past: boolean; future: boolean }, errors: FieldError[]): void {
-  if (!uses.past && !uses.future) return;
+/** What would serve a model that uses these covariates (a pull, a setup, a licence). A translation in a forecast thread
+ * (thread.ts) has a registry without the workers' state: there GET /v1/models says it. */
+function howToServe(ctx: NixtlaContext, kinds: Covariates): string {
+  return typeof ctx.registry.unavailableReason === 'function' ? howToServeCovariateModels(ctx.registry, kinds) : 'GET /v1/models says what serves each';
+}
+
+/** 422 unless the model uses the covariates sent (Horizon would drop them with a warning the SDK never shows), naming the
+ * user's columns; "auto" uses them when one of its candidates does (/v1's auto then cross-validates only those). */
+export function checkCovariates(ctx: NixtlaContext, model: string, requested: string, columns: SdkColumns, errors: FieldError[]): void {
+  const kinds = kindsOf(columns);
+  if (!kinds) return;
+  const fields = [
+    { field: columns.fields.future, labels: columns.future, kind: 'future' as const },
+    { field: columns.fields.hist, labels: columns.hist, kind: 'past' as const },
+  ].filter((f) => f.labels.length > 0);
+  const served = servedCovariateModels(ctx.registry, kinds);
+  const which = served.length ? `served models that use them: ${served.join(', ')}` : `no served model uses them; ${howToServe(ctx, kinds)}`;
+  const timegpt = TIMEGPT_NAME.test(requested) ? ', what the TimeGPT name runs here,' : '';
+  // a position (#k) is explained once per error; hist_exog_list[k] explains itself
+  const noteOf = (labels: string[]) => (labels.some((l) => l.includes('#')) ? ` (${columns.note})` : '');
+  if (model === AUTO_ID) {
+    if (autoCovariatePool(ctx, kinds).length) return;
+    const pool = ctx.config?.autoCandidates?.length ? 'no served model of HORIZON_AUTO_CANDIDATES uses them' : which;
+    for (const f of fields) {
+      const why = `model "auto"${timegpt} forecasts only with models that use ${kindWords(kinds)} and never drops them, and ${pool}`;
+      errors.push({ field: f.field, reason: `${f.labels.join(', ')}${noteOf(f.labels)}: ${why}; or call without ${f.field}` });
+    }
+    return;
+  }
   const entry = findModel(ctx.registry.catalog, model);
-  if (!entry) return; // `auto` (its candidates route covariates each their own way) or an unknown id (the /v1 422)
-  const served = ctx.registry.catalog.models.filter((m) => (m.covariates.past || m.covariates.future) && ctx.registry.availableIds().includes(m.id)).map((m) => m.id);
-  const which = served.length ? `served models that use covariates: ${served.join(', ')}` : 'no served model uses covariates';
-  if (uses.future && !entry.covariates.future) {
-    errors.push({ field: 'X_df', reason: `model ${model} does not use known-future covariates (${which})` });
-  } else if (uses.past && !entry.covariates.past) {
-    errors.push({ field: 'hist_exog_list', reason: `model ${model} does not use historical covariates (${which})` });
+  if (!entry) return; // an unknown id: the /v1 422
+  for (const f of fields) {
+    if (entry.covariates[f.kind]) continue;
+    const words = f.kind === 'future' ? 'known-future' : 'historical';
+    errors.push({ field: f.field, reason: `${f.labels.join(', ')}${noteOf(f.labels)}: model ${model}${timegpt} does not use ${words} covariates (${which})` });
   }
 }
 

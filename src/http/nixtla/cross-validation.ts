@@ -6,6 +6,7 @@ import { plainJsonSerializer } from '../routes/index.ts';
 import { findModel } from '../../runtime/catalog.ts';
 import { NixtlaCrossValidationRequest, NixtlaCrossValidationResponse } from './schemas.ts';
 import { FREQ_REASON, crossValidationAnswer, horizonFreq, inSampleAnswer, inSampleWindows, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
+import { crossValidationColumns } from './columns.ts';
 import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
 
 export type CrossValidationBody = Static<typeof NixtlaCrossValidationRequest> & { series: NixtlaSeries };
@@ -24,16 +25,19 @@ export function crossValidationRequest(
   ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: CrossValidationBody, job = false,
 ): CrossValidationCall {
   const errors = unsupportedSettings(body, 'cross_validation', job);
-  const model = resolveModel(ctx, request, reply, body.model, 'cross_validation', body.finetuned_model_id);
-  const freq = horizonFreq(body.freq);
-  if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
-  const { bands, quantiles } = levelBands(body.level, errors);
   const columns = body.series.X?.length ?? 0;
   // hist_exog: the historical-only columns of X; the others are known in the future (each window takes their history)
   const hist = new Set(body.hist_exog ?? []);
   for (const j of hist) if (j >= columns) errors.push({ field: 'hist_exog', reason: `column ${j} is not one of X's ${columns} columns` });
   const future = new Set(Array.from({ length: columns }, (_, j) => j).filter((j) => !hist.has(j)));
-  checkCovariates(ctx, model, { past: hist.size > 0, future: future.size > 0 }, errors);
+  const sdkColumns = crossValidationColumns(columns, body.hist_exog ?? []);
+  const model = resolveModel(ctx, request, reply, 'cross_validation', {
+    requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns,
+  });
+  const freq = horizonFreq(body.freq);
+  if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
+  const { bands, quantiles } = levelBands(body.level, errors);
+  checkCovariates(ctx, model, body.model, sdkColumns, errors);
   throwIfAny(errors);
   const series = splitSeries(body.series, { freq: freq!, futureColumns: future, futureFromHistory: true }, errors);
   throwIfAny(errors);

@@ -5,6 +5,7 @@ import { jsonResponse, problemResponses } from '../schemas.ts';
 import { plainJsonSerializer } from '../routes/index.ts';
 import { NixtlaForecastRequest, NixtlaForecastResponse } from './schemas.ts';
 import { FREQ_REASON, forecastAnswer, horizonFreq, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
+import { forecastColumns } from './columns.ts';
 import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
 
 export type ForecastBody = Static<typeof NixtlaForecastRequest> & { series: NixtlaSeries };
@@ -15,14 +16,17 @@ export function forecastRequest(
   ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: ForecastBody, job = false,
 ): { horizon: Record<string, unknown>; bands: LevelBand[] } {
   const errors = unsupportedSettings(body, 'forecast', job);
-  const model = resolveModel(ctx, request, reply, body.model, 'forecast', body.finetuned_model_id);
-  const freq = horizonFreq(body.freq);
-  if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
-  const { bands, quantiles } = levelBands(body.level, errors);
   const columns = body.series.X?.length ?? 0;
   const future = body.series.X_future?.length ?? 0;
   if (future > columns) errors.push({ field: 'series.X_future', reason: `${future} future columns but X has ${columns}: each future column is also one of X's first columns` });
-  checkCovariates(ctx, model, { past: columns > future, future: future > 0 }, errors);
+  const sdkColumns = forecastColumns(columns, future);
+  const model = resolveModel(ctx, request, reply, 'forecast', {
+    requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns, finetuneSteps: body.finetune_steps,
+  });
+  const freq = horizonFreq(body.freq);
+  if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
+  const { bands, quantiles } = levelBands(body.level, errors);
+  checkCovariates(ctx, model, body.model, sdkColumns, errors);
   throwIfAny(errors);
   const series = splitSeries(body.series, { freq: freq!, h: body.h, futureColumns: new Set(Array.from({ length: future }, (_, j) => j)) }, errors);
   throwIfAny(errors);
