@@ -288,6 +288,12 @@ for (const backend of storeBackends) {
       assert.equal(tuned.body.series.length, SERIES.length);
       assert.notDeepEqual(tuned.body.series, base.body.series);
       assert.ok(tuned.body.warnings.some((w: any) => w.field === 'finetune_steps' && /5 steps/.test(w.message)));
+      // finetune_mode "lora" (the Nixtla SDK's finetune_depth=1): a low-rank adapter, another forecast, as a job's mode
+      const loraBody = { ...body, finetune_steps: 5, finetune_learning_rate: 1e-3, finetune_mode: 'lora' };
+      const lora = await server.request('POST', '/v1/forecast', { key: account.key, body: loraBody });
+      assert.equal(lora.status, 200, lora.text);
+      assert.notDeepEqual(lora.body.series, tuned.body.series);
+      assert.notDeepEqual(lora.body.series, base.body.series);
       for (const [i, s] of tuned.body.series.entries()) assert.deepEqual(s[0].index, base.body.series[i][0].index);
       assert.deepEqual(privateEntries(), privateBefore, 'nothing kept on disk');
       const models = await server.request('GET', '/v1/models', { key: account.key });

@@ -103,7 +103,7 @@ describe('/nixtla: 422s name the parameter', () => {
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
     // finetune_steps reaches /v1/forecast's inline fine-tuning, which names the models it can fine-tune
     ['finetune_steps on a model that cannot be fine-tuned', { finetune_steps: 10 }, 'finetune_steps', /naive cannot be fine-tuned .*fine-tunable: chronos-2/],
-    ['finetune_depth', { finetune_depth: 3 }, 'finetune_depth', /no depth setting/],
+    ['finetune_depth', { finetune_depth: 3 }, 'finetune_depth', /LoRA adapter \(finetune_depth=1\) or every weight \(finetune_depth=5\); depths 2-4/],
     // finetuned_model_id runs the account's private model: one it does not have is Horizon's unknown model
     ['a finetuned_model_id the account does not have', { finetuned_model_id: 'my-model' }, 'model', /model "my-model" is not a known model id/],
     ['feature_contributions', { feature_contributions: true }, 'feature_contributions', /no feature contributions/],
@@ -203,6 +203,63 @@ describe('/nixtla: covariates under a TimeGPT name are used or refused', () => {
   });
 });
 
+// Fine-tuning through the SDK (issue 34): finetune() is a fine-tuning job, the account's private models are its
+// finetuned_models; here no fine-tunable model is served, so a TimeGPT name's fine-tuning is a 422 naming the pull
+// (the training itself: test/nixtla on the tiny chronos-2 checkpoint).
+describe('/nixtla: fine-tuning without a fine-tunable model served', () => {
+  const finetune = (over: Record<string, unknown> = {}) => ({
+    series: { y: [...y, ...y], sizes: [48], start_datetime: ['1949-01-01'] }, model: 'timegpt-2.1', freq: 'MS',
+    finetune_steps: 10, finetune_depth: 1, finetune_loss: 'default', output_model_id: null, finetuned_model_id: null, ...over,
+  });
+
+  it('finetune() and finetune_steps under a TimeGPT name: a 422 naming the pull of chronos-2', async () => {
+    for (const [path, body, field] of [['/nixtla/v2/finetune', finetune(), 'model'], ['/nixtla/v2/finetune/async', finetune(), 'model'],
+      ['/nixtla/v2/forecast', forecast({ model: 'timegpt-1', finetune_steps: 10 }), 'finetune_steps']] as const) {
+      const res = await post(path, body);
+      assert.equal(res.status, 422, `${path}: ${res.text}`);
+      assert.equal(res.body.errors[0].field, field, path);
+      assert.match(res.body.errors[0].reason, /fine-tunes Horizon's fine-tunable model, which this deployment does not serve/);
+      assert.match(res.body.errors[0].reason, /\(chronos-2: `\.\/horizon models pull chronos-2/);
+    }
+  });
+
+  it('finetune(): what has no equivalent is a 422 naming the parameter, before anything is charged', async () => {
+    const { key } = await server.newAccount({ daily: 5 });
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ finetune_depth: 3 }, 'finetune_depth', /depths 2-4 have no equivalent/],
+      [{ finetune_loss: 'mae' }, 'finetune_loss', /Chronos-2's own quantile loss/],
+      [{ finetune_steps: 0 }, 'finetune_steps', /at least 1 step/],
+      [{ finetuned_model_id: 'ft-0123456789abcdef01234567' }, 'finetuned_model_id', /fine-tunes a catalog base/],
+      [{ job_options: { timeout_seconds: 60 } }, 'job_options', /jobs\.finetune\(\)/],
+    ];
+    for (const [over, field, reason] of cases) {
+      const res = await post('/nixtla/v2/finetune', finetune({ model: 'chronos-2', ...over }), { key });
+      assert.equal(res.status, 422, `${field}: ${res.text}`);
+      const error = res.body.errors.find((e: { field: string }) => e.field === field);
+      assert.ok(error, `${field} in ${JSON.stringify(res.body.errors)}`);
+      assert.match(error.reason, reason);
+    }
+    // Horizon's own 422s (here its name's pattern) come back on the SDK's field
+    const base = await post('/nixtla/v2/finetune', finetune({ model: 'chronos-2', output_model_id: 'Not A Name' }), { key });
+    assert.equal(base.status, 422, base.text);
+    assert.ok(base.body.errors.some((e: { field: string }) => e.field === 'output_model_id'), base.text);
+    assert.equal((await server.request('GET', '/nixtla/usage', { key })).body.daily.used, 0);
+  });
+
+  it('finetuned_models, finetuned_model, delete_finetuned_model: the account\'s private models (none here), 404 for another id', async () => {
+    const list = await server.request('GET', '/nixtla/v2/finetuned_models');
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(list.body, { finetuned_models: [] });
+    for (const method of ['GET', 'DELETE']) {
+      for (const id of ['ft-0123456789abcdef01234567', 'chronos-2']) {
+        const res = await server.request(method, `/nixtla/v2/finetuned_models/${id}`, { headers: { 'content-type': 'application/json' } });
+        assert.equal(res.status, 404, `${method} ${id}: ${res.text}`);
+      }
+    }
+    assert.equal((await server.request('GET', '/nixtla/v2/finetuned_models', { key: null })).status, 401);
+  });
+});
+
 // A model name is echoed in x-horizon-model only when it is a model the request can run (the tests above see it for
 // known ones): a control character there made Node refuse the answer (Fastify's own {"code":"ERR_INVALID_CHAR"} body,
 // no problem+json, no request id), and non-ASCII went out as Latin-1 bytes. Such a name is the /v1 unknown-model 422.
@@ -264,14 +321,15 @@ describe('/nixtla: bodies, routes and what is not built', () => {
     assert.equal(gzip.status, 415);
   });
 
-  it('fine-tuning, simulate, explain and online anomaly detection are 501 naming why; keyed like every call', async () => {
-    for (const [method, path] of [['POST', '/nixtla/v2/finetune'], ['GET', '/nixtla/v2/finetuned_models'], ['POST', '/nixtla/v2/simulate/async'], ['POST', '/nixtla/v2/anomaly_detection/async']]) {
+  it('simulate, explain and online anomaly detection are 501 naming why; keyed like every call', async () => {
+    const paths = ['/nixtla/v2/simulate/async', '/nixtla/v2/explain/async', '/nixtla/v2/anomaly_detection/async'];
+    for (const [method, path] of paths.map((p) => ['POST', p])) {
       const res = await server.request(method, path, method === 'POST' ? { body: {} } : {});
       assert.equal(res.status, 501, `${method} ${path}`);
       assert.equal(res.body.code, 'not_implemented');
       assert.ok(res.body.detail.length > 40);
     }
-    assert.equal((await server.request('GET', '/nixtla/v2/finetuned_models', { key: null })).status, 401);
+    assert.equal((await server.request('POST', '/nixtla/v2/simulate', { key: null, body: {} })).status, 401);
   });
 
   it('404 and 405 under /nixtla name this surface', async () => {

@@ -33,12 +33,15 @@ export function checkInlineFineTuning(plan: ForecastPlan, steps: number, maxStep
 
 /** Fine-tunes on the plan's series, forecasts them with the result, keeps nothing. `signal`: the client went away. */
 export async function runInlineFineTuned(
-  plan: ForecastPlan, options: { steps: number; learningRate?: number; tuner: FineTuner; registry: ModelRegistry; requestId: string; signal: AbortSignal },
+  plan: ForecastPlan,
+  options: { steps: number; learningRate?: number; mode?: 'full' | 'lora'; tuner: FineTuner; registry: ModelRegistry; requestId: string; signal: AbortSignal },
 ): Promise<ForecastResult> {
   const levels = [...new Set(plan.quantiles)].sort((a, b) => a - b);
   const summary = await options.tuner.run(options.requestId, {
     model: plan.model, size: plan.size, model_id: `ft-${randomBytes(12).toString('hex')}`, horizon: plan.horizon, steps: options.steps,
-    learning_rate: options.learningRate ?? 1e-5, mode: 'full', validation_windows: 0, install: false, forecast_quantiles: levels,
+    // the defaults of a fine-tuning job's modes (POST /v1/fine-tuning-jobs)
+    learning_rate: options.learningRate ?? (options.mode === 'lora' ? 1e-4 : 1e-5), mode: options.mode ?? 'full',
+    validation_windows: 0, install: false, forecast_quantiles: levels,
     series: plan.series.map((s) => ({
       target: s.target, past_covariates: s.past_covariates, known_covariates: Object.keys(s.future_covariates),
       static_covariates: s.static_covariates, future_covariates: s.future_covariates,

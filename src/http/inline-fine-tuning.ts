@@ -12,7 +12,7 @@ import { PRISM_ID } from '../forecasting/prism.ts';
 import { checkInlineFineTuning, runInlineFineTuned, STEPS_PER_UNIT } from '../forecasting/inline-fine-tuning.ts';
 
 /** The forecast request's inline fine-tuning fields (ForecastRequest in schemas.ts). */
-export interface InlineFineTuningFields { finetune_steps?: number; finetune_learning_rate?: number }
+export interface InlineFineTuningFields { finetune_steps?: number; finetune_learning_rate?: number; finetune_mode?: 'full' | 'lora' }
 
 export async function forecastFineTuned(deps: AppContext, request: FastifyRequest, reply: FastifyReply, body: AutoBody & InlineFineTuningFields, accountId: string): Promise<ForecastResult> {
   const steps = body.finetune_steps!;
@@ -27,6 +27,7 @@ export async function forecastFineTuned(deps: AppContext, request: FastifyReques
   const gone = new AbortController();
   reply.raw.on('close', () => { if (!reply.raw.writableFinished) gone.abort(); });
   return withRefundOn5xx(charge, () => runInlineFineTuned(plan, {
-    steps, learningRate: body.finetune_learning_rate, tuner: deps.fineTuning!.tuner, registry: deps.registry, requestId: request.id, signal: gone.signal,
+    steps, learningRate: body.finetune_learning_rate, mode: body.finetune_mode,
+    tuner: deps.fineTuning!.tuner, registry: deps.registry, requestId: request.id, signal: gone.signal,
   }));
 }

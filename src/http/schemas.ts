@@ -55,7 +55,12 @@ export const ForecastRequest = Type.Object({
   auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default mase, ties by MASE)' })),
   prism_members: Type.Optional(Type.Array(ModelRef, { minItems: 2, maxItems: 6, description: 'model "prism" only: the models it combines instead of the deployment\'s (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto' })),
   finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'POST /v1/forecast only: fine-tune the model (chronos-2) on this request\'s own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs' })),
-  finetune_learning_rate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'with finetune_steps: the learning rate (default 1e-5)' })),
+  finetune_learning_rate: Type.Optional(Type.Number({
+    exclusiveMinimum: 0, maximum: 1, description: 'with finetune_steps: the learning rate (default 1e-5; lora 1e-4)',
+  })),
+  finetune_mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('lora')], {
+    description: 'with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job\'s `mode`',
+  })),
 }, { additionalProperties: false, $id: 'ForecastRequest' });
 export type ForecastRequestBody = Static<typeof ForecastRequest>;
 

@@ -11,8 +11,8 @@ import type { FineTuner, FineTuneSpec, FineTuneSummary } from '../runtime/fine-t
 import { insertPrivateModel, listPrivateModels, type PrivateModelRow } from '../store/private-models.ts';
 import { jobStatus, setJobProgress } from '../store/jobs.ts';
 
-/** What a fine-tuning job row stores as its request. */
-export interface FineTuningJobRequest { spec: FineTuneSpec; name: string }
+/** What a fine-tuning job row stores as its request; `freq`, that of its series (the Nixtla SDK's finetuned_models says it). */
+export interface FineTuningJobRequest { spec: FineTuneSpec; name: string; freq?: string }
 
 export interface FineTuningResult { model_id: string; name: string; base_model: string; base_size: string; summary: FineTuneSummary }
 

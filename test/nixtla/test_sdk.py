@@ -169,9 +169,13 @@ def test_unsupported_parameters_are_422_in_the_sdk_exception(client: NixtlaClien
     with pytest.raises(ApiError) as error:
         client.cross_validation(airpassengers, h=6, model="auto-ets", multivariate=True)
     assert error.value.status_code == 422 and "multivariate" in str(error.value)
+    # TimeGPT's depth scale has two equivalents (1: LoRA, 5: full); its losses none: refused, naming why
     with pytest.raises(ApiError) as error:
-        client.finetune(airpassengers)
-    assert error.value.status_code == 501 and "POST /v1/fine-tuning-jobs" in str(error.value) and "finetuned_model_id" in str(error.value)
+        client.forecast(airpassengers, h=6, model="chronos-2", finetune_steps=5, finetune_depth=3)
+    assert error.value.status_code == 422 and "finetune_depth: 3" in str(error.value) and "LoRA adapter (finetune_depth=1)" in str(error.value)
+    with pytest.raises(ApiError) as error:
+        client.finetune(airpassengers, finetune_loss="mae")
+    assert error.value.status_code == 422 and "finetune_loss" in str(error.value) and "quantile loss" in str(error.value)
 
 
 def test_timegpt_names_run_the_default_model(client: NixtlaClient, server, panel: pd.DataFrame) -> None:
@@ -244,3 +248,55 @@ def test_add_history(client: NixtlaClient, airpassengers: pd.DataFrame) -> None:
     assert len(history) > 100  # fitted values over most of the history
     assert history["ds"].is_monotonic_increasing and history["ds"].max() == airpassengers["ds"].max()
     assert history["TimeGPT"].notna().all()
+
+
+def test_finetune_then_use_list_get_and_delete_the_model(client: NixtlaClient, server, airpassengers: pd.DataFrame) -> None:
+    """Issue 34: finetune() is a Horizon fine-tuning job of chronos-2 (the TimeGPT name's fine-tunable base) whose private
+    model finetuned_model_id then runs: the same numbers as /v1 with that model; the account's models are listed, read
+    and deleted through the SDK's own calls."""
+    model_id = client.finetune(airpassengers, finetune_steps=5, output_model_id="air-lora")
+    assert model_id == "air-lora"
+    fc = client.forecast(airpassengers, h=6, finetuned_model_id=model_id, level=[80])
+    ref = v1(server, "/v1/forecast", {"series": v1_series(airpassengers), "horizon": 6, "freq": "MS", "model": model_id, "quantiles": [0.1, 0.9]})
+    np.testing.assert_array_equal(fc["TimeGPT"], ref["series"][0][0]["prediction"]["mean"])
+    np.testing.assert_array_equal(fc["TimeGPT-lo-80"], ref["series"][0][0]["prediction"]["0.1"])
+    cv = client.cross_validation(airpassengers, h=6, n_windows=2, finetuned_model_id=model_id)
+    windows = cv_reference(server, airpassengers, horizon=6, n_windows=2, models=[model_id], quantiles=[], refit=True)
+    np.testing.assert_array_equal(cv["TimeGPT"], np.concatenate([w["prediction"]["mean"] for w in windows[0]]))
+
+    listed = {m.id: m for m in client.finetuned_models()}
+    one = client.finetuned_model(model_id)
+    assert listed[model_id] == one
+    assert (one.base_model_id, one.model, one.steps, one.depth, one.loss, one.freq) == ("chronos-2", "chronos-2", 5, 1, "default", "MS")
+    assert one.horizon_model_id.startswith("ft-")  # Horizon's own id, beside the name the SDK uses
+    assert model_id in client.finetuned_models(as_df=True)["id"].tolist()
+    private = [m for m in server.raw("GET", "/v1/models").json()["models"] if m.get("private")]
+    assert one.horizon_model_id in [m["model_id"] for m in private]
+
+    assert client.delete_finetuned_model(model_id) is True
+    assert client.delete_finetuned_model(model_id) is False
+    with pytest.raises(ApiError) as error:
+        client.finetuned_model(model_id)
+    assert error.value.status_code == 404
+    with pytest.raises(ApiError) as error:
+        client.forecast(airpassengers, h=6, finetuned_model_id=model_id)
+    assert error.value.status_code == 422 and "is not a known model id" in str(error.value)
+
+
+def test_jobs_finetune_full_depth_and_inline_finetune_steps(client: NixtlaClient, server, airpassengers: pd.DataFrame) -> None:
+    job = client.jobs.finetune(airpassengers, finetune_steps=5, finetune_depth=5)
+    model_id = job.wait(poll_interval=0.2)
+    assert job.status == JobStatus.SUCCEEDED and model_id.startswith("ft-")
+    assert client.finetuned_model(model_id).depth == 5  # every weight trained: Horizon's mode "full"
+    assert server.raw("GET", f"/v1/fine-tuning-jobs/{job.job_id}").json()["summary"]["mode"] == "full"
+    assert client.delete_finetuned_model(model_id) is True
+
+    # finetune_steps under the TimeGPT name: chronos-2 fine-tuned on the call's series (LoRA at depth 1), nothing kept
+    fc = client.forecast(airpassengers, h=6, finetune_steps=5)
+    assert len(fc) == 6 and fc["TimeGPT"].notna().all()
+    payload = {"series": {"y": airpassengers["y"].tolist(), "sizes": [144], "start_datetime": ["1949-01-01"]}, "model": "timegpt-2.1", "h": 6,
+               "freq": "MS", "finetune_steps": 5}
+    raw = server.raw("POST", "/nixtla/v2/forecast", payload).json()
+    assert raw["model"] == "chronos-2"
+    assert any("fine-tuned on this request's series for 5 steps" in w["message"] for w in raw["warnings"])
+    assert [m for m in server.raw("GET", "/v1/models").json()["models"] if m.get("private")] == []

@@ -194,9 +194,10 @@ export interface paths {
                          * @example {
                          *       "model": "seasonal-naive",
                          *       "model_size": "default",
+                         *       "mode": "in-sample",
                          *       "level": 99,
                          *       "step": 1,
-                         *       "context": 128,
+                         *       "context": 100000,
                          *       "min_history": 24,
                          *       "quantiles": [
                          *         0.005,
@@ -265,32 +266,32 @@ export interface paths {
                          *             140
                          *           ],
                          *           "lo": [
-                         *             76.838,
-                         *             83.53,
-                         *             96.866,
-                         *             85.771,
-                         *             74.038,
-                         *             91.498,
-                         *             82.453,
-                         *             83.082,
-                         *             71.652,
-                         *             47.475,
-                         *             28.937,
-                         *             55.05
+                         *             30.723,
+                         *             41.723,
+                         *             56.723,
+                         *             50.723,
+                         *             40.723,
+                         *             64.723,
+                         *             85.723,
+                         *             85.723,
+                         *             73.723,
+                         *             48.723,
+                         *             29.723,
+                         *             55.723
                          *           ],
                          *           "hi": [
-                         *             153.162,
-                         *             168.47,
-                         *             185.134,
-                         *             184.229,
-                         *             175.962,
-                         *             206.502,
-                         *             257.547,
-                         *             256.918,
-                         *             244.348,
-                         *             218.525,
-                         *             199.063,
-                         *             224.95
+                         *             199.277,
+                         *             210.277,
+                         *             225.277,
+                         *             219.277,
+                         *             209.277,
+                         *             233.277,
+                         *             254.277,
+                         *             254.277,
+                         *             242.277,
+                         *             217.277,
+                         *             198.277,
+                         *             224.277
                          *           ],
                          *           "anomaly": [
                          *             false,
@@ -307,18 +308,18 @@ export interface paths {
                          *             false
                          *           ],
                          *           "score": [
-                         *             0.786,
-                         *             0.565,
-                         *             0.838,
-                         *             0.569,
-                         *             0.922,
-                         *             1.93,
-                         *             0.331,
-                         *             0.334,
-                         *             0.301,
-                         *             0.339,
-                         *             0.376,
-                         *             0.306
+                         *             0.356,
+                         *             0.285,
+                         *             0.439,
+                         *             0.332,
+                         *             0.558,
+                         *             1.317,
+                         *             0.344,
+                         *             0.344,
+                         *             0.309,
+                         *             0.344,
+                         *             0.38,
+                         *             0.309
                          *           ],
                          *           "anomalies": [
                          *             29
@@ -2749,8 +2750,10 @@ export interface paths {
                             /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                             season_length?: number;
                         };
-                        /** @description with finetune_steps: the learning rate (default 1e-5) */
+                        /** @description with finetune_steps: the learning rate (default 1e-5; lora 1e-4) */
                         finetune_learning_rate?: number;
+                        /** @description with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job's `mode` */
+                        finetune_mode?: "full" | "lora";
                         /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
                         finetune_steps?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
@@ -3195,8 +3198,10 @@ export interface paths {
                             /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                             season_length?: number;
                         };
-                        /** @description with finetune_steps: the learning rate (default 1e-5) */
+                        /** @description with finetune_steps: the learning rate (default 1e-5; lora 1e-4) */
                         finetune_learning_rate?: number;
+                        /** @description with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job's `mode` */
+                        finetune_mode?: "full" | "lora";
                         /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
                         finetune_steps?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
@@ -5169,8 +5174,10 @@ export interface components {
                 /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                 season_length?: number;
             };
-            /** @description with finetune_steps: the learning rate (default 1e-5) */
+            /** @description with finetune_steps: the learning rate (default 1e-5; lora 1e-4) */
             finetune_learning_rate?: number;
+            /** @description with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job's `mode` */
+            finetune_mode?: "full" | "lora";
             /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
             finetune_steps?: number;
             freq: "MS" | "D" | "W" | "H" | "Q" | "Y";

@@ -97,16 +97,32 @@ export interface TimegptSettings {
   series: NixtlaSeries;
 }
 
-/** Fine-tuning maps onto Horizon's (docs/fine-tuning.md): finetune_steps → /v1/forecast's inline
- * finetune_steps, finetuned_model_id → the account's private model as `model`. What has no equivalent is a 422. */
-const FINETUNE_HOW = 'Horizon fine-tunes with Chronos2Pipeline.fit (finetune_steps on forecast; a model to keep: POST /v1/fine-tuning-jobs, then finetuned_model_id=<its id>)';
+/** Fine-tuning maps onto Horizon's (docs/fine-tuning.md): finetune_steps → /v1/forecast's inline finetune_steps,
+ * finetune() → POST /v1/fine-tuning-jobs, finetuned_model_id → the account's private model as `model`. */
+const FINETUNE_HOW = 'Horizon fine-tunes with Chronos2Pipeline.fit (finetune_steps on forecast; a model to keep: finetune(), which is '
+  + 'POST /v1/fine-tuning-jobs, then finetuned_model_id=<its id>)';
+
+/** TimeGPT's finetune_depth (1 little … 5 the entire model) → the two modes of Chronos2Pipeline.fit: 1 a LoRA adapter
+ * (the fewest weights trained), 5 every weight (full); 2-4 have no equivalent. finetune_loss: the library trains on
+ * Chronos-2's own quantile loss, TimeGPT's "default". Unset: depth 1, as the SDK sends it. */
+export function finetuneMode(body: { finetune_depth?: number; finetune_loss?: string }, errors: FieldError[]): 'lora' | 'full' {
+  const depth = body.finetune_depth ?? 1;
+  if (depth !== 1 && depth !== 5) {
+    const why = 'which trains a LoRA adapter (finetune_depth=1) or every weight (finetune_depth=5); depths 2-4 have no equivalent';
+    errors.push({ field: 'finetune_depth', reason: `${depth}: ${FINETUNE_HOW}, ${why}` });
+  }
+  if ((body.finetune_loss ?? 'default') !== 'default') {
+    const why = 'which trains on Chronos-2\'s own quantile loss; leave finetune_loss at "default"';
+    errors.push({ field: 'finetune_loss', reason: `${JSON.stringify(body.finetune_loss)}: ${FINETUNE_HOW}, ${why}` });
+  }
+  return depth === 5 ? 'full' : 'lora';
+}
 
 /** A field error per TimeGPT-only setting the request asks for; `job`: it is an async job submission (…/async). */
 export function unsupportedSettings(body: TimegptSettings, task: Task, job = false): FieldError[] {
   const errors: FieldError[] = [];
   if ((body.finetune_steps ?? 0) > 0 && task !== 'forecast') errors.push({ field: 'finetune_steps', reason: `${body.finetune_steps}: inline fine-tuning is for forecast only; ${FINETUNE_HOW}` });
-  if ((body.finetune_depth ?? 1) !== 1) errors.push({ field: 'finetune_depth', reason: `${body.finetune_depth}: ${FINETUNE_HOW}, which has no depth setting; leave finetune_depth at 1` });
-  if ((body.finetune_loss ?? 'default') !== 'default') errors.push({ field: 'finetune_loss', reason: `${JSON.stringify(body.finetune_loss)}: ${FINETUNE_HOW}, which trains on its own quantile loss; leave finetune_loss at "default"` });
+  finetuneMode(body, errors);
   if (body.multivariate) errors.push({ field: 'multivariate', reason: 'true: multivariate forecasts are a TimeGPT feature; Horizon\'s models forecast each series on its own' });
   if (body.feature_contributions) errors.push({ field: 'feature_contributions', reason: 'true: Horizon computes no feature contributions (SHAP values)' });
   if (body.model_parameters && Object.keys(body.model_parameters).length > 0) {

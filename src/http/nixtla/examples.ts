@@ -16,6 +16,12 @@ const anomalies = {
   model: 'seasonal-naive', freq: 'MS', finetuned_model_id: null, clean_ex_first: true, level: 99, multivariate: false,
 };
 
+// NixtlaClient.finetune(df, finetune_steps=10) of three years: the TimeGPT name fine-tunes chronos-2 (a LoRA adapter at depth 1)
+const finetune = {
+  series: { y: anomalies.series.y, sizes: [36], start_datetime: ['1949-01-01'] }, model: 'timegpt-2.1', freq: 'MS',
+  finetune_steps: 10, finetune_depth: 1, finetune_loss: 'default', output_model_id: null, finetuned_model_id: null,
+};
+
 const job = { job_id: '0d904a1c-6f21-43b7-8e98-bb9c27546a27', status: 'pending' };
 
 export const NIXTLA_EXAMPLES: Record<string, OperationExamples> = {
@@ -38,6 +44,20 @@ export const NIXTLA_EXAMPLES: Record<string, OperationExamples> = {
   'POST /nixtla/v2/cross_validation/async': {
     request: { monthly: { summary: 'jobs.cross_validation(df, h=3, n_windows=2, model="seasonal-naive")', value: crossValidation } },
     response: { 202: job },
+  },
+  'POST /nixtla/v2/finetune': {
+    request: { monthly: { summary: 'finetune(df, finetune_steps=10): a fine-tuning job of chronos-2, waited for', value: finetune } },
+    response: { 200: { finetuned_model_id: 'ft-3f6c2a9e0d41b7c85e19a2f4' } },
+  },
+  'POST /nixtla/v2/finetune/async': {
+    request: { monthly: { summary: 'jobs.finetune(df, finetune_steps=10)', value: finetune } },
+    response: { 202: job },
+  },
+  'GET /nixtla/v2/finetuned_models': {
+    response: { 200: { finetuned_models: [{
+      id: 'ft-3f6c2a9e0d41b7c85e19a2f4', created_at: '2026-01-06T10:12:03.000Z', created_by: '5b0e6c3e-9d0f-4f59-a2a8-0c8e3b8f1d27', base_model_id: 'chronos-2',
+      steps: 10, depth: 1, loss: 'default', model: 'chronos-2', freq: 'MS', horizon_model_id: 'ft-3f6c2a9e0d41b7c85e19a2f4', base_size: 'small',
+    }] } },
   },
   'GET /nixtla/v2/forecast/jobs/{id}': { response: { 200: { job_id: job.job_id, status: 'succeeded', result: { mean: [115, 126, 141], intervals: { 'lo-80': [96.013, 107.013, 122.013], 'hi-80': [133.987, 144.987, 159.987] }, weights_x: null, feature_contributions: null, model: 'seasonal-naive', warnings: [] }, error: null } } },
   'GET /nixtla/model_params': { response: { 200: { detail: { input_size: 100000, horizon: 10000 }, model: 'seasonal-naive' } } },

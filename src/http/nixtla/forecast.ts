@@ -6,7 +6,7 @@ import { plainJsonSerializer } from '../routes/index.ts';
 import { NixtlaForecastRequest, NixtlaForecastResponse } from './schemas.ts';
 import { FREQ_REASON, forecastAnswer, horizonFreq, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
 import { forecastColumns } from './columns.ts';
-import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
+import { callHorizon, checkCovariates, finetuneMode, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
 
 export type ForecastBody = Static<typeof NixtlaForecastRequest> & { series: NixtlaSeries };
 
@@ -30,8 +30,8 @@ export function forecastRequest(
   throwIfAny(errors);
   const series = splitSeries(body.series, { freq: freq!, h: body.h, futureColumns: new Set(Array.from({ length: future }, (_, j) => j)) }, errors);
   throwIfAny(errors);
-  // finetune_steps: /v1/forecast's inline fine-tuning (it names which models can be fine-tuned)
-  const finetune = (body.finetune_steps ?? 0) > 0 ? { finetune_steps: body.finetune_steps } : {};
+  // finetune_steps: /v1/forecast's inline fine-tuning (it names which models can be fine-tuned), in the mode of finetune_depth
+  const finetune = (body.finetune_steps ?? 0) > 0 ? { finetune_steps: body.finetune_steps, finetune_mode: finetuneMode(body, []) } : {};
   return { horizon: { series, horizon: body.h, freq, model, quantiles, ...finetune }, bands };
 }
 

@@ -18,6 +18,7 @@ import { anomalyDetectionRoute } from './anomaly-detection.ts';
 import { jobRoutes } from './jobs.ts';
 import { modelRoutes } from './models.ts';
 import { accountRoutes } from './account.ts';
+import { finetuneRoutes } from './finetune.ts';
 import { notBuiltRoutes } from './not-built.ts';
 
 /** The plugin, registered by buildApp under the prefix /nixtla. HORIZON_NIXTLA_DEFAULT_MODEL must name a
@@ -31,9 +32,11 @@ export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, '
   return async function nixtla(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
     // the SDK sends `content-type: application/json` on every call, also on its body-less POST (a job's
-    // cancel): an empty body is then no body, not a 400 for empty JSON
+    // cancel) and DELETE (delete_finetuned_model, no content-length at all): no body is then no body, not a
+    // 400 for empty JSON
     app.addHook('onRequest', async (request) => {
-      if (request.headers['content-length'] === '0') delete request.headers['content-type'];
+      const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+      if (length === '0' || (length === undefined && chunked === undefined)) delete request.headers['content-type'];
     });
     // zstd bodies (the SDK compresses bodies over 1 MiB), decompressed under the same body limit
     app.addHook('preParsing', async (request, _reply, payload) => decodeBody(request, payload, context.config.bodyLimitBytes));
@@ -57,6 +60,7 @@ export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, '
     jobRoutes(app, ctx);
     modelRoutes(app, ctx);
     accountRoutes(app, ctx);
+    finetuneRoutes(app, ctx);
     notBuiltRoutes(app);
   };
 }

@@ -3,14 +3,7 @@
 import type { App } from '../app.ts';
 import { HorizonError, toProblem } from '../../errors.ts';
 
-const FINETUNE = 'TimeGPT\'s fine-tuning endpoints are not mapped: fine-tune with POST /v1/fine-tuning-jobs (a private model, listed by GET /v1/models) and forecast with finetuned_model_id=<its id>, or pass finetune_steps to forecast (fine-tunes chronos-2 on the request\'s series, keeps nothing); docs/fine-tuning.md';
-
 const NOT_BUILT: [method: 'GET' | 'POST' | 'DELETE', path: string, reason: string][] = [
-  ['POST', '/v2/finetune', FINETUNE],
-  ['POST', '/v2/finetune/async', FINETUNE],
-  ['GET', '/v2/finetuned_models', FINETUNE],
-  ['GET', '/v2/finetuned_models/:id', FINETUNE],
-  ['DELETE', '/v2/finetuned_models/:id', FINETUNE],
   ['POST', '/v2/online_anomaly_detection', 'online anomaly detection (detect_anomalies_online, jobs.detect_anomalies) is not built in Horizon: use detect_anomalies() (batch, over the history; POST /v1/anomalies)'],
   ['POST', '/v2/anomaly_detection/async', 'online anomaly detection as a job (jobs.detect_anomalies) is not built in Horizon: use detect_anomalies() (batch, over the history; POST /v1/anomalies)'],
   ['POST', '/v2/simulate', 'sample paths (simulate) are not built in Horizon: forecast with level or quantiles for the marginal distribution'],

@@ -94,6 +94,41 @@ export const NixtlaAnomaliesResponse = Type.Object({
   model: Type.String(), warnings: Warnings,
 });
 
+/** NixtlaClient.finetune() / jobs.finetune(): the series (no exogenous columns), the base and TimeGPT's settings. */
+export const NixtlaFinetuneRequest = Type.Object({
+  series: NixtlaSeries,
+  model: Type.String({ description: 'the base: a TimeGPT name (the fine-tunable model this deployment serves, chronos-2) or a Horizon model id' }),
+  freq: timegpt.freq,
+  finetune_steps: Type.Integer({ minimum: 0, description: 'optimiser steps (a fine-tuning job\'s `steps`; at least 1)' }),
+  finetune_depth: Type.Optional(Type.Integer({ description: '1: LoRA (a low-rank adapter), 5: every weight (full); 2-4 have no equivalent (422)' })),
+  finetune_loss: Type.Optional(Type.String({ description: '"default" only: Chronos-2 trains on its own quantile loss' })),
+  output_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], {
+    description: 'the private model\'s name (a fine-tuning job\'s `name`); default its id ft-…',
+  })),
+  finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], {
+    description: 'null only: Horizon fine-tunes a catalog base, not a fine-tuned model',
+  })),
+  job_options: timegpt.job_options,
+}, { additionalProperties: false });
+
+export const NixtlaFinetuned = Type.Object({
+  finetuned_model_id: Type.String({ description: 'the private model\'s name (its id ft-… unless output_model_id named it): usable as finetuned_model_id' }),
+});
+
+export const NixtlaFinetunedModel = Type.Object({
+  id: Type.String({ description: 'the private model\'s name, as finetune() answered it' }),
+  created_at: Type.String({ format: 'date-time' }),
+  created_by: Type.String({ description: 'the account that owns it' }),
+  base_model_id: Type.String({ description: 'the base model (chronos-2)' }),
+  steps: Type.Integer(), depth: Type.Integer({ description: '1 (LoRA) or 5 (full)' }), loss: Type.Literal('default'),
+  model: Type.String({ description: 'the base model' }),
+  freq: Type.String({ description: 'the frequency it was trained on (empty for models made before it was recorded)' }),
+  horizon_model_id: Type.String({ description: 'its Horizon id, ft-…' }),
+  base_size: Type.String(),
+}, { additionalProperties: false });
+
+export const NixtlaFinetunedModels = Type.Object({ finetuned_models: Type.Array(NixtlaFinetunedModel) });
+
 export const NixtlaJobAccepted = Type.Object({ job_id: Type.String(), status: Type.Literal('pending') });
 
 export const NixtlaJob = Type.Object({

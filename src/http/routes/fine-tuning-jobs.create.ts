@@ -56,7 +56,7 @@ export const fineTuningJobsCreate: Route = (app, deps) => {
     }
     const mode = body.mode ?? 'full';
     const job: FineTuningJobRequest = {
-      name,
+      name, freq: plan.freq,
       spec: {
         model: plan.model, size: plan.size, model_id: modelId, horizon: plan.horizon, steps, mode,
         learning_rate: body.learning_rate ?? (mode === 'lora' ? 1e-4 : 1e-5), validation_windows: windows, batch_size: body.batch_size,
