@@ -2,7 +2,7 @@
 // official libraries directly, and the checks that hold a forecast from the API to the reference.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,9 +34,33 @@ export function reference(script: string, cases: unknown, group = 'core'): Predi
   return JSON.parse(out.toString()) as Prediction[][];
 }
 
-/** |actual − wanted| ≤ rel · (|wanted| + floor) at every step: float32 models run by the same code in the
- * worker and the reference agree up to the last bits (the floor keeps values near 0 from demanding more). */
+/** |actual − wanted| ≤ rel · (|wanted| + floor) at every step (the floor keeps values near 0 from demanding more);
+ * rel 0: bitwise equal. */
 export interface Tolerance { rel: number; floor: number }
+
+/** Per model id: how far Horizon may differ from the library called plainly (parity) and alone from inside a batch,
+ * and why (runtime/tests/parity-tolerances.json, shown in docs/models.md). */
+export const TOLERANCES = (JSON.parse(readFileSync(join(REPO, 'runtime', 'tests', 'parity-tolerances.json'), 'utf8')) as {
+  models: Record<string, { parity: Tolerance; batch: Tolerance; differs: string }>;
+}).models;
+
+/** The measured parity tolerance of `model` (fails for a model without a row). */
+export function parityTolerance(model: string): Tolerance {
+  const row = TOLERANCES[model];
+  assert.ok(row, `${model} has no row in runtime/tests/parity-tolerances.json`);
+  return row.parity;
+}
+
+/** The seeds a sampling model (chronos, house-tsfm) draws `targets` with: Horizon's derivation from the values, given
+ * to the reference, which seeds the library with it (the seed is an input of the library, not part of its forecast).
+ * Decimal strings: 63-bit integers do not fit a JavaScript number. */
+export function seriesSeeds(model: 'chronos' | 'house-tsfm', targets: (number | null)[][]): string[] {
+  const module = model === 'chronos' ? 'chronos_t5' : 'yug';
+  const code = `import json, sys, numpy as np; from horizon_runtime.adapters.${module} import series_seed; `
+    + 'print(json.dumps([str(series_seed(np.array([np.nan if v is None else v for v in t], dtype=float))) for t in json.load(sys.stdin)]))';
+  const out = execFileSync(venvPython(), ['-c', code], { cwd: join(REPO, 'runtime'), input: JSON.stringify(targets) });
+  return JSON.parse(out.toString()) as string[];
+}
 
 export function assertClose(actual: number[], wanted: number[], what: string, tol: Tolerance): void {
   assert.equal(actual.length, wanted.length, what);

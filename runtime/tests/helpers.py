@@ -1,8 +1,15 @@
-"""Request builders shared by the HTTP tests."""
+"""Request builders shared by the HTTP tests, and the measured parity tolerances (parity-tolerances.json)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
+
+# per model id: how far the worker may differ from the library called plainly ("parity") and a series alone from
+# the same series inside a batch ("batch"); docs/models.md shows the table
+TOLERANCES = json.loads((Path(__file__).parent / "parity-tolerances.json").read_text())["models"]
 
 
 def seasonal_series(n: int, period: int, seed: int = 0) -> list[float]:
@@ -49,3 +56,43 @@ def assert_float32_close(actual, wanted, scale: float = 130, rtol: float = 1e-5)
     """float32 models: the worker and the reference run the same code on the same values, but not always
     in batches of the same size or padding, so sums can round differently in the last bits."""
     np.testing.assert_allclose(np.asarray(actual, dtype=float), np.asarray(wanted, dtype=float), rtol=rtol, atol=rtol * scale)
+
+
+def assert_within(actual, wanted, tolerance: dict, what: str = "") -> None:
+    """|actual - wanted| <= rel * (|wanted| + floor) at every step; rel 0: bitwise equal."""
+    actual, wanted = np.asarray(actual, dtype=np.float64), np.asarray(wanted, dtype=np.float64)
+    assert actual.shape == wanted.shape, what
+    if tolerance["rel"] == 0:
+        np.testing.assert_array_equal(actual, wanted, err_msg=what)
+    else:
+        np.testing.assert_allclose(actual, wanted, rtol=tolerance["rel"], atol=tolerance["rel"] * tolerance["floor"], err_msg=what)
+
+
+def assert_prediction_within(actual: dict, wanted: dict, tolerance: dict, what: str = "") -> None:
+    """One series' prediction (mean and every quantile) against another within `tolerance`."""
+    assert actual["quantiles"].keys() == wanted["quantiles"].keys(), what
+    assert_within(actual["mean"], wanted["mean"], tolerance, f"{what} mean")
+    for key, values in wanted["quantiles"].items():
+        assert_within(actual["quantiles"][key], values, tolerance, f"{what} {key}")
+
+
+def assert_parity(actual: dict, wanted: dict, model: str) -> None:
+    """The worker's prediction against the reference's within the model's measured parity tolerance."""
+    assert_prediction_within(actual, wanted, TOLERANCES[model]["parity"], f"{model} parity")
+
+
+def parity_in_a_batch(model: str) -> dict:
+    """A series forecast inside a batch against the library alone: both measured differences together."""
+    parity, batch = TOLERANCES[model]["parity"], TOLERANCES[model]["batch"]
+    return {"rel": parity["rel"] + batch["rel"], "floor": max(parity["floor"], batch["floor"])}
+
+
+def with_seeds(series: list[dict], model: str) -> list[dict]:
+    """The series with the seed a sampling model (chronos, house-tsfm) draws each with: Horizon's derivation from
+    its values, given to the reference, which seeds the library with it."""
+    if model == "chronos":
+        from horizon_runtime.adapters.chronos_t5 import series_seed
+    else:
+        from horizon_runtime.adapters.yug import series_seed
+
+    return [{**one, "seed": series_seed(np.array([np.nan if v is None else v for v in one["target"]], dtype=float))} for one in series]

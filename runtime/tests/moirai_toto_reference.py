@@ -1,21 +1,26 @@
-"""The official Moirai-2 and Toto-2 libraries called directly on one series at a time: the reference
-that the parity tests (runtime/tests/test_moirai_toto.py and test/models.moirai-toto.test.ts) hold the
-worker to.
+"""The official Moirai-2 and Toto-2 libraries called plainly on one series at a time, through the GluonTS
+predictors their READMEs use: the reference that the parity tests (runtime/tests/test_moirai_toto.py,
+test/models.moirai-toto.test.ts) hold the worker to. It shares no code with Horizon
+(runtime/tests/parity-tolerances.json says how far the worker may differ).
 
     runtime/.venv-core/bin/python runtime/tests/moirai_toto_reference.py < cases.json
 
 stdin: [{"weights": DIR, "model": "moirai-2" | "toto-2" | "toto-2-ft", "horizon": H, "quantiles": [...],
-         "context_length"?: 1680 (moirai-2; default the catalog's max_context),
          "series": [{"target": [...], "past_covariates"?: {name: [...]}}]}]   (null = missing)
 stdout: per case, per series {"mean": [...], "quantiles": {"0.1": [...], ...}}
 
-Only the official API is used: `Moirai2Module.from_pretrained` + `Moirai2Forecast(...).predict(past_target,
-past_feat_dynamic_real)`, and `Toto2Model.from_pretrained` + `forecast(...)` (README call). The adapters'
-documented choices on top: Moirai-2 gets 2+ covariates pre-padded by `padded_covariates` (the library's
-padding rule, which its own code fails to apply to more than one column); Toto-2 gets its series
-forward-filled by the library's `ffill_imputation`, masked where missing and left-padded with masked
-zeros to a multiple of the patch size (`toto_inputs`, here for one series alone); mean = the 0.5 output,
-each step sorted, requested levels interpolated by `quantiles.interpolate_levels`.
+Each series is a one-entry GluonTS ListDataset (`target` with NaN where missing; Moirai-2's past covariates
+as `past_feat_dynamic_real`, one row per covariate), and the library's own predictor does the rest: its
+transforms mark and impute missing values, its instance splitter cuts or left-pads the context.
+- Moirai-2, as the uni2ts README: `Moirai2Forecast(module=Moirai2Module.from_pretrained(DIR),
+  prediction_length=H, context_length=1680, target_dim=1, feat_dynamic_real_dim=0,
+  past_feat_dynamic_real_dim=k).create_predictor(batch_size=1).predict(dataset)`.
+- Toto-2: `Toto2GluonTSModel(Toto2Model.from_pretrained(DIR), Toto2GluonTSModelConfig(prediction_length=H,
+  context_length=4096, target_dim=1, scaler_fallback_min_obs=0, quantile_real_cap_k=0))` and its
+  `create_predictor(batch_size=1)`; the context is the 4096 steps the checkpoints were trained with, and the
+  two knots off are the defaults of `Toto2Model.forecast`, the call of the toto-2 README.
+Both forecasts are the nine quantiles 0.1 … 0.9; `mean` is the 0.5 one after each step is sorted, and
+requested levels are linear in the level between them (np.interp; outside 0.1-0.9 the nearest).
 """
 
 from __future__ import annotations
@@ -24,17 +29,17 @@ import contextlib
 import json
 import sys
 from functools import cache
-from pathlib import Path
 
 import numpy as np
-import torch
+import pandas as pd
 
-from horizon_runtime.adapters.moirai_2 import padded_covariates
-from horizon_runtime.adapters.toto_2 import toto_inputs
-from horizon_runtime.catalog import load_catalog
-from horizon_runtime.quantiles import interpolate_levels, quantile_key
+MOIRAI_CONTEXT = 1680  # the uni2ts README's context_length for Moirai-2
+TOTO_CONTEXT = 4096  # Toto-2's training context
+TRAINED = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
 
-CATALOG = Path(__file__).resolve().parents[2] / "catalog" / "models.json"
+
+def as_array(values) -> np.ndarray:
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
 
 @cache
@@ -51,45 +56,34 @@ def toto_model(weights: str):
     return Toto2Model.from_pretrained(weights).eval()
 
 
-def _values(values) -> np.ndarray:
-    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+def predictor(case: dict, covariates: int):
+    horizon = case["horizon"]
+    if case["model"] == "moirai-2":
+        from uni2ts.model.moirai2 import Moirai2Forecast
 
+        model = Moirai2Forecast(module=moirai_module(case["weights"]), prediction_length=horizon, context_length=MOIRAI_CONTEXT,
+                                target_dim=1, feat_dynamic_real_dim=0, past_feat_dynamic_real_dim=covariates)
+    else:
+        from toto2 import Toto2GluonTSModel, Toto2GluonTSModelConfig
 
-def moirai(weights: str, horizon: int, context_length: int, series: dict) -> tuple[tuple[float, ...], np.ndarray]:
-    from uni2ts.model.moirai2 import Moirai2Forecast
-
-    module = moirai_module(weights)
-    covariates = [_values(v) for v in (series.get("past_covariates") or {}).values()]
-    forecaster = Moirai2Forecast(
-        module=module, prediction_length=horizon, context_length=context_length, target_dim=1,
-        feat_dynamic_real_dim=0, past_feat_dynamic_real_dim=len(covariates),
-    )
-    block = [padded_covariates(np.column_stack(covariates), context_length)] if covariates else None
-    out = forecaster.predict(past_target=[_values(series["target"])], past_feat_dynamic_real=block)
-    return tuple(module.quantile_levels), out[0]
-
-
-def toto(weights: str, horizon: int, series: dict) -> tuple[tuple[float, ...], np.ndarray]:
-    model = toto_model(weights)
-    values, mask = toto_inputs([_values(series["target"])], model.config.patch_size)
-    inputs = {"target": torch.from_numpy(values), "target_mask": torch.from_numpy(mask), "series_ids": torch.zeros((1, 1), dtype=torch.long)}
-    knots = model.forecast(inputs, horizon=horizon, decode_block_size=None, has_missing_values=True)
-    return tuple(model.output_head.knots), knots[:, 0, 0, :].numpy()
+        model = Toto2GluonTSModel(toto_model(case["weights"]), Toto2GluonTSModelConfig(
+            prediction_length=horizon, context_length=TOTO_CONTEXT, target_dim=1, scaler_fallback_min_obs=0, quantile_real_cap_k=0))
+    return model.create_predictor(batch_size=1, device="cpu")
 
 
 def forecast(case: dict, series: dict) -> dict:
-    if case["model"] == "moirai-2":
-        context = case.get("context_length") or load_catalog(CATALOG).models["moirai-2"].sizes["small"].max_context
-        trained, values = moirai(case["weights"], case["horizon"], context, series)
-    else:
-        trained, values = toto(case["weights"], case["horizon"], series)
-    ordered = np.sort(np.asarray(values, dtype=np.float64), axis=0)
-    levels = sorted(case["quantiles"])
-    rows, _ = interpolate_levels(trained, ordered, tuple(levels))
-    return {
-        "mean": ordered[list(trained).index(0.5)].tolist(),
-        "quantiles": {quantile_key(level): rows[i].tolist() for i, level in enumerate(levels)},
-    }
+    from gluonts.dataset.common import ListDataset
+
+    entry = {"start": pd.Period("2001-01-01", freq="D"), "target": as_array(series["target"])}
+    covariates = [as_array(v) for v in (series.get("past_covariates") or {}).values()]
+    if covariates:
+        entry["past_feat_dynamic_real"] = np.stack(covariates)
+    result = next(iter(predictor(case, len(covariates)).predict(ListDataset([entry], freq="D"))))
+    values = np.stack([result.quantile(q) for q in TRAINED]).astype(np.float64)  # (9, horizon)
+    ordered = np.sort(values, axis=0)
+    levels = sorted(float(q) for q in case["quantiles"])
+    rows = np.sort(np.array([[np.interp(q, TRAINED, step) for step in ordered.T] for q in levels]).reshape(len(levels), -1), axis=0)
+    return {"mean": ordered[TRAINED.index(0.5)].tolist(), "quantiles": {repr(q): rows[i].tolist() for i, q in enumerate(levels)}}
 
 
 def reference(cases: list[dict]) -> list[list[dict]]:

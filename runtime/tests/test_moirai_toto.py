@@ -1,7 +1,8 @@
 """Moirai-2 and Toto-2 through the real worker on tiny random-weight checkpoints: the numbers are the
-official libraries' (moirai_toto_reference.py), a series' forecast is the same alone and inside a
-batch of other lengths (and, for Moirai-2, other covariate counts), Moirai-2 uses past covariates and
-not known-future ones (the library's own behaviour, pinned here), and missing weights answer 424."""
+official libraries' called plainly (moirai_toto_reference.py) within each model's measured tolerance
+(parity-tolerances.json), a series' forecast is the same alone and inside a batch of other lengths (and, for
+Moirai-2, other covariate counts), Moirai-2 uses past covariates and not known-future ones (the library's own
+behaviour, pinned here), and missing weights answer 424."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from horizon_runtime.catalog import load_catalog
 
 from .conftest import CATALOG, model_worker_fixtures
-from .helpers import assert_float32_close, gappy_series, model_body, reference_case
+from .helpers import TOLERANCES, assert_parity, assert_prediction_within, gappy_series, model_body, parity_in_a_batch, reference_case
 from .moirai_toto_reference import reference
 
 MODELS = {"moirai-2": "small", "toto-2": "2.5b", "toto-2-ft": "2.5b"}
@@ -40,14 +41,8 @@ def expected(weights, model: str, series: list[dict], horizon: int = 24, quantil
     return reference([reference_case(weights, MODELS, model, series, horizon, quantiles)])[0]
 
 
-assert_close = assert_float32_close
-
-
-def assert_prediction(actual: dict, wanted: dict) -> None:
-    assert actual["quantiles"].keys() == wanted["quantiles"].keys()
-    assert_close(actual["mean"], wanted["mean"])
-    for key, values in wanted["quantiles"].items():
-        assert_close(actual["quantiles"][key], values)
+def assert_batch(actual: dict, alone: dict, model: str) -> None:
+    assert_prediction_within(actual, alone, TOLERANCES[model]["batch"], f"{model} alone vs in a batch")
 
 
 def assert_monotone(prediction: dict, horizon: int) -> None:
@@ -66,14 +61,15 @@ def test_forecast_equals_the_official_library(mt_worker, weights, model, horizon
     assert len(answer["warnings"]) == 2 and all("0.05" in w for w in answer["warnings"])  # clamped to 0.1, per series
     for prediction, wanted in zip(answer["predictions"], expected(weights, model, series, horizon=horizon)):
         assert_monotone(prediction, horizon)
-        assert_prediction(prediction, wanted)
+        assert_prediction_within(prediction, wanted, parity_in_a_batch(model), f"{model} parity")  # two series in one request
         assert prediction["mean"] == prediction["quantiles"]["0.5"]  # mean = the median
 
 
 @pytest.mark.parametrize("model", list(MODELS))
 def test_forecast_alone_equals_forecast_in_a_batch_of_other_lengths(mt_worker, model):
     """Toto-2 left-pads a batch to its longest series and Moirai-2 pads every series to its context
-    length: neither may change a series' forecast. Lengths straddle the patch sizes (16, 32)."""
+    length: neither may change a series' forecast beyond the measured tolerance. Lengths straddle the
+    patch sizes (16, 32)."""
     cap = load_catalog(CATALOG).models[model].sizes[MODELS[model]].max_context
     lengths = [20, 33, 100, 257, 1000, cap]
     targets = [target(n, seed=20 + i, gaps=i % 2 == 0) for i, n in enumerate(lengths)]
@@ -89,10 +85,8 @@ def test_forecast_alone_equals_forecast_in_a_batch_of_other_lengths(mt_worker, m
     assert all(status == 200 for status, _ in concurrent), concurrent
     assert max(a["timing"]["batch_series"] for _, a in concurrent) > 1, [a["timing"] for _, a in concurrent]
     for i, single in enumerate(alone):
-        assert_prediction(together["predictions"][i], single["predictions"][0])
-        assert_prediction(concurrent[i][1]["predictions"][0], single["predictions"][0])
-        if model == "moirai-2":  # every series padded to the same context length: bitwise equal
-            assert together["predictions"][i] == single["predictions"][0]
+        assert_batch(together["predictions"][i], single["predictions"][0], model)
+        assert_batch(concurrent[i][1]["predictions"][0], single["predictions"][0], model)
 
 
 def test_repeated_requests_give_the_same_numbers(mt_worker):
@@ -106,12 +100,12 @@ def test_repeated_requests_give_the_same_numbers(mt_worker):
 
 @pytest.mark.parametrize("k", [1, 3])
 def test_moirai_past_covariates_equal_the_official_library(mt_worker, weights, k):
-    """k = 1: the library pads the covariate itself; k = 3: the adapter pre-pads (its documented fix)."""
+    """One and several covariates, each a row of past_feat_dynamic_real for the library's predictor."""
     series = [{"target": target(120, seed=5), "past_covariates": covariates(120, k, seed=k)}]
     status, answer = mt_worker.infer(**body("moirai-2", series, horizon=30))
     assert status == 200, answer
     assert_monotone(answer["predictions"][0], 30)
-    assert_prediction(answer["predictions"][0], expected(weights, "moirai-2", series, horizon=30)[0])
+    assert_parity(answer["predictions"][0], expected(weights, "moirai-2", series, horizon=30)[0], "moirai-2")
 
 
 @pytest.mark.parametrize("k", [1, 2])
@@ -136,7 +130,7 @@ def test_moirai_series_with_different_covariate_counts_share_a_batch(mt_worker):
         together = list(pool.map(lambda s: mt_worker.infer(**body("moirai-2", s))[1], requests))
     assert max(answer["timing"]["batch_series"] for answer in together) > 1
     for single, batched in zip(alone, together):
-        assert_prediction(batched["predictions"][0], single["predictions"][0])
+        assert_batch(batched["predictions"][0], single["predictions"][0], "moirai-2")
 
 
 def test_moirai_missing_covariate_values_give_a_finite_forecast(mt_worker):
@@ -148,24 +142,22 @@ def test_moirai_missing_covariate_values_give_a_finite_forecast(mt_worker):
     assert_monotone(answer["predictions"][0], 24)
 
 
-def test_moirai_adapter_padding_of_covariates_is_the_library_padding(weights):
-    """With one covariate the library pads it itself; the adapter's pre-padding (used from two
-    covariates on) gives the same numbers there, so it is the library's rule."""
+def test_moirai_predict_shortcut_counts_padding_as_data(weights):
+    """Why the adapter runs the README's GluonTS predictor and not `Moirai2Forecast.predict`: the shortcut marks
+    its left padding observed, so a series not filling whole 16-step patches gets another forecast (3-11% on the
+    tiny checkpoint), and it fails on two covariates. If a uni2ts release changes this, revisit the adapter."""
     from uni2ts.model.moirai2 import Moirai2Forecast, Moirai2Module
 
-    from horizon_runtime.adapters.moirai_2 import padded_covariates
-
     module = Moirai2Module.from_pretrained(str(weights / "moirai-2" / "small"))
-    forecaster = Moirai2Forecast(module=module, prediction_length=24, context_length=1680, target_dim=1,
-                                 feat_dynamic_real_dim=0, past_feat_dynamic_real_dim=1)
-    y = np.array(target(200, seed=12), dtype=float)
-    x = np.sin(np.arange(200) / 3.0)[:, None]
-    x[0] = np.nan  # the padding repeats the first row, missing flag included
-    by_library = forecaster.predict(past_target=[y.copy()], past_feat_dynamic_real=[x.copy()])
-    prepadded = padded_covariates(np.column_stack([x[:, 0], x[:, 0]]), 1680)[:, :1]
-    assert prepadded.shape == (1681, 1)
-    by_adapter = forecaster.predict(past_target=[y.copy()], past_feat_dynamic_real=[prepadded])
-    np.testing.assert_array_equal(by_adapter, by_library)
+    y = np.array(target(65, seed=12, gaps=False), dtype=float)  # 65 = 4 patches + 1 value
+    shortcut = Moirai2Forecast(module=module, prediction_length=24, context_length=1680, target_dim=1,
+                               feat_dynamic_real_dim=0, past_feat_dynamic_real_dim=0).predict(past_target=[y.copy()])[0]
+    readme = expected(weights, "moirai-2", [{"target": y.tolist()}], quantiles=[0.1, 0.5, 0.9])[0]
+    assert np.abs(np.sort(shortcut, axis=0)[4] - readme["mean"]).max() > 1e-2 * np.abs(readme["mean"]).max()
+    two = Moirai2Forecast(module=module, prediction_length=24, context_length=1680, target_dim=1,
+                          feat_dynamic_real_dim=0, past_feat_dynamic_real_dim=2)
+    with pytest.raises(ValueError, match="could not broadcast"):
+        two.predict(past_target=[y.copy()], past_feat_dynamic_real=[np.ones((65, 2))])
 
 
 def test_moirai_library_drops_known_future_covariates(weights):

@@ -1,5 +1,5 @@
 """TabPFN-TS through the real worker on a tiny random-weight v3.5 checkpoint: the numbers are the
-official pipeline's (tabpfn_ts_reference.py), a series' forecast is the same alone and inside a batch
+official pipeline's called plainly (tabpfn_ts_reference.py, parity-tolerances.json), a series' forecast is the same alone and inside a batch
 of concurrent requests, known-future covariates reach the model, and missing weights answer 424.
 
 Slow: every series is a TabPFN fit on the CPU. Few, short series; one thread per worker (the machine
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from .conftest import start_worker, stop_worker
-from .helpers import seasonal_series
+from .helpers import TOLERANCES, assert_parity, assert_prediction_within, seasonal_series
 from .tabpfn_ts_reference import reference
 
 MODEL = "tabpfn-ts"
@@ -77,22 +77,23 @@ def assert_monotone(prediction: dict) -> None:
     assert (np.diff(rows, axis=0) >= 0).all()
 
 
-def assert_close(actual: dict, wanted: dict) -> None:
-    assert actual["quantiles"].keys() == wanted["quantiles"].keys()
-    np.testing.assert_allclose(actual["mean"], wanted["mean"], rtol=1e-6, atol=1e-6)
-    for key, values in wanted["quantiles"].items():
-        np.testing.assert_allclose(actual["quantiles"][key], values, rtol=1e-6, atol=1e-6)
+MONTHS = [f"{2019 + m // 12}-{m % 12 + 1:02d}-01T00:00:00Z" for m in range(N + HORIZON)]
+
+
+def dated(series: dict) -> dict:
+    """The series with its dates, as the control plane sends them (monthly from 2019-01) and the reference needs them."""
+    return {**series, "index": MONTHS[:N], "forecast_index": MONTHS[N:]}
 
 
 def test_forecast_equals_the_official_pipeline(tabpfn_worker, tabpfn_weights):
-    series = [{"target": target(0)}, covariate_series(1)]
+    series = [dated({"target": target(0)}), dated(covariate_series(1))]
     answer = infer(tabpfn_worker, series)
     assert answer["warnings"] == []
     weights = str(tabpfn_weights / MODEL / "default" / "tabpfn-v3.5-20260909.safetensors")
-    wanted = reference([{"weights": weights, "freq": "MS", "horizon": HORIZON, "quantiles": LEVELS, "series": series}])[0]
+    wanted = reference([{"weights": weights, "horizon": HORIZON, "quantiles": LEVELS, "series": series}])[0]
     for prediction, expected in zip(answer["predictions"], wanted):
         assert_monotone(prediction)
-        assert_close(prediction, expected)
+        assert_parity(prediction, expected, MODEL)
         # mean is TabPFN's median
         assert prediction["mean"] == prediction["quantiles"]["0.5"]
 
@@ -105,7 +106,7 @@ def test_a_series_alone_equals_the_same_series_in_a_batch(tabpfn_worker):
     for series, answer in zip(requests, together):
         for one, prediction in zip(series, answer["predictions"]):
             alone = infer(tabpfn_worker, [one])["predictions"][0]
-            assert alone == prediction
+            assert_prediction_within(prediction, alone, TOLERANCES[MODEL]["batch"], MODEL)
 
 
 def test_a_known_future_covariate_changes_the_forecast(tabpfn_worker):

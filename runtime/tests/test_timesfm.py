@@ -1,7 +1,7 @@
 """TimesFM 2.5 (`timesfm-2`) and TimesFM 3.0 (`timesfm-3`) through the real worker on tiny random-weight
-checkpoints: the numbers are the official APIs' (timesfm_reference.py), a series' forecast is the same
-alone and inside a batch, TimesFM 3 uses its covariates, and the TimesFM 2.5 loader leaves the
-library's classes alone. Also in-process checks of the compile settings (adapters/timesfm_2.py)."""
+checkpoints: the numbers are the official APIs' called plainly (timesfm_reference.py) within each model's
+measured tolerance (parity-tolerances.json), a series' forecast is the same alone and inside a batch, TimesFM 3
+uses its covariates, and the TimesFM 2.5 loader leaves the library's classes alone. Also in-process checks of the compile settings (adapters/timesfm_2.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ import pytest
 from horizon_runtime.catalog import load_catalog
 
 from .conftest import CATALOG, model_worker_fixtures
-from .helpers import assert_float32_close, gappy_series, model_body, reference_case, seasonal_series
+from .helpers import (
+    TOLERANCES, assert_float32_close, assert_parity, assert_prediction_within, assert_within, gappy_series, model_body, parity_in_a_batch,
+    reference_case, seasonal_series,
+)
 from .timesfm_reference import reference
 
 MODELS = {"timesfm-2": "200m", "timesfm-3": "330m"}
@@ -83,7 +86,7 @@ def test_forecast_equals_the_official_api(timesfm_worker, timesfm_weights, model
     prediction = answer["predictions"][0]
     assert_monotone(prediction, 24)
     assert prediction["mean"] == prediction["quantiles"]["0.5"]  # mean is the median output
-    assert_prediction(prediction, expected(timesfm_weights, model, series)[0])
+    assert_parity(prediction, expected(timesfm_weights, model, series)[0], model)
 
 
 def test_timesfm_3_covariates_equal_the_official_api(timesfm_worker, timesfm_weights):
@@ -92,7 +95,7 @@ def test_timesfm_3_covariates_equal_the_official_api(timesfm_worker, timesfm_wei
     assert status == 200, answer
     assert answer["warnings"] == []
     assert_monotone(answer["predictions"][0], 30)
-    assert_prediction(answer["predictions"][0], expected(timesfm_weights, "timesfm-3", series, 30, [0.1, 0.5, 0.9])[0])
+    assert_parity(answer["predictions"][0], expected(timesfm_weights, "timesfm-3", series, 30, [0.1, 0.5, 0.9])[0], "timesfm-3")
 
 
 def test_timesfm_3_future_covariates_change_the_forecast(timesfm_worker):
@@ -138,7 +141,7 @@ def test_forecast_alone_equals_forecast_in_a_batch_of_concurrent_requests(timesf
         answers = list(pool.map(lambda t: timesfm_worker.infer(**body(model, [{"target": t}])), targets))
     assert all(status == 200 for status, _ in answers), answers
     assert answers[4][1]["timing"]["batch_series"] > 1, [a["timing"] for _, a in answers]
-    assert_prediction(answers[4][1]["predictions"][0], alone["predictions"][0])
+    assert_prediction_within(answers[4][1]["predictions"][0], alone["predictions"][0], TOLERANCES[model]["batch"], model)
 
 
 def test_timesfm_3_covariate_schemas_mix_in_one_batch(timesfm_worker):
@@ -155,7 +158,7 @@ def test_timesfm_3_covariate_schemas_mix_in_one_batch(timesfm_worker):
         together = list(pool.map(lambda s: timesfm_worker.infer(**body("timesfm-3", s, horizon=30))[1], requests))
     assert max(answer["timing"]["batch_series"] for answer in together) > 1
     for single, batched in zip(alone, together):
-        assert_prediction(batched["predictions"][0], single["predictions"][0])
+        assert_prediction_within(batched["predictions"][0], single["predictions"][0], TOLERANCES["timesfm-3"]["batch"], "timesfm-3")
 
 
 def test_unused_covariates_are_ignored_with_a_warning(timesfm_worker):
@@ -182,7 +185,7 @@ def test_mean_only_the_longest_horizon_and_the_longest_context(timesfm_worker, t
         assert prediction["quantiles"] == {} and len(prediction["mean"]) == caps.max_horizon
         assert np.isfinite(prediction["mean"]).all()
     wanted = expected(timesfm_weights, model, series[1:], horizon=caps.max_horizon, quantiles=[])
-    assert_close(answer["predictions"][1]["mean"], wanted[0]["mean"])
+    assert_within(answer["predictions"][1]["mean"], wanted[0]["mean"], parity_in_a_batch(model), model)  # beside series 0
 
 
 # In process: the TimesFM 2.5 loader and compile settings.

@@ -1,24 +1,30 @@
-"""The official tirex-ts and yug libraries called directly on one series at a time: the reference that
-the parity tests (runtime/tests/test_tirex_yug.py and test/models.tirex-yug.test.ts) hold the worker to.
+"""The official tirex-ts and yug libraries called plainly on one series at a time: the reference that the
+parity tests (runtime/tests/test_tirex_yug.py, test/models.tirex-yug.test.ts) hold the worker to. It shares
+no code with Horizon (runtime/tests/parity-tolerances.json says how far the worker may differ).
 
     runtime/.venv-core/bin/python runtime/tests/tirex_yug_reference.py < cases.json
 
 stdin: [{"weights": DIR, "model": "tirex" | "house-tsfm", "freq": "H"|"D"|"W"|"MS"|"Q"|"Y", "horizon": H,
-         "quantiles": [...], "series": [{"target": [...], "past_covariates"?: {name: [...]}}]}]
-         (null = missing, as on the wire)
+         "quantiles": [...], "series": [{"target": [...], "seed"?: int or its decimal string (house-tsfm: required),
+         "past_covariates"?: {name: [...]}}]}]   (null = missing, as on the wire)
 stdout: per case, per series {"mean": [...], "quantiles": {"0.1": [...], ...}}
 
-Only the official API is used: `TiRexZero.from_pretrained(DIR/model.ckpt, backend="torch")` and
-`forecast(context=[series], prediction_length)`; `YugPipeline.from_pretrained(DIR)` and
-`predict([context], prediction_length, freq, seed)` with the library's default settings, a covariate
-series as the documented stack (target row first, then its past covariates). Each series is forecast
-alone, in its own call. The documented choices of the adapters are applied on top: Yug's freq bucket
-(`YUG_FREQ`) and per-series seed (`series_seed(target)`), `mean` = Yug's band median, and requested
-levels interpolated between the nine trained ones and sorted (`quantiles.interpolate_levels`).
+TiRex, as the tirex-ts README loads a local checkpoint: `TiRexZero.from_pretrained(DIR/model.ckpt,
+backend="torch", device="cpu")`, then `forecast(context=[target], prediction_length=H, output_type="numpy")`
+(NaN masked by the model); `mean` is its mean output.
+Yug, as its README: `YugPipeline.from_pretrained(DIR, device_map="cpu", dtype=torch.float32)` and
+`predict([context], prediction_length=H, freq=ALIAS, seed=seed)` with the library's other defaults; a
+series with past covariates is the documented stack (target row first, then one row per covariate). `freq`
+is the pandas offset alias of the API's dates (monthly dates are month starts, "MS"; yearly ones year starts,
+"YS"), which yug maps onto its own buckets; the seed comes from the case (sampled paths are reproducible only
+for a given seed). `mean` is the band's median.
+Requested levels between the nine trained ones are linear in the level (np.interp; outside 0.1-0.9 the
+nearest), and each step's levels are sorted.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -28,22 +34,15 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from horizon_runtime.adapters.yug import YUG_FREQ, series_seed
-from horizon_runtime.quantiles import interpolate_levels, quantile_key
-
 os.environ["TIREX_NO_CUDA"] = "1"
+PANDAS_ALIAS = {"H": "h", "D": "D", "W": "W-MON", "MS": "MS", "Q": "QS", "Y": "YS"}  # the API's date grids
 
 
 @cache
 def tirex_model(weights: str):
     from tirex import TiRexZero
 
-    path = str((Path(weights) / "model.ckpt").resolve())
-    stdout, sys.stdout = sys.stdout, sys.stderr  # from_pretrained prints a line; stdout is the answer
-    try:
-        return TiRexZero.from_pretrained(path, backend="torch", device="cpu")
-    finally:
-        sys.stdout = stdout
+    return TiRexZero.from_pretrained(str((Path(weights) / "model.ckpt").resolve()), backend="torch", device="cpu")
 
 
 @cache
@@ -53,29 +52,26 @@ def yug_pipeline(weights: str):
     return YugPipeline.from_pretrained(weights, device_map="cpu", dtype=torch.float32)
 
 
-def _values(values) -> np.ndarray:
+def as_array(values) -> np.ndarray:
     return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
 
 
 def forecast(case: dict, series: dict) -> dict:
-    target = _values(series["target"])
-    horizon = case["horizon"]
-    levels = tuple(sorted(case["quantiles"]))
+    target, horizon = as_array(series["target"]), case["horizon"]
     if case["model"] == "tirex":
         model = tirex_model(case["weights"])
         q, mean = model.forecast(context=[target], prediction_length=horizon, output_type="numpy")
-        trained, band, mean = model.config.quantiles, q[0].T, mean[0]  # (9, H), (H,)
+        trained, band, mean = list(model.config.quantiles), q[0].T, mean[0]  # (9, H), (H,)
     else:
         pipeline = yug_pipeline(case["weights"])
-        covariates = [_values(v) for v in (series.get("past_covariates") or {}).values()]
+        covariates = [as_array(v) for v in (series.get("past_covariates") or {}).values()]
         context = np.stack([target, *covariates]) if covariates else target
-        result = pipeline.predict([context], prediction_length=horizon, freq=YUG_FREQ[case["freq"]], seed=series_seed(target))
-        trained, band, mean = pipeline.quantile_levels, result.values[0], result.median
-    rows, _ = interpolate_levels(trained, band, levels)
-    return {
-        "mean": np.asarray(mean, dtype=np.float64).tolist(),
-        "quantiles": {quantile_key(level): rows[i].tolist() for i, level in enumerate(levels)},
-    }
+        result = pipeline.predict([context], prediction_length=horizon, freq=PANDAS_ALIAS[case["freq"]], seed=int(series["seed"]))
+        trained, band, mean = list(pipeline.quantile_levels), result.values[0], result.median  # median: (H,) for one series
+    ordered = np.sort(np.asarray(band, dtype=np.float64), axis=0)
+    levels = sorted(float(q) for q in case["quantiles"])
+    rows = np.sort(np.array([[np.interp(q, trained, step) for step in ordered.T] for q in levels]).reshape(len(levels), -1), axis=0)
+    return {"mean": np.asarray(mean, dtype=np.float64).tolist(), "quantiles": {repr(q): rows[i].tolist() for i, q in enumerate(levels)}}
 
 
 def reference(cases: list[dict]) -> list[list[dict]]:
@@ -83,4 +79,7 @@ def reference(cases: list[dict]) -> list[list[dict]]:
 
 
 if __name__ == "__main__":
-    json.dump(reference(json.load(sys.stdin)), sys.stdout)
+    cases = json.load(sys.stdin)
+    with contextlib.redirect_stdout(sys.stderr):  # from_pretrained prints "Loading weights …"; stdout is the answer
+        answer = reference(cases)
+    json.dump(answer, sys.stdout)
