@@ -18,6 +18,8 @@ import type { CrossValidationBody } from './forecasting/cross-validation.ts';
 import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
 import { chunkingFor } from './jobs/chunks.ts';
 import { WorkerWaitingInference } from './jobs/worker-wait.ts';
+import { readStoredPlan, runThreadedJob, type ThreadedJobSettings } from './jobs/threaded-job.ts';
+import { JsonText } from './store/job-payloads.ts';
 import { isStoredAutoJob, planAuto, runAuto } from './forecasting/auto.ts';
 import { buildApp, type App } from './http/app.ts';
 import { acquireStoreLock } from './store/lock.ts';
@@ -110,6 +112,10 @@ export async function startServer(config: Config, options: {
   inferenceClient = inference;
   // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
   const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url)) : undefined;
+  // a large forecast job is read, run and written in the same threads (jobs/threaded-job.ts)
+  const jobThreads: ThreadedJobSettings | undefined = answerThreads && {
+    threads: answerThreads, registry, inference, float32: config.inferFloat32, cpuWorkers: config.cpuWorkers, budgetMs: jobChunkBudgetMs(config), pulls, logger,
+  };
   const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, fineTuneConcurrency: config.fineTuneConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
   // fine-tuning: one process per job (src/runtime/fine-tuning.ts); the accounts' private models (src/jobs/fine-tuning-job.ts)
   const fineTuning = { tuner: new FineTuner({ modelDir: config.modelDir, concurrency: config.fineTuneConcurrency }), privateModels: new PrivateModels(database.db, catalog) };
@@ -142,6 +148,19 @@ export async function startServer(config: Config, options: {
     }
     // the account's private models are in the catalog for its job, as for its requests
     const privateModels = await fineTuning.privateModels.entries(accountId);
+    // a large stored plan (store/job-payloads.ts) is read in a forecast thread: one plain model call runs from
+    // the thread's encoded requests (jobs/threaded-job.ts), anything else is parsed here
+    if (request instanceof JsonText) {
+      const text = request;
+      const context = { requestId: jobId, fields: { job_id: jobId }, privateModels };
+      const read = jobThreads ? await runInContext(context, () => readStoredPlan(text, jobThreads)) : { request: text.parse() };
+      if ('planned' in read) {
+        const wait = { waitMs: config.jobWorkerWaitMs, whenReady: backend.whenReady?.bind(backend), signal: stopping };
+        const client = new WorkerWaitingInference(inference, jobId, wait, logger);
+        return runThreadedJob(read.planned, jobId, privateModels, client, jobThreads!);
+      }
+      request = read.request;
+    }
     // a forecast job stores its plan; a cross-validation job its (validated) body, planned again when it runs
     const cv = kind === 'cross-validation' ? request as CrossValidationBody : undefined;
     const plan = request as ForecastPlan;

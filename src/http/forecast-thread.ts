@@ -4,11 +4,17 @@
 // worker request's base64 encoding — so the event loop does none of it (issue 26 item 5; bench/README.md,
 // "Request threads"). Requests that need more than a plain model call (auto, prism, evaluation) come back
 // as 'fallback': the loop parses them as before (the schema has been checked here already).
+// Forecast jobs the same (issue 32): a large POST /v1/forecast-jobs body becomes the job's stored plan as JSON
+// bytes ('planned-job'), a large stored plan becomes the worker's requests when the job runs ('job-plan'),
+// and a large stored result becomes GET /v1/forecast-jobs/{id}'s answer ('job-view').
 import { parentPort, workerData } from 'node:worker_threads';
 import secureJson from 'secure-json-parse';
-import AjvCompiler from '@fastify/ajv-compiler';
 import { answerReply, postReply, type AnswerJob } from '../forecasting/answer-thread.ts';
 import { contractShape, type ContractShape } from '../forecasting/contract.ts';
+import type { ForecastPlan } from '../forecasting/forecast.ts';
+import { jobView } from './routes/job-view.ts';
+import type { JobViewRow } from '../store/jobs.ts';
+import type { JobPlanJob, JobPlanReply } from '../jobs/threaded-job.ts';
 import { normalizeForecastRequest, RequestValidationError, type ForecastRequestBody } from '../forecasting/normalize.ts';
 import { callCostMs } from '../forecasting/cost.ts';
 import { AUTO_FIELDS, AUTO_ID } from '../forecasting/auto.ts';
@@ -17,9 +23,10 @@ import { encodeInferRequest } from '../runtime/wire.ts';
 import { inlineBodyOf, type StoredSeriesPayload } from '../forecasting/stored-payload.ts';
 import { findModel, isCpuModel, type Catalog } from '../runtime/catalog.ts';
 import { HorizonError, type FieldError } from '../errors.ts';
-import { AJV_OPTIONS } from './ajv-options.ts';
-import { ForecastRequest, SHARED_SCHEMAS } from './schemas.ts';
-import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
+import { ForecastRequest } from './schemas.ts';
+import { fieldErrorsFromAjv } from './validation-errors.ts';
+import { bodyValidator } from './body-validator.ts';
+import { nixtlaAnswerReply, nixtlaForecastReply, type NixtlaAnswerJob, type NixtlaForecastJob } from './nixtla/thread.ts';
 
 /** What the thread needs of the deployment's state (the registry lives on the event loop). */
 export interface RequestContext {
@@ -31,21 +38,32 @@ export interface RequestContext {
    * cpuChunkSeries for a CPU model's (catalog `cost`) */
   chunkSeries?: number;
   cpuChunkSeries?: number;
+  /** the caller's private models by name → id: a name as `model` is the id (http/private-models-hook.ts) */
+  privateModelIds?: Record<string, string>;
 }
-/** A large body as bytes, or a by-reference forecast's stored series as numbers (stored-payload.ts). */
-export interface RequestJob { id: number; kind: 'request'; bytes?: Uint8Array; stored?: StoredSeriesPayload; context: RequestContext }
+/** A large body as bytes, or a by-reference forecast's stored series as numbers (stored-payload.ts); `job`:
+ * the body of POST /v1/forecast-jobs, answered with the plan to store ('planned-job') instead of worker requests. */
+export interface RequestJob {
+  id: number; kind: 'request'; bytes?: Uint8Array; stored?: StoredSeriesPayload; context: RequestContext; job?: boolean;
+}
+/** A job row without its result, and the result's JSON text: GET /v1/forecast-jobs/{id}'s answer. */
+export interface JobViewJob { id: number; kind: 'job-view'; row: Omit<JobViewRow, 'result'>; result: string | readonly string[] }
+export type JobViewReply = { id: number; body: Uint8Array } | { id: number; error: { message: string } };
 export type RequestReply =
   | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string; inferBodies?: string[]; chunkSeries: number }
+  /** `body`: the job's stored plan, JSON.stringify(plan) as the loop's path writes it */
+  | { id: number; kind: 'planned-job'; model: string; size: string; seriesCount: number; body: Uint8Array }
   | { id: number; kind: 'fallback' }
   | { id: number; kind: 'bad_json' }
   | { id: number; kind: 'invalid'; errors: FieldError[] }
   | { id: number; kind: 'failed'; code?: string; message: string };
 
 // the same validator the app compiles for the route (Fastify: @fastify/ajv-compiler, the shared schemas, AJV_OPTIONS)
-const validate = AjvCompiler()(Object.fromEntries(SHARED_SCHEMAS.map((s) => [(s as { $id?: string }).$id, s])), { customOptions: { ...AJV_OPTIONS }, plugins: [] } as never)({ schema: ForecastRequest } as never) as ((data: unknown) => boolean) & { errors?: AjvError[] };
+const validate = bodyValidator(ForecastRequest);
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
-export function planRequest({ id, bytes, stored, context }: RequestJob): RequestReply {
+export function planRequest({ id, bytes, stored, context, job }: RequestJob): RequestReply {
   let body: Record<string, unknown>;
   try {
     body = stored ? inlineBodyOf(stored, true) : secureJson.parse(decoder.decode(bytes!), undefined, { protoAction: 'error', constructorAction: 'error' });
@@ -57,6 +75,9 @@ export function planRequest({ id, bytes, stored, context }: RequestJob): Request
   const checked = stored ? { ...body, series: (body.series as unknown[]).slice(0, 1) } : body;
   if (!validate(checked)) return { id, kind: 'invalid', errors: fieldErrorsFromAjv(validate.errors ?? [], 'body') };
   const { catalog, defaultModel } = context;
+  // a private model's name means its id, as on the loop (http/private-models-hook.ts renames after the schema check)
+  const ids = context.privateModelIds;
+  if (ids && typeof body.model === 'string' && Object.hasOwn(ids, body.model)) body.model = ids[body.model];
   // model "auto" (unless the catalog has such a model), prism and a backtest make more than one model call
   const auto = body.model === AUTO_ID && !findModel(catalog, AUTO_ID);
   // inline fine-tuning (finetune_steps) runs on the loop's path too (src/forecasting/inline-fine-tuning.ts)
@@ -67,6 +88,11 @@ export function planRequest({ id, bytes, stored, context }: RequestJob): Request
     const model = findModel(catalog, (body.model as string | undefined) ?? defaultModel);
     const sized = body.model_size === undefined && model ? { ...body, model_size: context.defaultSizes[model.id] } : body;
     const plan = normalizeForecastRequest(sized as unknown as ForecastRequestBody, catalog, defaultModel);
+    // a job stores its plan (forecast.ts planForecast's, for a plain model call: the normalised request)
+    if (job) {
+      const planText = encoder.encode(JSON.stringify(plan));
+      return { id, kind: 'planned-job', model: plan.model, size: plan.size, seriesCount: plan.series.length, body: planText };
+    }
     const request = { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
     return {
       id, kind: 'planned', model: plan.model, size: plan.size, seriesCount: plan.series.length, points: (body.series as { target: unknown[] }[]).reduce((n, s) => n + s.target.length, 0),
@@ -81,7 +107,9 @@ export function planRequest({ id, bytes, stored, context }: RequestJob): Request
 
 /** The worker request: one body, or (more series than a fair chunk: the inference client's rule,
  * InferenceClient.chunkSeriesFor) one body per chunk of that many series. */
-function chunkedBodies(request: Parameters<typeof encodeInferRequest>[0], context: RequestContext): { inferBody: string; inferBodies?: string[]; chunkSeries: number } {
+function chunkedBodies(
+  request: Parameters<typeof encodeInferRequest>[0], context: Pick<RequestContext, 'catalog' | 'float32' | 'chunkSeries' | 'cpuChunkSeries'>,
+): { inferBody: string; inferBodies?: string[]; chunkSeries: number } {
   const size = (isCpuModel(context.catalog, request.model) ? context.cpuChunkSeries : undefined) ?? context.chunkSeries ?? 0;
   if (size <= 0 || request.series.length <= size) return { inferBody: JSON.stringify(encodeInferRequest(request, context.float32)), chunkSeries: size };
   const inferBodies: string[] = [];
@@ -89,9 +117,41 @@ function chunkedBodies(request: Parameters<typeof encodeInferRequest>[0], contex
   return { inferBody: '', inferBodies, chunkSeries: size };
 }
 
+/** A stored job plan to run: 'planned' (the worker's requests, as for a sync forecast) where it is one plain
+ * model call within the chunk budget; 'fallback' for the loop's path (prism, a backtest, auto, stored series
+ * to keep, a chunked job, or anything this cannot read: the loop then reports it as before). */
+export function planStoredJob({ id, plan: text, context }: JobPlanJob): JobPlanReply {
+  try {
+    const plan = JSON.parse(typeof text === 'string' ? text : text.join('')) as ForecastPlan & Record<string, unknown>;
+    const more = plan.backtest || plan.prism_members || plan.model === PRISM_ID || plan.auto_request !== undefined || plan.stored_series !== undefined;
+    if (more) return { id, kind: 'fallback' };
+    const request = { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
+    const estimateMs = callCostMs(context.catalog, request, context.cpuWorkers);
+    if (!(estimateMs <= context.budgetMs)) return { id, kind: 'fallback' };
+    const bodies = chunkedBodies(request, context);
+    return { id, kind: 'planned', model: plan.model, size: plan.size, seriesCount: plan.series.length, shape: contractShape(plan), ...bodies };
+  } catch {
+    return { id, kind: 'fallback' };
+  }
+}
+
+/** GET /v1/forecast-jobs/{id}'s JSON bytes for a row and its stored result, as the route writes them on the loop. */
+export function jobViewReply({ id, row, result }: JobViewJob): JobViewReply {
+  try {
+    const parsed = JSON.parse(typeof result === 'string' ? result : result.join('')) as unknown;
+    return { id, body: encoder.encode(JSON.stringify(jobView({ ...row, result: parsed } as JobViewRow))) };
+  } catch (error) {
+    return { id, error: { message: (error as Error).message } };
+  }
+}
+
 if (parentPort && import.meta.url === (workerData as { entry?: string } | null)?.entry) {
-  parentPort.on('message', (job: RequestJob | AnswerJob) => {
-    if (job.kind === 'request') parentPort!.postMessage(planRequest(job));
+  parentPort.on('message', (job: RequestJob | JobPlanJob | JobViewJob | NixtlaForecastJob | NixtlaAnswerJob | AnswerJob) => {
+    if (job.kind === 'request') postReply(planRequest(job) as { id: number; body?: Uint8Array });
+    else if (job.kind === 'job-plan') parentPort!.postMessage(planStoredJob(job));
+    else if (job.kind === 'job-view') postReply(jobViewReply(job) as { id: number; body?: Uint8Array });
+    else if (job.kind === 'nixtla-forecast') postReply(nixtlaForecastReply(job) as { id: number; body?: Uint8Array });
+    else if (job.kind === 'nixtla-answer') postReply(nixtlaAnswerReply(job) as { id: number; body?: Uint8Array });
     else postReply(answerReply(job));
   });
 }

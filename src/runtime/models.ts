@@ -21,6 +21,15 @@ export type ModelsByGroup = () => Map<string, WorkerModels[]>;
 export type MissingWeightsByGroup = () => Map<string, MissingWeights[]>;
 export type Unavailable = Static<typeof UnavailableReason>;
 
+/** What a registry answers from, as plain data (a forecast thread rebuilds the same registry from it:
+ * ModelRegistry.fromSnapshot); the catalog is the one of the request it was taken in (private models included). */
+export interface RegistrySnapshot {
+  catalog: Catalog; defaultModel: string; acceptedLicenses: string[]; prismMembers: string[]; prismBacktest: PrismBacktest;
+  modelsByGroup: [string, WorkerModels[]][]; missingWeights: [string, MissingWeights[]][];
+  /** the catalog's ids whose licence was accepted with `horizon models pull --accept-license` */
+  recordedLicenses: string[];
+}
+
 /** The setting that accepts model licences (also `models pull --accept-license`). */
 export const LICENSE_VARIABLE = 'HORIZON_ACCEPT_LICENSES';
 
@@ -52,6 +61,27 @@ export class ModelRegistry {
     this.recordedLicenses = options.recordedLicenses;
     this.configuredPrismMembers = options.prismMembers ?? [];
     this.prismBacktest = options.prismBacktest ?? 'forward';
+  }
+
+  /** This registry's state now, for a forecast thread (http/nixtla/thread.ts). */
+  snapshot(): RegistrySnapshot {
+    const catalog = this.catalog;
+    return {
+      catalog, defaultModel: this.defaultModel, acceptedLicenses: [...this.accepted],
+      prismMembers: this.configuredPrismMembers, prismBacktest: this.prismBacktest,
+      modelsByGroup: [...this.modelsByGroup()], missingWeights: [...this.missingWeightsByGroup()],
+      recordedLicenses: catalog.models.filter((m) => this.recordedLicenses?.has(m)).map((m) => m.id),
+    };
+  }
+
+  /** A registry that answers as the one whose snapshot this is did when it was taken. */
+  static fromSnapshot(s: RegistrySnapshot): ModelRegistry {
+    const recorded = new Set(s.recordedLicenses);
+    return new ModelRegistry(s.catalog, {
+      defaultModel: s.defaultModel, acceptedLicenses: s.acceptedLicenses, prismMembers: s.prismMembers, prismBacktest: s.prismBacktest,
+      modelsByGroup: () => new Map(s.modelsByGroup), missingWeightsByGroup: () => new Map(s.missingWeights),
+      recordedLicenses: { has: (model: CatalogModel) => recorded.has(model.id) } as RecordedLicenses,
+    });
   }
 
   /** The catalog, plus the calling account's private (fine-tuned) models during its request or job

@@ -4,6 +4,7 @@
 // forecast), so /v1/forecast-jobs never shows a cross-validation job and the other way round.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ForecastJobsTable, JobKind, JobStatus, Schema } from './database.ts';
+import { deleteOrphanParts, deletePayload, isPartsRef, JsonText, readPayload, writePayload } from './job-payloads.ts';
 
 /** A job as stored (expires_at is internal bookkeeping for the sweeper). */
 export type JobRow = Omit<Selectable<ForecastJobsTable>, 'expires_at'>;
@@ -15,26 +16,42 @@ export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
 const VIEW_COLUMNS = [...SUMMARY_COLUMNS, 'result'] as const;
 export type JobViewRow = Pick<JobRow, (typeof VIEW_COLUMNS)[number]>;
 
-// created_at is set here, at millisecond precision, so the keyset cursor (an ISO string) is exact
+// created_at is set here, at millisecond precision, so the keyset cursor (an ISO string) is exact. A request
+// given as JsonText is stored as it is: a large one's parts written already (writePayload, outside the transaction).
 export async function insertJob(
   db: Kysely<Schema>, job: { id: string; accountId: string; model: string; request: unknown; kind?: JobKind; models?: unknown },
 ): Promise<JobSummary> {
+  const request = job.request instanceof JsonText ? job.request.text() : JSON.stringify(job.request);
   return db.insertInto('forecast_jobs')
     .values({
-      id: job.id, account_id: job.accountId, created_at: new Date(), status: 'queued', model: job.model, request: JSON.stringify(job.request), result: null, error: null, started_at: null, finished_at: null, expires_at: null,
+      id: job.id, account_id: job.accountId, created_at: new Date(), status: 'queued', model: job.model, request,
+      result: null, error: null, started_at: null, finished_at: null, expires_at: null,
       kind: job.kind ?? 'forecast', models: job.models === undefined ? null : JSON.stringify(job.models),
     })
     .returning(SUMMARY_COLUMNS)
     .executeTakeFirstOrThrow() as Promise<JobSummary>;
 }
 
+/** The whole row; a request or result stored in parts (job-payloads.ts) comes back as JsonText, not parsed. */
 export async function getJob(db: Kysely<Schema>, id: string): Promise<JobRow | undefined> {
-  return db.selectFrom('forecast_jobs').selectAll().where('id', '=', id).executeTakeFirst() as Promise<JobRow | undefined>;
+  const row = await db.selectFrom('forecast_jobs').selectAll().where('id', '=', id).executeTakeFirst() as JobRow | undefined;
+  if (row && isPartsRef(row.request)) row.request = await readPayload(db, row.request);
+  if (row && isPartsRef(row.result)) row.result = await readPayload(db, row.result);
+  return row;
 }
 
-/** The job if it belongs to the account and is of `kind`; another account's job (or kind) is indistinguishable from none. */
-export async function getAccountJob(db: Kysely<Schema>, accountId: string, id: string, kind: JobKind = 'forecast'): Promise<JobViewRow | undefined> {
-  return db.selectFrom('forecast_jobs').select(VIEW_COLUMNS).where('id', '=', id).where('account_id', '=', accountId).where('kind', '=', kind).executeTakeFirst() as Promise<JobViewRow | undefined>;
+/** The job if it belongs to the account and is of `kind`; another account's job (or kind) is indistinguishable from none.
+ * A result stored in parts is parsed here, or with `resultAsText` left as JsonText (for a forecast thread). */
+export async function getAccountJob(
+  db: Kysely<Schema>, accountId: string, id: string, kind: JobKind = 'forecast', options: { resultAsText?: boolean } = {},
+): Promise<JobViewRow | undefined> {
+  const row = await db.selectFrom('forecast_jobs').select(VIEW_COLUMNS)
+    .where('id', '=', id).where('account_id', '=', accountId).where('kind', '=', kind).executeTakeFirst() as JobViewRow | undefined;
+  if (row && isPartsRef(row.result)) {
+    const text = await readPayload(db, row.result);
+    row.result = options.resultAsText ? text : text.parse();
+  }
+  return row;
 }
 
 export interface JobPage { jobs: JobSummary[]; next?: { createdAt: Date; id: string } }
@@ -66,15 +83,20 @@ export async function markRunning(db: Kysely<Schema>, id: string): Promise<boole
   return row !== undefined;
 }
 
-/** Writes the terminal state unless the job was cancelled meanwhile. */
+/** Writes the terminal state unless the job was cancelled meanwhile. A result given as JsonText (a forecast
+ * thread's bytes) is stored as it is; a large result is written in parts first (job-payloads.ts). */
 export async function finishJob(
   db: Kysely<Schema>, id: string, outcome: { status: 'completed'; result: unknown } | { status: 'failed'; error: unknown }, ttlSeconds: number,
 ): Promise<boolean> {
+  let result: string | null = null;
+  if (outcome.status === 'completed') {
+    result = await writePayload(db, id, outcome.result instanceof JsonText ? outcome.result : new JsonText(JSON.stringify(outcome.result) ?? 'null'));
+  }
   const now = new Date();
   const row = await db.updateTable('forecast_jobs')
     .set({
       status: outcome.status,
-      result: outcome.status === 'completed' ? JSON.stringify(outcome.result) : null,
+      result,
       error: outcome.status === 'failed' ? JSON.stringify(outcome.error) : null,
       finished_at: now,
       expires_at: new Date(now.getTime() + ttlSeconds * 1000),
@@ -83,6 +105,7 @@ export async function finishJob(
     .where('status', 'in', ['queued', 'running'])
     .returning('id')
     .executeTakeFirst();
+  if (row === undefined && result !== null) await deletePayload(db, result); // the job was cancelled meanwhile
   return row !== undefined;
 }
 
@@ -124,7 +147,9 @@ export async function unfinishedJobIds(db: Kysely<Schema>): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** Deletes expired jobs, and the parts of large payloads whose job is gone. */
 export async function deleteExpiredJobs(db: Kysely<Schema>, now: Date = new Date()): Promise<number> {
   const result = await db.deleteFrom('forecast_jobs').where('expires_at', '<', now).executeTakeFirst();
+  await deleteOrphanParts(db, now);
   return Number(result.numDeletedRows ?? 0);
 }

@@ -52,6 +52,14 @@ export interface JobChunksTable {
   result: unknown;
   created_at: Generated<Date>;
 }
+/** A part of a large job request or result (migration 013, job-payloads.ts) */
+export interface JobPayloadPartsTable {
+  payload: string;
+  part: number;
+  job_id: string;
+  text: string;
+  written_at: Generated<Date>;
+}
 export type JobKind = 'forecast' | 'cross-validation' | 'fine-tuning';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -73,5 +81,6 @@ export interface Schema {
   quota_usage: QuotaUsageTable;
   forecast_jobs: ForecastJobsTable;
   job_chunks: JobChunksTable;
+  job_payload_parts: JobPayloadPartsTable;
   private_models: PrivateModelsTable;
 }

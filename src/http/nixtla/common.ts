@@ -34,7 +34,7 @@ export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply:
   const timegpt = TIMEGPT_NAME.test(ask.requested);
   // a fine-tuned model is the account's private model (ft-… or its name): it is what runs, whatever `model` says
   let model = ask.finetunedModelId ?? (timegpt ? ctx.nixtlaDefaultModel : ask.requested);
-  if (!ask.finetunedModelId && timegpt && (ask.finetuneSteps ?? 0) > 0 && task === 'forecast') {
+  if (!ask.finetunedModelId && timegpt && (ask.finetuneSteps ?? 0) > 0 && task !== 'anomaly_detection') {
     model = fineTunableBase(ctx, 'finetune_steps');
   } else if (model === AUTO_ID && task !== 'forecast') {
     if (!timegpt) {
@@ -121,7 +121,9 @@ export function finetuneMode(body: { finetune_depth?: number; finetune_loss?: st
 /** A field error per TimeGPT-only setting the request asks for; `job`: it is an async job submission (…/async). */
 export function unsupportedSettings(body: TimegptSettings, task: Task, job = false): FieldError[] {
   const errors: FieldError[] = [];
-  if ((body.finetune_steps ?? 0) > 0 && task !== 'forecast') errors.push({ field: 'finetune_steps', reason: `${body.finetune_steps}: inline fine-tuning is for forecast only; ${FINETUNE_HOW}` });
+  if ((body.finetune_steps ?? 0) > 0 && task === 'anomaly_detection') {
+    errors.push({ field: 'finetune_steps', reason: `${body.finetune_steps}: inline fine-tuning is for forecast and cross_validation; ${FINETUNE_HOW}` });
+  }
   finetuneMode(body, errors);
   if (body.multivariate) errors.push({ field: 'multivariate', reason: 'true: multivariate forecasts are a TimeGPT feature; Horizon\'s models forecast each series on its own' });
   if (body.feature_contributions) errors.push({ field: 'feature_contributions', reason: 'true: Horizon computes no feature contributions (SHAP values)' });
@@ -193,18 +195,32 @@ const PASSED_ON = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-re
  * same auth, validation, quota charge, refund on 5xx, job store and log line as the call over HTTP, as the
  * MCP tools do (src/http/routes/mcp.ts). Its rate-limit headers come along; an error becomes this request's
  * error, in the SDK's terms. */
-export async function callHorizon(app: App, request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
+export async function callHorizon(
+  app: App, request: FastifyRequest, reply: FastifyReply, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown,
+  options: { largeAnswerBytes?: number } = {},
+): Promise<{ status: number; body: any; raw?: Buffer }> {
+  // a body a forecast thread wrote already (JSON bytes: large-bodies.ts) goes as it is
+  const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const res = await app.inject({
     method, url,
     headers: { authorization: request.headers.authorization ?? '', ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(payload === undefined ? {} : { payload }),
+    // the answer as bytes: inject would decode every answer to a string, a large one for nothing (large-bodies.ts)
+    payloadAsStream: true,
   });
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.stream()) chunks.push(chunk as Buffer);
+  const raw = Buffer.concat(chunks);
   const headers: Record<string, string> = {};
   for (const name of PASSED_ON) if (res.headers[name] !== undefined) headers[name] = String(res.headers[name]);
   Object.assign(request.logFields, { v1_request_id: res.headers['x-request-id'] });
+  // an answer of options.largeAnswerBytes or more stays bytes, for a forecast thread to translate (large-bodies.ts)
+  if (res.statusCode < 400 && options.largeAnswerBytes !== undefined && raw.length >= options.largeAnswerBytes) {
+    void reply.headers(headers);
+    return { status: res.statusCode, body: undefined, raw };
+  }
   let parsed: any;
-  try { parsed = res.body ? JSON.parse(res.body) : undefined; } catch { parsed = undefined; }
+  try { parsed = raw.length ? JSON.parse(raw.toString()) : undefined; } catch { parsed = undefined; }
   if (res.statusCode >= 400) throw horizonErrorOf(res.statusCode, parsed as Problem | undefined, headers, payload?.length ?? 0);
   void reply.headers(headers);
   return { status: res.statusCode, body: parsed };

@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@fastify/type-provider-typebox';
 import type { App } from '../app.ts';
 import { jsonResponse, problemResponses } from '../schemas.ts';
-import { plainJsonSerializer } from '../routes/index.ts';
+import { plainJsonSerializer } from '../json-serializer.ts';
+import { LargeBody } from '../large-body.ts';
+import { answerInThread, forecastRequestInThread, largeAnswerBytes } from './large-bodies.ts';
 import { NixtlaForecastRequest, NixtlaForecastResponse } from './schemas.ts';
 import { FREQ_REASON, forecastAnswer, horizonFreq, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
 import { forecastColumns } from './columns.ts';
@@ -43,9 +45,17 @@ export function forecastRoute(app: App, ctx: NixtlaContext): void {
       response: { 200: jsonResponse(NixtlaForecastResponse, 'The forecast as the SDK reads it: `mean` and `intervals` flat, series in the order sent'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
     },
     serializerCompiler: plainJsonSerializer,
+    // a large payload arrives as bytes (LargeBody) and is validated and translated in a forecast thread
+    // (large-bodies.ts): the handler rethrows the schema's verdict for every other body, as Fastify would have
+    attachValidation: true,
   }, async (request, reply) => {
-    const { horizon, bands } = forecastRequest(ctx, request, reply, request.body as ForecastBody);
-    const { body } = await callHorizon(app, request, reply, 'POST', '/v1/forecast', horizon);
-    return forecastAnswer(body, bands);
+    const large = request.body instanceof LargeBody ? request.body : undefined;
+    if (!large && request.validationError) throw request.validationError;
+    const translate = (body: unknown) => forecastRequest(ctx, request, reply, body as ForecastBody);
+    const { horizon, bands } = large ? await forecastRequestInThread(ctx, request, reply, large, false, translate) : translate(request.body);
+    const { body, raw } = await callHorizon(app, request, reply, 'POST', '/v1/forecast', horizon, { largeAnswerBytes: largeAnswerBytes(ctx) });
+    if (!raw) return forecastAnswer(body, bands);
+    reply.type('application/json; charset=utf-8');
+    return (await answerInThread(ctx, request, raw, bands)).body as unknown as ReturnType<typeof forecastAnswer>;
   });
 }

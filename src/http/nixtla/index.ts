@@ -11,6 +11,7 @@ import { findModel } from '../../runtime/catalog.ts';
 import { AUTO_ID } from '../../forecasting/auto.ts';
 import { MethodsByPath } from '../allowed-methods.ts';
 import { decodeBody } from './zstd.ts';
+import { installJsonParser } from '../large-forecast.ts';
 import type { NixtlaContext } from './common.ts';
 import { forecastRoute } from './forecast.ts';
 import { crossValidationRoute } from './cross-validation.ts';
@@ -40,6 +41,9 @@ export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, '
     });
     // zstd bodies (the SDK compresses bodies over 1 MiB), decompressed under the same body limit
     app.addHook('preParsing', async (request, _reply, payload) => decodeBody(request, payload, context.config.bodyLimitBytes));
+    // large forecast payloads stay bytes for a forecast thread (large-bodies.ts): this plugin's parsers were copied
+    // from the app's before app.ts installed that parser there
+    installJsonParser(app, context.answerThreads, context.config.requestThreadMinBytes ?? 0);
 
     // 404 and 405 under /nixtla name this surface (the root's 404 would point at /v1)
     const allowed = new MethodsByPath();

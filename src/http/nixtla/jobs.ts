@@ -10,14 +10,14 @@ import { plainJsonSerializer } from '../routes/index.ts';
 import { HorizonError, validationError } from '../../errors.ts';
 import { getJob } from '../../store/jobs.ts';
 import { NixtlaCrossValidationRequest, NixtlaForecastRequest, NixtlaJob, NixtlaJobAccepted, NixtlaJobParams } from './schemas.ts';
-import { crossValidationAnswer, forecastAnswer } from './translate.ts';
+import { crossValidationAnswer, forecastJobAnswer, JOB_STATUS } from './translate.ts';
+import { LargeBody } from '../large-body.ts';
+import { answerInThread, forecastRequestInThread, largeAnswerBytes } from './large-bodies.ts';
 import { callHorizon, sayModel, type NixtlaContext } from './common.ts';
 import { forecastRequest, type ForecastBody } from './forecast.ts';
 import { crossValidationRequest, type CrossValidationBody } from './cross-validation.ts';
 
-const STATUS: Record<string, 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled'> = {
-  queued: 'pending', running: 'running', completed: 'succeeded', failed: 'failed', cancelled: 'cancelled',
-};
+const STATUS = JOB_STATUS;
 
 const submitted = (summary: string) => ({
   202: jsonResponse(NixtlaJobAccepted, summary),
@@ -28,8 +28,12 @@ const polled = { 200: jsonResponse(NixtlaJob, 'The job: `result` is what the syn
 export function jobRoutes(app: App, ctx: NixtlaContext): void {
   app.post('/v2/forecast/async', {
     schema: { summary: 'Nixtla SDK: jobs.forecast() (POST /v1/forecast-jobs)', tags: ['nixtla'], body: NixtlaForecastRequest, response: submitted('Queued as a Horizon forecast job') },
+    attachValidation: true, // a large payload: as POST /v2/forecast (forecast.ts)
   }, async (request, reply) => {
-    const { horizon } = forecastRequest(ctx, request, reply, request.body as ForecastBody, true);
+    const large = request.body instanceof LargeBody ? request.body : undefined;
+    if (!large && request.validationError) throw request.validationError;
+    const translate = (body: unknown) => forecastRequest(ctx, request, reply, body as ForecastBody, true);
+    const { horizon } = large ? await forecastRequestInThread(ctx, request, reply, large, true, translate) : translate(request.body);
     const { body } = await callHorizon(app, request, reply, 'POST', '/v1/forecast-jobs', horizon);
     return reply.code(202).send({ job_id: body.job_id, status: 'pending' as const });
   });
@@ -49,10 +53,17 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const { body: job } = await callHorizon(app, request, reply, 'GET', `/v1/forecast-jobs/${encodeURIComponent(id)}`);
-    sayModel(ctx, reply, job.model);
-    const status = STATUS[job.status];
-    return { job_id: job.job_id, status, result: status === 'succeeded' ? forecastAnswer(job) : null, error: job.error ?? null };
+    const path = `/v1/forecast-jobs/${encodeURIComponent(id)}`;
+    const { body: job, raw } = await callHorizon(app, request, reply, 'GET', path, undefined, { largeAnswerBytes: largeAnswerBytes(ctx) });
+    if (!raw) {
+      sayModel(ctx, reply, job.model);
+      return forecastJobAnswer(job);
+    }
+    // a large result: translated in a forecast thread (large-bodies.ts)
+    const answer = await answerInThread(ctx, request, raw, undefined, true);
+    sayModel(ctx, reply, answer.model!);
+    reply.type('application/json; charset=utf-8');
+    return answer.body as unknown as ReturnType<typeof forecastJobAnswer>;
   });
 
   app.get('/v2/cross_validation/jobs/:id', {

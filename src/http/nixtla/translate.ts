@@ -206,6 +206,17 @@ export function forecastAnswer(result: { model: string; series: { prediction: Pr
   return { mean: predictions.flatMap((p) => p.mean), intervals: intervalsOf(levels, predictions), weights_x: null, feature_contributions: null, model: result.model, warnings: result.warnings ?? [] };
 }
 
+/** A Horizon job's status as the SDK names it. */
+export const JOB_STATUS: Record<string, 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled'> = {
+  queued: 'pending', running: 'running', completed: 'succeeded', failed: 'failed', cancelled: 'cancelled',
+};
+
+/** GET /v1/forecast-jobs/{id}'s answer → the SDK's job: `result` is what the synchronous call answers. */
+export function forecastJobAnswer(job: Parameters<typeof forecastAnswer>[0] & { job_id: string; status: string; error?: unknown }) {
+  const status = JOB_STATUS[job.status];
+  return { job_id: job.job_id, status, result: status === 'succeeded' ? forecastAnswer(job) : null, error: job.error ?? null };
+}
+
 interface CvResult {
   models: { model: string; series: { windows: { cutoff: number; prediction: Prediction }[] }[] }[];
   warnings?: unknown[];
