@@ -200,6 +200,25 @@ describe('AnswerThreads', () => {
     }
   });
 
+  it('chunk answers sent one by one as they arrive (shapeChunks) give the bytes of all at once; a failed chunk fails the call', async () => {
+    const threads = new AnswerThreads(2, 0);
+    try {
+      // two chunks of one series each, the second answering first
+      const texts = [JSON.stringify(answer([prediction(1)])), JSON.stringify(answer([prediction(10)], { warnings: ['series 0: second chunk'] }))];
+      const delays = [30, 0];
+      const send = (body: string) => new Promise<string>((resolve) => setTimeout(() => resolve(texts[Number(body)]), delays[Number(body)]));
+      const chunked = await threads.shapeChunks(['0', '1'], send, shape, 1);
+      const whole = await threads.shape(texts, shape, 1);
+      assert.equal(chunked.body.toString('utf8'), whole.body.toString('utf8'));
+      assert.match(chunked.body.toString('utf8'), /series 1: second chunk/, 'the second chunk\'s warning renumbered');
+      const failing = (body: string) => (body === '1' ? Promise.reject(new HorizonError('no_worker', 'gone')) : send(body));
+      await assert.rejects(threads.shapeChunks(['0', '1'], failing, shape, 1), (error: unknown) => error instanceof HorizonError && error.code === 'no_worker');
+      assert.equal((await threads.shapeChunks(['1', '0'], send, shape, 1)).body.length > 0, true, 'the pool goes on');
+    } finally {
+      await threads.close();
+    }
+  });
+
   it('closing fails what is still pending instead of leaving it hanging', async () => {
     const threads = new AnswerThreads(1, 0);
     const pending = threads.shape(JSON.stringify(answer([prediction(1), prediction(2)])), shape);

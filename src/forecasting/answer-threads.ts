@@ -7,12 +7,12 @@
 import { Worker } from 'node:worker_threads';
 import { HorizonError, type ErrorCode } from '../errors.ts';
 import type { ContractShape } from './contract.ts';
-import type { AnswerJob, AnswerReply } from './answer-thread.ts';
+import type { AnswerJob, AnswerPart, AnswerReply } from './answer-thread.ts';
 
 export interface ShapedAnswer { body: Buffer; timing: Record<string, number> }
 
 interface Pending { resolve(reply: { id: number }): void; reject(error: Error): void; thread: Thread }
-interface Thread { worker: Worker; inFlight: number }
+export interface Thread { worker: Worker; inFlight: number }
 
 export class AnswerThreads {
   private readonly threads: Thread[] = [];
@@ -42,7 +42,46 @@ export class AnswerThreads {
 
   /** The contract's JSON bytes for the worker's answer `text`; the errors the loop would have thrown. */
   async shape(text: string | string[], shape: ContractShape, chunkSeries?: number): Promise<ShapedAnswer> {
-    const reply = await this.run({ text, shape, chunkSeries } satisfies Omit<AnswerJob, 'id'>) as AnswerReply;
+    return this.answerOf(await this.run({ text, shape, chunkSeries } satisfies Omit<AnswerJob, 'id'>) as AnswerReply);
+  }
+
+  /** A call cut into chunks: each chunk's answer goes to one thread as it arrives, then that thread shapes them
+   * (AnswerCollector). Sent at the end instead, 2,000 chunk answers of a 100,000-series call (10 MB of text)
+   * were one copy of 20-60 ms on the event loop (bench/README.md, fairness, issue 32). */
+  collector(): AnswerCollector {
+    if (this.closed) throw new HorizonError('internal_error', 'the service is shutting down');
+    const thread = this.pick();
+    thread.inFlight++; // the collection counts as in flight on its thread until shaped or dropped
+    return new AnswerCollector(this, thread, this.nextId++);
+  }
+
+  /** A call cut into chunks (`bodies`, each sent with `send`): the contract's JSON bytes of the answers, each
+   * handed to the thread that shapes them as it arrives (collector); the first failure is the call's. */
+  async shapeChunks(bodies: readonly string[], send: (body: string) => Promise<string>, shape: ContractShape, chunkSeries: number): Promise<ShapedAnswer> {
+    const collector = this.collector();
+    try {
+      await Promise.all(bodies.map(async (body, i) => collector.add(i, await send(body))));
+    } catch (error) {
+      collector.drop();
+      throw error;
+    }
+    return collector.shape(shape, chunkSeries);
+  }
+
+  /** The job on `thread` (a collection's): rejected at once if that thread has been replaced. */
+  runOn(thread: Thread, job: object): Promise<{ id: number }> {
+    if (this.closed) return Promise.reject(new HorizonError('internal_error', 'the service is shutting down'));
+    if (!this.threads.includes(thread)) return Promise.reject(new HorizonError('internal_error', 'the answer thread failed: it was replaced'));
+    const id = this.nextId++;
+    thread.inFlight++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, thread });
+      thread.worker.postMessage({ ...job, id });
+    });
+  }
+
+  /** The bytes of an answer job's reply, or its error as the loop would have thrown it. */
+  answerOf(reply: AnswerReply): ShapedAnswer {
     if ('error' in reply) {
       // the error the event loop would have thrown: a HorizonError keeps its code, anything else stays a plain 500
       throw reply.error.code ? new HorizonError(reply.error.code as ErrorCode, reply.error.message) : new Error(reply.error.message);
@@ -54,13 +93,7 @@ export class AnswerThreads {
   /** Any job the entry module understands (an `id` is added); resolves with its reply. */
   run(job: object): Promise<{ id: number }> {
     if (this.closed) return Promise.reject(new HorizonError('internal_error', 'the service is shutting down'));
-    const thread = this.pick();
-    const id = this.nextId++;
-    thread.inFlight++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, thread });
-      thread.worker.postMessage({ ...job, id });
-    });
+    return this.runOn(this.pick(), job);
   }
 
   async close(): Promise<void> {
@@ -108,5 +141,43 @@ export class AnswerThreads {
     this.pending.delete(reply.id);
     p.thread.inFlight--;
     p.resolve(reply);
+  }
+}
+
+/** A chunked call's answers, each sent to one thread as it arrives (AnswerThreads.collector); shape() has that
+ * thread join and shape them, as AnswerThreads.shape does with all of them at once. */
+export class AnswerCollector {
+  private readonly threads: AnswerThreads;
+  private readonly thread: Thread;
+  private readonly id: number;
+  private done = false;
+
+  constructor(threads: AnswerThreads, thread: Thread, id: number) {
+    this.threads = threads;
+    this.thread = thread;
+    this.id = id;
+  }
+
+  /** Chunk `index`'s answer text. */
+  add(index: number, text: string): void {
+    if (!this.done) this.thread.worker.postMessage({ kind: 'answer-part', collected: this.id, index, text } satisfies AnswerPart);
+  }
+
+  /** What was sent is not needed (a chunk failed). */
+  drop(): void {
+    if (this.finish()) this.thread.worker.postMessage({ kind: 'answer-part', collected: this.id, index: 0 } satisfies AnswerPart);
+  }
+
+  async shape(shape: ContractShape, chunkSeries: number): Promise<ShapedAnswer> {
+    this.finish();
+    const reply = await this.threads.runOn(this.thread, { collected: this.id, shape, chunkSeries } satisfies Omit<AnswerJob, 'id'>);
+    return this.threads.answerOf(reply as AnswerReply);
+  }
+
+  private finish(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    this.thread.inFlight--;
+    return true;
   }
 }

@@ -9,7 +9,7 @@
 // and a large stored result becomes GET /v1/forecast-jobs/{id}'s answer ('job-view').
 import { parentPort, workerData } from 'node:worker_threads';
 import secureJson from 'secure-json-parse';
-import { answerReply, postReply, type AnswerJob } from '../forecasting/answer-thread.ts';
+import { answerReply, collectPart, postReply, type AnswerJob, type AnswerPart } from '../forecasting/answer-thread.ts';
 import { contractShape, type ContractShape } from '../forecasting/contract.ts';
 import type { ForecastPlan } from '../forecasting/forecast.ts';
 import { jobView } from './routes/job-view.ts';
@@ -146,8 +146,9 @@ export function jobViewReply({ id, row, result }: JobViewJob): JobViewReply {
 }
 
 if (parentPort && import.meta.url === (workerData as { entry?: string } | null)?.entry) {
-  parentPort.on('message', (job: RequestJob | JobPlanJob | JobViewJob | NixtlaForecastJob | NixtlaAnswerJob | AnswerJob) => {
-    if (job.kind === 'request') postReply(planRequest(job) as { id: number; body?: Uint8Array });
+  parentPort.on('message', (job: RequestJob | JobPlanJob | JobViewJob | NixtlaForecastJob | NixtlaAnswerJob | AnswerJob | AnswerPart) => {
+    if (job.kind === 'answer-part') collectPart(job);
+    else if (job.kind === 'request') postReply(planRequest(job) as { id: number; body?: Uint8Array });
     else if (job.kind === 'job-plan') parentPort!.postMessage(planStoredJob(job));
     else if (job.kind === 'job-view') postReply(jobViewReply(job) as { id: number; body?: Uint8Array });
     else if (job.kind === 'nixtla-forecast') postReply(nixtlaForecastReply(job) as { id: number; body?: Uint8Array });

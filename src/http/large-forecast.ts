@@ -112,10 +112,12 @@ export async function runPlanned(deps: AppContext & { config: Pick<Config, 'sync
   checkSyncBudget(planned.estimateMs, syncBudgetMs(deps.config), '/v1/forecast-jobs', planned.seriesCount);
   const charge = await chargeRequest(deps.database.db, ownerOf(request).accountId, reply);
   return withRefundOn5xx(charge, async () => {
-    const text = planned.inferBodies
-      ? await Promise.all(planned.inferBodies.map((chunk) => deps.inference.inferEncodedText(group, chunk)))
-      : await deps.inference.inferEncodedText(group, planned.inferBody);
-    const shaped = await deps.answerThreads!.shape(text, planned.shape, planned.chunkSeries);
+    const send = (body: string) => deps.inference.inferEncodedText(group, body);
+    const threads = deps.answerThreads!;
+    // a call in chunks: each chunk's answer goes to the shaping thread as it arrives (AnswerThreads.shapeChunks)
+    const shaped = planned.inferBodies
+      ? await threads.shapeChunks(planned.inferBodies, send, planned.shape, planned.chunkSeries)
+      : await threads.shape(await send(planned.inferBody), planned.shape, planned.chunkSeries);
     const timing = serverTiming(shaped.timing);
     if (timing) reply.header('server-timing', timing);
     reply.type('application/json; charset=utf-8');

@@ -94,9 +94,10 @@ async function runPlannedJob(planned: PlannedJobRun, client: InferenceClient, se
     });
   }
   const group = registry.groupFor(planned.model);
-  const text = planned.inferBodies
-    ? await Promise.all(planned.inferBodies.map((body) => client.inferEncodedText(group, body)))
-    : await client.inferEncodedText(group, planned.inferBody);
-  const shaped = await settings.threads.shape(text, planned.shape, planned.chunkSeries);
+  const send = (body: string) => client.inferEncodedText(group, body);
+  const { threads } = settings;
+  const shaped = planned.inferBodies
+    ? await threads.shapeChunks(planned.inferBodies, send, planned.shape, planned.chunkSeries)
+    : await threads.shape(await send(planned.inferBody), planned.shape, planned.chunkSeries);
   return new JsonText(shaped.body);
 }
