@@ -11,12 +11,12 @@ stdout: per case, per series {"mean": [...], "quantiles": {"0.1": [...], ...}}
 Only the official API: `timesfm.TimesFm(hparams=TimesFmHparams(...), checkpoint=TimesFmCheckpoint(path=
 DIR/torch_model.ckpt))` built for exactly this horizon (horizon_len=H) and one series
 (per_core_batch_size=1), `forecast([target], freq=[timesfm.freq_map(freq)])` with the library's
-defaults otherwise (context 512, normalize=False, point_forecast_mode="median"). The architecture
+defaults otherwise (context 512, normalize=False, point_forecast_mode="median"), on the raw series (the
+library drops leading NaN, interpolates the others and keeps the last 512 values). The architecture
 comes from the case (the fixture's recipe), not from the adapter's reading of the state dict, so the
-parity test also checks that reading. Documented choices of the adapter applied on top: the
-nine trained levels are sorted at each step (the protocol's monotone promise, as
-`quantiles.interpolate_levels` does) and the requested ones taken from them (the test asks only for
-trained levels).
+parity test also checks that reading. It shares no code with Horizon (runtime/tests/parity-tolerances.json
+says how far the worker may differ). The nine trained levels are sorted at each step (the API's monotone
+promise) and the requested ones taken from them (the test asks only for trained levels).
 """
 
 from __future__ import annotations

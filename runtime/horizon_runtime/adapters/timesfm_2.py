@@ -35,7 +35,9 @@ of the loaded model (same weights) compiled for
 
 Series of a batch are grouped by bucket, so a series' numbers depend only on its own values and the
 request (up to float32 rounding between batch sizes). The parity reference
-(`runtime/tests/timesfm_reference.py`) compiles the official class with exactly these settings.
+(`runtime/tests/timesfm_reference.py`) compiles the library as its model card does (max_context 1024,
+max_horizon 256, or more when a series or horizon needs it); the difference is float32 rounding, measured
+and allowed in runtime/tests/parity-tolerances.json (docs/models.md).
 Compilation here is plain Python (`torch_compile=False`): a copy and its `compile` cost microseconds,
 and each prediction thread has its own copy, so concurrent batches share no mutable state.
 
