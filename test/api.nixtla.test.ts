@@ -128,11 +128,31 @@ describe('/nixtla: 422s name the parameter', () => {
     });
   }
 
-  it('finetune_steps on cross-validation (inline fine-tuning is for forecast)', async () => {
-    const res = await post('/nixtla/v2/cross_validation', { ...forecast({ finetune_steps: 5 }), n_windows: 1 });
+  it('finetune_steps on cross-validation fine-tunes each window; what has no equivalent is a 422 naming finetune()', async () => {
+    // each window is /v1/forecast's inline fine-tuning: a model that cannot be fine-tuned is its 422
+    const res = await post('/nixtla/v2/cross_validation', crossValidation({ finetune_steps: 5 }));
     assert.equal(res.status, 422, res.text);
     assert.equal(res.body.errors[0].field, 'finetune_steps');
-    assert.match(res.body.errors[0].reason, /inline fine-tuning is for forecast only; .*POST \/v1\/fine-tuning-jobs/);
+    assert.match(res.body.errors[0].reason, /naive cannot be fine-tuned/);
+    const keep = /finetune\(\) once, then cross_validation\(finetuned_model_id=<its id>\)/;
+    const cases: [string, unknown, string][] = [
+      ['/nixtla/v2/cross_validation', crossValidation({ model: 'chronos-2', finetune_steps: 5, refit: false }), 'refit'],
+      ['/nixtla/v2/cross_validation', crossValidation({ model: 'chronos-2', finetune_steps: 5, full_history: true }), 'finetune_steps'],
+      ['/nixtla/v2/cross_validation/async', crossValidation({ model: 'chronos-2', finetune_steps: 5 }), 'finetune_steps'],
+    ];
+    for (const [path, body, field] of cases) {
+      const refused = await post(path, body);
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.body.errors[0].field, field, path);
+      assert.match(refused.body.errors[0].reason, keep);
+    }
+    const short = await post('/nixtla/v2/cross_validation', crossValidation({ model: 'chronos-2', finetune_steps: 5, h: 6, n_windows: 3, step_size: 6 }));
+    assert.equal(short.status, 422, short.text);
+    assert.match(short.body.errors[0].reason, /^window 2 has 6 values before its cutoff; fine-tuning for h 6 needs 12/);
+    const detect = { series: { y, sizes: [24], X: null }, model: 'naive', freq: 'MS', ...defaults, finetune_steps: 5 };
+    const anomalies = await post('/nixtla/v2/anomaly_detection', detect);
+    assert.equal(anomalies.status, 422, anomalies.text);
+    assert.match(anomalies.body.errors[0].reason, /inline fine-tuning is for forecast and cross_validation/);
   });
 
   it('job_options (job_timeout_seconds) on a job', async () => {
@@ -212,9 +232,10 @@ describe('/nixtla: fine-tuning without a fine-tunable model served', () => {
     finetune_steps: 10, finetune_depth: 1, finetune_loss: 'default', output_model_id: null, finetuned_model_id: null, ...over,
   });
 
-  it('finetune() and finetune_steps under a TimeGPT name: a 422 naming the pull of chronos-2', async () => {
+  it('finetune() and finetune_steps (forecast, cross-validation) under a TimeGPT name: a 422 naming the pull of chronos-2', async () => {
     for (const [path, body, field] of [['/nixtla/v2/finetune', finetune(), 'model'], ['/nixtla/v2/finetune/async', finetune(), 'model'],
-      ['/nixtla/v2/forecast', forecast({ model: 'timegpt-1', finetune_steps: 10 }), 'finetune_steps']] as const) {
+      ['/nixtla/v2/forecast', forecast({ model: 'timegpt-1', finetune_steps: 10 }), 'finetune_steps'],
+      ['/nixtla/v2/cross_validation', crossValidation({ model: 'timegpt-1', finetune_steps: 10 }), 'finetune_steps']] as const) {
       const res = await post(path, body);
       assert.equal(res.status, 422, `${path}: ${res.text}`);
       assert.equal(res.body.errors[0].field, field, path);

@@ -230,6 +230,9 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
     tmp = root / f".tmp-{model_id}-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     started = time.perf_counter()
+    # the Trainer seeds itself (seed= below), but a LoRA adapter is made before it, from the global generator:
+    # seeded here too, so a LoRA fine-tuning gives the same model every time, as a full one does
+    torch.manual_seed(int(spec.get("seed", 0)))
     try:
         tuned = base.fit(
             train, prediction_length=horizon, validation_inputs=validation, finetune_mode=spec.get("mode", "full"),

@@ -300,3 +300,22 @@ def test_jobs_finetune_full_depth_and_inline_finetune_steps(client: NixtlaClient
     assert raw["model"] == "chronos-2"
     assert any("fine-tuned on this request's series for 5 steps" in w["message"] for w in raw["warnings"])
     assert [m for m in server.raw("GET", "/v1/models").json()["models"] if m.get("private")] == []
+
+
+def test_cross_validation_with_finetune_steps_fine_tunes_each_window(client: NixtlaClient, server, airpassengers: pd.DataFrame) -> None:
+    """Under a TimeGPT name, cross_validation(finetune_steps=N) fine-tunes chronos-2 on each window's history (LoRA at
+    depth 1) and forecasts the window: /v1/forecast's inline fine-tuning on the series cut at each cutoff, value for value."""
+    cv = client.cross_validation(airpassengers, h=6, n_windows=2, finetune_steps=5, level=[80])
+    assert len(cv) == 12
+    for k, cutoff in enumerate([144 - 12, 144 - 6]):
+        head = airpassengers.iloc[:cutoff]
+        body = {"series": v1_series(head), "horizon": 6, "freq": "MS", "model": "chronos-2", "quantiles": [0.1, 0.9],
+                "finetune_steps": 5, "finetune_mode": "lora"}
+        ref = v1(server, "/v1/forecast", body)["series"][0][0]["prediction"]
+        rows = cv.iloc[6 * k: 6 * (k + 1)]
+        np.testing.assert_array_equal(rows["TimeGPT"], ref["mean"])
+        np.testing.assert_array_equal(rows["TimeGPT-hi-80"], ref["0.9"])
+        assert (rows["cutoff"] == head["ds"].iloc[-1]).all()
+    with pytest.raises(ApiError) as error:
+        client.cross_validation(airpassengers, h=6, n_windows=2, finetune_steps=5, refit=False)
+    assert error.value.status_code == 422 and "finetuned_model_id" in str(error.value)

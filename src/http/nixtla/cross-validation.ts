@@ -7,7 +7,9 @@ import { findModel } from '../../runtime/catalog.ts';
 import { NixtlaCrossValidationRequest, NixtlaCrossValidationResponse } from './schemas.ts';
 import { FREQ_REASON, crossValidationAnswer, horizonFreq, inSampleAnswer, inSampleWindows, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
 import { crossValidationColumns } from './columns.ts';
-import { callHorizon, checkCovariates, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
+import { callHorizon, checkCovariates, finetuneMode, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
+import { fineTunedCrossValidation, type FineTunedCrossValidation } from './finetuned-cv.ts';
+import type { FieldError } from '../../errors.ts';
 
 export type CrossValidationBody = Static<typeof NixtlaCrossValidationRequest> & { series: NixtlaSeries };
 
@@ -17,6 +19,8 @@ export interface CrossValidationCall {
   /** full_history (forecast(add_history=True)): in-sample windows chosen here, answered as the tail of each series */
   inSample: boolean;
   h: number;
+  /** finetune_steps: every window fine-tuned on its history (finetuned-cv.ts), in the mode of finetune_depth */
+  finetune?: FineTunedCrossValidation;
 }
 
 /** The SDK's cross-validation payload → POST /v1/cross-validation's body (one model: one quota unit). `job`:
@@ -31,9 +35,11 @@ export function crossValidationRequest(
   for (const j of hist) if (j >= columns) errors.push({ field: 'hist_exog', reason: `column ${j} is not one of X's ${columns} columns` });
   const future = new Set(Array.from({ length: columns }, (_, j) => j).filter((j) => !hist.has(j)));
   const sdkColumns = crossValidationColumns(columns, body.hist_exog ?? []);
+  const steps = body.finetune_steps ?? 0;
   const model = resolveModel(ctx, request, reply, 'cross_validation', {
-    requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns,
+    requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns, finetuneSteps: steps,
   });
+  if (steps > 0) refuseFineTunedCrossValidation(body, job, errors);
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
   const { bands, quantiles } = levelBands(body.level, errors);
@@ -49,7 +55,27 @@ export function crossValidationRequest(
     return { horizon: { series, horizon, freq, models: [model], n_windows, step: horizon, refit: false, quantiles }, bands, inSample: true, h: horizon };
   }
   const step = body.step_size ?? body.h;
-  return { horizon: { series, horizon: body.h, freq, models: [model], n_windows: body.n_windows ?? 1, step, refit: body.refit ?? true, quantiles }, bands, inSample: false, h: body.h };
+  const nWindows = body.n_windows ?? 1;
+  const horizon = { series, horizon: body.h, freq, models: [model], n_windows: nWindows, step, refit: body.refit ?? true, quantiles };
+  if (steps === 0) return { horizon, bands, inSample: false, h: body.h };
+  const finetune = {
+    series, horizon: body.h, freq: freq!, model, n_windows: nWindows, step, quantiles, finetune_steps: steps, finetune_mode: finetuneMode(body, []),
+  };
+  return { horizon, bands, inSample: false, h: body.h, finetune };
+}
+
+/** What of TimeGPT's fine-tuned cross-validation Horizon has no way to run: a 422 naming each, with what does it. */
+function refuseFineTunedCrossValidation(body: CrossValidationBody, job: boolean, errors: FieldError[]): void {
+  const keep = 'finetune() once, then cross_validation(finetuned_model_id=<its id>)';
+  const steps = `${body.finetune_steps}: `;
+  if (body.full_history) errors.push({ field: 'finetune_steps', reason: `${steps}in-sample forecasts (add_history) are not fine-tuned; ${keep}` });
+  else if (job) errors.push({
+    field: 'finetune_steps', reason: `${steps}a fine-tuned cross-validation runs synchronously (a fine-tuning per window); as a job: ${keep}`,
+  });
+  else if (body.refit === false) {
+    const why = 'Horizon fine-tunes each window on its own history and keeps nothing; one fine-tuned model for every window:';
+    errors.push({ field: 'refit', reason: `false: ${why} ${keep}` });
+  }
 }
 
 /** POST /nixtla/v2/cross_validation — NixtlaClient.cross_validation() and forecast(add_history=True)'s
@@ -64,7 +90,9 @@ export function crossValidationRoute(app: App, ctx: NixtlaContext): void {
   }, async (request, reply) => {
     const body = request.body as CrossValidationBody;
     const call = crossValidationRequest(ctx, request, reply, body);
-    const { body: result } = await callHorizon(app, request, reply, 'POST', '/v1/cross-validation', call.horizon);
+    const result = call.finetune
+      ? await fineTunedCrossValidation(app, request, reply, call.finetune)
+      : (await callHorizon(app, request, reply, 'POST', '/v1/cross-validation', call.horizon)).body;
     return call.inSample ? inSampleAnswer(result, body.series.sizes, call.h, call.bands) : crossValidationAnswer(result, body.series.sizes, call.h, call.bands);
   });
 }
