@@ -68,7 +68,9 @@ try {
   const post = async (payload: unknown) => {
     const started = performance.now();
     const headers = { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' };
-    const res = await request(`${service.url}/v1/anomalies`, { method: 'POST', headers, body: JSON.stringify(payload), headersTimeout: 0, bodyTimeout: 0 });
+    // a connection per request (reset): one kept alive through a minute of direct runs can be closed under the next request
+    const options = { method: 'POST' as const, headers, body: JSON.stringify(payload), headersTimeout: 0, bodyTimeout: 0, reset: true };
+    const res = await request(`${service.url}/v1/anomalies`, options);
     const json = await res.body.json() as any;
     return { seconds: (performance.now() - started) / 1000, status: res.statusCode, json };
   };
