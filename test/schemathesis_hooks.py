@@ -159,8 +159,9 @@ def _fix_cross_validation(body: dict) -> None:
 
 def _fix_anomalies(body: dict) -> None:
     """An anomalies body: the forecast rules (`step` as the horizon), served model, observed values, and a
-    history long enough to score (min_history at most 4), cut to its last 40 values to keep windows few."""
-    step = int(min(body.get("step", 1), 3))
+    history long enough to score (min_history at most 4), cut to its last 40 values to keep windows few. Mode
+    in-sample scores one-step fits only (step 1; its 422 for another step is tested in node)."""
+    step = 1 if body.get("mode") == "in-sample" else int(min(body.get("step", 1), 3))
     body["min_history"] = int(min(body.get("min_history", 4), 4))
     for series in body["series"]:
         fill = _number(series["target"])
@@ -170,6 +171,8 @@ def _fix_anomalies(body: dict) -> None:
     body["horizon"] = step
     _fix_forecast(body)
     body["step"] = body.pop("horizon")
+    if body.get("mode") == "in-sample":
+        body["step"] = 1
 
 
 def _fix_series_put(body: dict) -> None:

@@ -1,17 +1,18 @@
 // A job's request and result as JSON text, and a large one in parts (migration 013, issue 32). The embedded
 // store (PGlite, WebAssembly) runs each statement on the event loop: writing a 5.5 MB json value held the
 // loop for 75-130 ms and reading one back (PGlite parses json columns) 30-100 ms, while another account's
-// requests waited. A payload over PARTS_OVER_BYTES is therefore written as parts of PART_BYTES of text (4-7 ms
-// of the loop each on an idle machine, a turn between them), the row's column holding a reference to them; the
-// text comes from a forecast thread (JsonText) and goes back to one, so that neither JSON.stringify nor
-// JSON.parse of it runs on the event loop. PostgreSQL takes the same path (one code path for both stores).
+// requests waited. A payload over PARTS_OVER_BYTES is therefore written as parts of PART_BYTES of text (64 KiB:
+// ~1-2 ms of the loop each on an idle machine, a turn between them; 256 KiB parts took 4-7 ms and left the loop's
+// longest block under another account's 100,000-series job at ~30 ms of CPU, 64 KiB ~20 ms: bench/README.md
+// fairness), the row's column holding a reference to them; the text comes from a forecast thread (JsonText) and
+// goes back to one, so that neither JSON.stringify nor JSON.parse of it runs on the event loop. PostgreSQL takes the same path (one code path for both stores).
 import { randomUUID } from 'node:crypto';
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Schema } from './database.ts';
 
 /** the text of one part (characters of JSON, which are bytes for ASCII) */
-export const PART_BYTES = 256 * 1024;
+export const PART_BYTES = 64 * 1024;
 /** a payload of more than this is written in parts */
 export const PARTS_OVER_BYTES = 1024 * 1024;
 /** parts whose job row is gone (expired, or never written: the process died in between) are deleted after this */
