@@ -10,22 +10,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from statsforecast.models import MSTL, AutoARIMA, AutoCES, AutoETS, AutoTheta, DynamicOptimizedTheta, Naive, SeasonalNaive
+from statsforecast.models import MSTL, AutoETS
 
 from .helpers import infer_body, seasonal_series
+from .test_parity import MODELS as PARITY_MODELS
 
 QUANTILES = [0.005, 0.1, 0.5, 0.9, 0.995]  # the anomaly band at level 99, the median, and one more level
 SEASON = {"Q": 4, "MS": 12, "H": 24}
 
 MODELS = {
-    "naive": lambda m: Naive(),
-    "seasonal-naive": lambda m: SeasonalNaive(season_length=m),
-    "auto-ets": lambda m: AutoETS(season_length=m),
-    "auto-arima": lambda m: AutoARIMA(season_length=m),
-    "auto-theta": lambda m: AutoTheta(season_length=m),
-    "damped-ets": lambda m: AutoETS(season_length=m, damped=True),
-    "dyn-opt-theta": lambda m: DynamicOptimizedTheta(season_length=m),
-    "ces": lambda m: AutoCES(season_length=m),
+    **PARITY_MODELS,  # each model id as statsforecast's own class (test_parity.py)
     # the catalog's mstl_season_lengths: 12 for MS, 4 for Q, 24 and 168 for H (both fit twice into 336 values)
     "mstl": lambda m: MSTL(season_length=[24, 168] if m == 24 else [m], trend_forecaster=AutoETS(model="ZZN")),
 }
