@@ -13,15 +13,17 @@
 // is POST /v1/forecast-jobs instead: submitted, polled every --poll-ms until completed, and the last poll
 // reads the result (the whole forecast); loaded lasts from the submission to the result's last byte. With
 // --load nixtla-job, the same job in the Nixtla SDK's terms (POST /nixtla/v2/forecast/async, GET its job).
-// The service runs in this process: the event loop's longest block is the service's, reported per phase two
+// The service runs in this thread, the clients in a worker thread of their own (bench/fairness-clients.ts: not on
+// the service's loop or heap): the event loop's longest block is the service's, reported per phase two
 // ways: wall time (perf_hooks monitorEventLoopDelay: what a request waits, but on a busy machine also time the
 // process was not given a core) and CPU time (the most the loop's thread used between two ticks of a 2 ms timer:
 // work that ran without yielding, whatever the machine's load). Reports; never asserts.
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
-import { startService, type Service } from '../eval/service.ts';
+import { startService } from '../eval/service.ts';
+import type { ClientsMessage, ClientsSpec } from './fairness-clients.ts';
 import { createAccount } from '../src/store/accounts.ts';
 import { createApiKey } from '../src/store/api-keys.ts';
 
@@ -36,28 +38,6 @@ const INTERVAL = Number(args['interval-ms']);
 const LOADS = ['sync', 'job', 'nixtla-job'];
 if (!LOADS.includes(args.load)) throw new Error(`--load is one of ${LOADS.join(', ')}, not ${args.load}`);
 
-const monthly = (n: number) => Array.from({ length: n }, (_, i) => `${2000 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`);
-const small = JSON.stringify({ series: [{ target: Array.from({ length: 48 }, (_, i) => 100 + 10 * Math.sin(i / 2) + i), index: monthly(48) }], horizon: 6, freq: 'MS', model: 'naive' });
-// A: 100,000 daily series of --big-points points (the issue's probes: one point, 4.4 MB; two, 6.8 MB as a job)
-const days = Array.from({ length: Number(args['big-points']) }, (_, d) => `2024-01-${String(d + 1).padStart(2, '0')}`);
-const bigSeries = Array.from({ length: BIG }, (_, i) => ({ target: days.map((_, d) => (i + d) % 97), index: days }));
-const big = JSON.stringify({ series: bigSeries, horizon: 1, freq: 'D', model: 'naive' });
-// the same series as the Nixtla SDK sends them: one flat y, sizes, each series' first date
-const nixtlaSeries = { y: bigSeries.flatMap((s) => s.target), sizes: bigSeries.map((s) => s.target.length), start_datetime: bigSeries.map(() => days[0]) };
-const bigNixtla = JSON.stringify({ series: nixtlaSeries, h: 1, freq: 'D', model: 'naive' });
-
-/** `head`: the answer's first 300 bytes as text (the bench runs on the service's event loop: a large
- * answer is neither decoded nor parsed here, or the bench's own work would show as the service's stall) */
-interface Answer { status: number; ms: number; head: string; bytes: number }
-async function call(service: Service, key: string, method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
-  const t0 = performance.now();
-  const headers = { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-  const res = await request(`${service.url}${path}`, { method, headers, body, headersTimeout: 0, bodyTimeout: 0 });
-  const bytes = Buffer.from(await res.body.arrayBuffer());
-  return { status: res.statusCode, ms: performance.now() - t0, head: bytes.subarray(0, 300).toString(), bytes: bytes.length };
-}
-const post = (service: Service, key: string, body: string) => call(service, key, 'POST', '/v1/forecast', body);
-
 /** The most CPU time the event loop's thread used between two ticks of a 2 ms timer while started. */
 class CpuBlocks {
   maxMs = 0;
@@ -71,30 +51,6 @@ class CpuBlocks {
 }
 
 const p = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]; };
-
-/** A's job: submitted, polled until it completes; the last poll carries the result. Returns what each step took. */
-async function bigJob(service: Service, key: string, nixtla: boolean): Promise<string> {
-  const t0 = performance.now();
-  const accepted = await (nixtla ? call(service, key, 'POST', '/nixtla/v2/forecast/async', bigNixtla) : call(service, key, 'POST', '/v1/forecast-jobs', big));
-  if (accepted.status !== 202) throw new Error(`A's job got ${accepted.status}: ${accepted.head}`);
-  const { job_id: id } = JSON.parse(accepted.head) as { job_id: string };
-  for (;;) {
-    await new Promise((r) => setTimeout(r, Number(args['poll-ms'])));
-    const polled = await call(service, key, 'GET', nixtla ? `/nixtla/v2/forecast/jobs/${id}` : `/v1/forecast-jobs/${id}`);
-    const status = polled.status === 200 ? /"status":"(\w+)"/.exec(polled.head)?.[1] : `HTTP ${polled.status}`;
-    if (status === 'queued' || status === 'running' || status === 'pending') continue;
-    if (status !== 'completed' && status !== 'succeeded') throw new Error(`A's job ended ${status}: ${polled.head}`);
-    const done = (performance.now() - t0) / 1000;
-    const read = `result GET ${polled.ms.toFixed(0)} ms, ${(polled.bytes / 1e6).toFixed(1)} MB`;
-    return `202 in ${accepted.ms.toFixed(0)} ms, completed and read in ${done.toFixed(1)} s (${read})`;
-  }
-}
-
-async function bigSync(service: Service, key: string): Promise<string> {
-  const r = await post(service, key, big);
-  if (r.status !== 200) throw new Error(`A got ${r.status}`);
-  return `${(r.ms / 1000).toFixed(1)} s`;
-}
 
 async function run(mode: string): Promise<void> {
   // fair (the defaults: naive is a CPU model, so HORIZON_FAIR_CHUNK_SERIES_CPU's 50 series), fair:N (chunks of
@@ -112,47 +68,34 @@ async function run(mode: string): Promise<void> {
     const db = service.server!.database.db;
     const a = await createApiKey(db, (await createAccount(db, { name: 'bench-a', dailyQuota: 0, weeklyQuota: 0 })).id, 'a');
     const b = await createApiKey(db, (await createAccount(db, { name: 'bench-b', dailyQuota: 0, weeklyQuota: 0 })).id, 'b');
-    for (let i = 0; i < 20; i++) await post(service, b.key, small); // warm
-    // B is an open loop: one request every INTERVAL ms whether or not the last has answered, so a stall
-    // shows in every request that arrives during it (a closed loop would count it once: coordinated omission)
-    const openLoop = async (while_: () => boolean, into: number[]) => {
-      const calls: Promise<void>[] = [];
-      while (while_()) {
-        calls.push(post(service, b.key, small).then((r) => { if (r.status !== 200) throw new Error(`B got ${r.status}`); into.push(r.ms); }));
-        await new Promise((r) => setTimeout(r, INTERVAL));
-      }
-      await Promise.all(calls);
+    const spec: ClientsSpec = {
+      url: service.url, aKey: a.key, bKey: b.key, load: args.load as ClientsSpec['load'], bigSeries: BIG, bigPoints: Number(args['big-points']),
+      rounds: ROUNDS, intervalMs: INTERVAL, quietSeconds: Number(args['quiet-seconds']), pollMs: Number(args['poll-ms']),
     };
+    // the service's loop measured over each phase the clients' thread announces
     const blocks = monitorEventLoopDelay({ resolution: 10 });
     const cpu = new CpuBlocks();
-    const quiet: number[] = [];
-    const quietUntil = Date.now() + Number(args['quiet-seconds']) * 1000;
-    blocks.enable();
-    cpu.start();
-    await openLoop(() => Date.now() < quietUntil, quiet);
+    let quietBlock = '';
+    const measure = () => `${(blocks.max / 1e6).toFixed(0)} ms (CPU ${cpu.stop().toFixed(0)} ms)`;
+    const clients = new Worker(new URL('./fairness-clients.ts', import.meta.url), { workerData: spec });
+    const done = await new Promise<Extract<ClientsMessage, { type: 'done' }>>((resolve, reject) => {
+      clients.on('error', reject);
+      clients.on('message', (m: ClientsMessage) => {
+        if (m.type === 'phase' && m.phase === 'loaded') { blocks.disable(); quietBlock = measure(); blocks.reset(); }
+        if (m.type === 'phase') { blocks.enable(); cpu.start(); }
+        if (m.type === 'done') resolve(m);
+      });
+    });
     blocks.disable();
-    const quietBlock = `${(blocks.max / 1e6).toFixed(0)} ms (CPU ${cpu.stop().toFixed(0)} ms)`;
-    blocks.reset();
-    const loaded: number[] = [];
-    const bigTimes: string[] = [];
-    blocks.enable();
-    cpu.start();
-    for (let round = 0; round < ROUNDS; round++) {
-      let inFlight = true;
-      const aCall = args.load === 'sync' ? bigSync(service, a.key) : bigJob(service, a.key, args.load === 'nixtla-job');
-      const bigCall = aCall.then((t) => { bigTimes.push(t); }).finally(() => { inFlight = false; });
-      await openLoop(() => inFlight, loaded);
-      await bigCall;
-    }
-    blocks.disable();
-    const loadedBlock = `${(blocks.max / 1e6).toFixed(0)} ms (CPU ${cpu.stop().toFixed(0)} ms)`;
+    const loadedBlock = measure();
+    await clients.terminate();
+    const { quiet, loaded, bigTimes } = done;
     const q99 = p(quiet, 0.99);
     const l99 = p(loaded, 0.99);
     console.log(`${mode.padEnd(8)} chunk ${process.env.HORIZON_FAIR_CHUNK_SERIES_CPU ?? 'default (50)'}: B quiet p50 ${p(quiet, 0.5).toFixed(1)} p99 ${q99.toFixed(1)} ms (n ${quiet.length}); `
       + `B under A p50 ${p(loaded, 0.5).toFixed(1)} p99 ${l99.toFixed(1)} max ${Math.max(...loaded).toFixed(1)} ms (n ${loaded.length}); `
       + `ratio p99 ${(l99 / q99).toFixed(2)}; event loop's longest block quiet ${quietBlock}, loaded ${loadedBlock}`);
-    const bytes = (args.load === 'nixtla-job' ? bigNixtla : big).length;
-    console.log(`  A's ${BIG}-series ${args.load === 'sync' ? 'request' : args.load} (${(bytes / 1e6).toFixed(1)} MB): ${bigTimes.join('; ')}`);
+    console.log(`  A's ${BIG}-series ${args.load === 'sync' ? 'request' : args.load} (${(done.bigBytes / 1e6).toFixed(1)} MB): ${bigTimes.join('; ')}`);
   } finally {
     await service.close();
   }
