@@ -111,6 +111,11 @@ def _fix_forecast(body: dict) -> None:
         if "context" in body:
             body["context"] = int(max(body["context"], holdout + 2))
     for series in body["series"]:
+        if body["model"] in ("auto", "prism"):
+            # auto cross-validates only models that use every covariate sent, and this server serves none;
+            # prism refuses covariates (its blend would drop them): both 422s are tested in node
+            for field in ("hist_variables", "future_variables", "future_variables_index", "static_variables"):
+                series.pop(field, None)
         target = series["target"]
         fill = _number(target)
         if holdout is not None:

@@ -54,8 +54,9 @@ class _ServeBatcher:
         self._max_series = max_series
         self.busy = False
 
-    async def submit(self, key: BatchKey, series: list[SeriesInput], flow: str = "") -> BatchedResult:
-        # flow (x-horizon-flow) is not used: @serve.batch keeps its own first-come queue (docs/fairness-and-quotas.md)
+    async def submit(self, key: BatchKey, series: list[SeriesInput], flow: str = "", formed: bool = False) -> BatchedResult:
+        # flow (x-horizon-flow) and formed (x-horizon-batch) are not used: @serve.batch keeps its own first-come
+        # queue and batching wait (docs/fairness-and-quotas.md)
         arrived = time.perf_counter()
         chunks = [series[i : i + self._max_series] for i in range(0, len(series), self._max_series)]
         outcomes = await asyncio.gather(*(self._deployment.predict_batched((key, chunk, arrived)) for chunk in chunks))
