@@ -392,3 +392,66 @@ describe('POST /v1/anomalies, mode in-sample (one fit per series)', () => {
     assert.equal(answered.headers.get('x-ratelimit-remaining'), '0', 'the 413 was not charged');
   });
 });
+
+describe('POST /v1/anomalies with detection_size (online detection: only the last positions)', () => {
+  const tail = (s: any, d: number) => Object.fromEntries(['index', 'actual', 'forecast', 'median', 'lo', 'hi', 'anomaly', 'score'].map((k) => [k, s[k].slice(-d)]));
+
+  it('mode windows forecasts only the last detection_size windows, each as the batch call forecasts it', async () => {
+    const index = monthlyDates('2012-01', 60);
+    const series = [{ target: seasonal(60, 21), index }, { target: seasonal(48, 22), index: index.slice(0, 48) }];
+    series[0].target[57] += 40;
+    const body = { series, model: 'seasonal-naive', mode: 'windows', step: 2, context: 30 };
+    const before = await inferCalls('seasonal-naive');
+    const online = await anomalies({ ...body, detection_size: 5 });
+    assert.equal(online.status, 200, online.text);
+    assert.equal(await inferCalls('seasonal-naive'), before + 1, 'one model call');
+    assert.equal(online.body.detection_size, 5);
+    assert.equal(online.body.n_windows, 10);
+    const batch = await anomalies(body);
+    assert.equal(batch.status, 200, batch.text);
+    online.body.series.forEach((s: any, i: number) => {
+      checkShape(s, series[i].target, series[i].index);
+      assert.equal(s.scored_from, series[i].target.length - 5);
+      assert.deepEqual(tail(s, 5), tail(batch.body.series[i], 5), `series ${i}`);
+    });
+    assert.deepEqual(online.body.series[0].anomalies, [57]);
+  });
+
+  it('mode in-sample: the same one fit per series, only the last positions scored; model auto compares its candidates on the whole history', async () => {
+    const index = monthlyDates('2012-01', 72);
+    const walk = gaussian(31);
+    let level = 50;
+    const series = [{ target: seasonal(72, 23), index }, { target: Array.from({ length: 72 }, () => (level += 2 * walk())), index }];
+    series[1].target[70] += 40;
+    for (const model of ['auto-ets', 'auto']) {
+      const [online, batch] = await Promise.all([anomalies({ series, model, detection_size: 6 }), anomalies({ series, model })]);
+      assert.equal(online.status, 200, online.text);
+      assert.equal(batch.status, 200, batch.text);
+      assert.equal(online.body.mode, 'in-sample');
+      assert.equal(online.body.n_windows, 12);
+      online.body.series.forEach((s: any, i: number) => {
+        checkShape(s, series[i].target, index);
+        assert.equal(s.scored_from, 66);
+        assert.deepEqual(tail(s, 6), tail(batch.body.series[i], 6), `${model}, series ${i}`);
+      });
+      if (model === 'auto') assert.deepEqual(online.body.auto, batch.body.auto);
+      assert.ok(online.body.series[1].anomalies.includes(70), JSON.stringify(online.body.series[1].anomalies));
+    }
+  });
+
+  it('422s: detection_size below 1, or more positions than a series can score after min_history + step - 1 values', async () => {
+    const index = monthlyDates('2015-01', 40);
+    const series = [{ target: seasonal(40, 24), index }, { target: seasonal(30, 25), index: index.slice(0, 30) }];
+    const zero = await anomalies({ series, model: 'naive', detection_size: 0 });
+    assert.equal(zero.status, 422, zero.text);
+    assert.ok(zero.body.errors.some((e: any) => e.field === 'detection_size'), zero.text);
+    const big = await anomalies({ series, model: 'naive', detection_size: 20, min_history: 10, step: 2 });
+    assert.equal(big.status, 422, big.text);
+    assert.deepEqual(big.body.errors.map((e: any) => [e.series, e.field]), [[1, 'detection_size']]);
+    assert.match(big.body.errors[0].reason,
+      /^detection_size 20 exceeds what series 1 can score: it has 30 values, the first min_history 10 \+ step 2 - 1 = 11 are history only, so at most 19 can be scored/);
+    const fits = await anomalies({ series, model: 'naive', detection_size: 19, min_history: 10, step: 2 });
+    assert.equal(fits.status, 200, fits.text);
+    assert.deepEqual(fits.body.series.map((s: any) => s.scored_from), [21, 11]);
+  });
+});

@@ -8,6 +8,9 @@
 //   strictly out of sample, and the only mode for step > 1 and for models not fitted to the history (the
 //   foundation models). All windows of all series are ONE model call (the worker batches them).
 // model "auto" picks a model per series from its candidates' in-sample fits and scores in-sample.
+// `detection_size` (online detection) scores only the last detection_size positions of each series: in mode
+// windows only their windows are forecast (each from the history before it); in mode in-sample the one fit per
+// series is the same, and only those positions of its fitted values are scored.
 import { infer, planForecast, planModelRefs, toContract, type ForecastPlan } from './forecast.ts';
 import { truncate } from './cross-validation.ts';
 import { AUTO_ID, AUTO_STATISTICAL, isAuto } from './auto.ts';
@@ -34,7 +37,7 @@ export type AnomalyMode = 'in-sample' | 'windows';
 
 export interface AnomaliesBody {
   series: InputSeries[]; freq: string; model?: string; model_size?: string;
-  level?: number; step?: number; context?: number; min_history?: number; mode?: AnomalyMode;
+  level?: number; step?: number; context?: number; min_history?: number; mode?: AnomalyMode; detection_size?: number;
 }
 
 /** The window that scores position `position` of series `series`: the `context` values before its cutoff. */
@@ -47,6 +50,9 @@ export interface AnomaliesPlan {
   quantiles: [number, number, number];
   /** per series: the first scored position (positions before it are not scored) */
   scoredFrom: number[];
+  /** per series: the first position model auto compares its candidates' fits on (min_history + step - 1: the
+   * whole scorable history, also when detection_size scores only the end) */
+  comparedFrom: number[];
   /** series whose index has gaps: a window's forecast date is checked against the observation's */
   gappy: Set<number>;
   /** the model calls: mode windows, one with every window; mode in-sample, one per model (model auto: per
@@ -130,8 +136,9 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
 
   // position t is scored from the values before t - step + 1, at least min_history of them
   const first = minHistory + step - 1;
-  const scoredFrom = body.series.map((s) => Math.min(first, s.target.length));
-  const total = body.series.reduce((sum, s) => sum + Math.max(0, s.target.length - first), 0);
+  const comparedFrom = body.series.map((s) => Math.min(first, s.target.length));
+  const scoredFrom = body.detection_size === undefined ? comparedFrom : detectionStarts(body, body.detection_size, minHistory, step);
+  const total = body.series.reduce((sum, s, i) => sum + s.target.length - scoredFrom[i], 0);
   if (total === 0) {
     const longest = Math.max(...body.series.map((s) => s.target.length));
     throw invalid('min_history', `no series has a timestep to score: the first scored position is min_history ${minHistory} + step ${step} - 1 = ${first}, `
@@ -141,15 +148,15 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
   if (total > limit) {
     const how = mode === 'windows' ? 'one window each, mode windows' : 'mode in-sample';
     throw invalid('series', `${total} timesteps to score (${how}) exceed the maximum of ${limit} per request; `
-      + 'send fewer or shorter series, or raise min_history');
+      + `send fewer or shorter series, or ${body.detection_size === undefined ? 'raise min_history or set detection_size' : 'lower detection_size'}`);
   }
   body.series.forEach((s, i) => {
-    if (s.target.length > first) return;
+    if (s.target.length > scoredFrom[i]) return;
     const message = `series ${i} has ${s.target.length} values, not more than the ${first} before the first scored position `
       + `(min_history ${minHistory} + step ${step} - 1): nothing is scored`;
     warnings.push({ series: i, field: `series[${i}].target`, message });
   });
-  const common = { body, mode, level, step, minHistory, quantiles, scoredFrom, gappy, warnings };
+  const common = { body, mode, level, step, minHistory, quantiles, scoredFrom, comparedFrom, gappy, warnings };
   if (mode === 'in-sample') {
     const message = `context applies to mode "windows"; mode "in-sample" fits each series' whole history `
       + `(its last ${whole[0].context} values at most: max_context) once`;
@@ -164,8 +171,24 @@ export function planAnomalies(body: AnomaliesBody, registry: ModelRegistry, opti
     const { model, size, context: cap } = whole[0];
     warnings.push({ field: 'context', message: `context ${body.context} exceeds the max_context ${cap} of model ${model} (size ${size}); using ${cap}` });
   }
-  const { windows, call } = planWindows(body, context, first, warnings, (inputs) => plan(inputs, body.model, context));
+  const { windows, call } = planWindows(body, context, scoredFrom, warnings, (inputs) => plan(inputs, body.model, context));
   return { ...common, model: call.model, size: call.size, context, calls: [call], windows, fittedAt: [] };
+}
+
+/** Per series, the first of its last `size` positions: a 422 naming detection_size where a series has fewer
+ * positions after its first `min_history + step - 1` values (each scored position needs that history before it). */
+function detectionStarts(body: AnomaliesBody, size: number, minHistory: number, step: number): number[] {
+  const first = minHistory + step - 1;
+  const errors = body.series.flatMap((s, i) => {
+    const scorable = s.target.length - first;
+    if (size <= scorable) return [];
+    const most = scorable > 0 ? `at most ${scorable} can be scored` : 'none can be scored';
+    return [{ series: i, field: 'detection_size', reason: `detection_size ${size} exceeds what series ${i} can score: it has `
+      + `${s.target.length} values, the first min_history ${minHistory} + step ${step} - 1 = ${first} are history only, so ${most}; `
+      + 'lower detection_size or min_history' }];
+  });
+  if (errors.length) throw new RequestValidationError(errors);
+  return body.series.map((s) => s.target.length - size);
 }
 
 /** Per sent position, the index of its value in the series the model fits: the last `length` steps of the
@@ -180,12 +203,12 @@ function fittedIndex(s: InputSeries, length: number, freq: Freq, gappy: boolean)
 /** One window per scored position, all planned as one model call; a window the model refuses (e.g. its
  * context holds no observation) is left out, named in `warnings`. */
 function planWindows(
-  body: AnomaliesBody, context: number, first: number, warnings: RequestWarning[], plan: (inputs: InputSeries[]) => ForecastPlan,
+  body: AnomaliesBody, context: number, scoredFrom: number[], warnings: RequestWarning[], plan: (inputs: InputSeries[]) => ForecastPlan,
 ): { windows: Window[]; call: ForecastPlan } {
   const step = body.step ?? 1;
   const windows: Window[] = [];
   body.series.forEach((s, i) => {
-    for (let t = first; t < s.target.length; t++) {
+    for (let t = scoredFrom[i]; t < s.target.length; t++) {
       const cutoff = t - step + 1;
       const start = Math.max(0, cutoff - context);
       windows.push({ series: i, position: t, cutoff, input: truncate(from(s, start), cutoff - start, step) });
@@ -275,13 +298,13 @@ function planAutoCandidates(
 }
 
 /** Per series, the candidate whose in-sample fitted values are closest to the observations (mean absolute
- * error over the scored positions every candidate fits), ties to the earlier candidate; with its error. */
+ * error over the positions from comparedFrom on that every candidate fits), ties to the earlier candidate; with its error. */
 function pickPerSeries(p: AnomaliesPlan, answers: InferResponse[]): { pick: number; mae: number | null }[] {
   return p.body.series.map((s, i) => {
     const fitted = answers.map((a) => a.predictions[i].in_sample?.mean ?? []);
     const sums = answers.map(() => 0);
     let count = 0;
-    for (let t = p.scoredFrom[i]; t < s.target.length; t++) {
+    for (let t = p.comparedFrom[i]; t < s.target.length; t++) {
       const y = s.target[t];
       const k = p.fittedAt[i][t];
       if (y === null || k < 0 || !fitted.every((f) => Number.isFinite(f[k]))) continue;
@@ -330,7 +353,7 @@ export async function runAnomalies(p: AnomaliesPlan, inference: InferenceClient,
   const scored = p.mode === 'windows' ? scoreWindows(p, answers[0], series) : scoreInSample(p, answers, series);
   return {
     model: p.model, model_size: p.size, mode: p.mode, level: p.level, step: p.step, context: p.context, min_history: p.minHistory,
-    quantiles: p.quantiles, n_windows: scored.count, n_anomalies: series.reduce((sum, s) => sum + s.anomalies.length, 0),
+    ...(p.body.detection_size !== undefined && { detection_size: p.body.detection_size }), quantiles: p.quantiles, n_windows: scored.count, n_anomalies: series.reduce((sum, s) => sum + s.anomalies.length, 0),
     series, warnings: scored.warnings, ...(scored.auto && { auto: scored.auto }),
   };
 }

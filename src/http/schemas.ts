@@ -140,6 +140,7 @@ export const AnomaliesRequest = Type.Object({
   step: Type.Optional(Type.Integer({ minimum: 1, description: 'each timestep is forecast `step` steps ahead (from the values up to `step` before it); default 1; at most the model\'s max_horizon' })),
   context: Type.Optional(Type.Integer({ minimum: 1, description: 'mode windows: values of history each window\'s forecast uses (the last ones before its cutoff); default 128, capped at max_context. Mode in-sample fits each whole history (at most max_context values) and ignores it, with a warning' })),
   min_history: Type.Optional(Type.Integer({ minimum: 1, description: 'values before the first window\'s cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8' })),
+  detection_size: Type.Optional(Type.Integer({ minimum: 1, description: 'online detection: score only the last detection_size positions of each series (default: every position from min_history + step - 1 on). Mode windows forecasts only their windows, each from the history before it; mode in-sample fits each series once as without it and scores only those positions. A series with fewer than min_history + step - 1 + detection_size values is a 422 naming it' })),
 }, { additionalProperties: false });
 
 const NumberColumn = (description: string) => Type.Array(Type.Union([Type.Number(), Type.Null()]), { description });
@@ -152,11 +153,12 @@ export const AnomaliesResponse = Type.Object({
   step: Type.Integer(),
   context: Type.Integer({ description: 'mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context)' }),
   min_history: Type.Integer(),
+  detection_size: Type.Optional(Type.Integer({ description: 'as sent: only the last detection_size positions of each series were scored' })),
   quantiles: Type.Array(Type.Number(), { description: '[lo, 0.5, hi]: the quantile levels of the band and of the median' }),
   n_windows: Type.Integer({ description: 'timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample fitted positions (mode in-sample)' }),
   n_anomalies: Type.Integer(),
   series: Type.Array(Type.Object({
-    scored_from: Type.Integer({ description: 'position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1 (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end' }),
+    scored_from: Type.Integer({ description: 'position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1, or with detection_size the series length - detection_size (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end' }),
     index: Type.Array(Type.String(), { description: 'the dates (as sent) of the scored positions' }),
     actual: NumberColumn('the observations (null = missing: never flagged)'),
     forecast: NumberColumn('the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be forecast (see warnings)'),
