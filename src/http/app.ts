@@ -5,21 +5,13 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, {
-  LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyBaseLogger, type RawServerDefault,
-  type RawRequestDefaultExpression, type RawReplyDefaultExpression,
+  LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest,
 } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from '../config.ts';
-import { isStoreUnreachable, type Database } from '../store/database.ts';
-import type { InferenceClient } from '../runtime/inference.ts';
-import type { PullManager } from '../runtime/model-pull.ts';
-import type { ModelRegistry } from '../runtime/models.ts';
-import type { JobQueue } from '../jobs/queue.ts';
-import type { SeriesScorer } from '../jobs/series-scorer.ts';
+import { isStoreUnreachable } from '../store/database.ts';
 import { registerAccuracyMetrics } from './accuracy-metrics.ts';
-import type { WorkerStatus } from '../runtime/supervisor.ts';
 import { HorizonError, toProblem, validationError } from '../errors.ts';
 import { RequestValidationError } from '../forecasting/normalize.ts';
 import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
@@ -27,9 +19,10 @@ import { AJV_OPTIONS } from './ajv-options.ts';
 import { installJsonParser } from './large-forecast.ts';
 import { authHook } from './auth.ts';
 import { installChargeSettlement } from './charge.ts';
-import { installSyncLimits, type SyncLimits } from './sync-limits.ts';
+import { installSyncLimits } from './sync-limits.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
+import type { App, AppContext, AppDeps } from './app-types.ts';
 import { nixtlaApi } from './nixtla/index.ts';
 import { KeyCache } from './key-cache.ts';
 import { Telemetry } from './telemetry.ts';
@@ -42,44 +35,11 @@ import { MethodsByPath } from './allowed-methods.ts';
 import { addExamples } from './openapi-examples.ts';
 
 const HORIZON_LOGO = readFileSync(fileURLToPath(new URL('../../web/horizon-logo.svg', import.meta.url)));
-import { adminHook, type AdminTokens } from './admin.ts';
-import type { AnswerThreads } from '../forecasting/answer-threads.ts';
-import type { FineTuner } from '../runtime/fine-tuning.ts';
-import type { PrivateModels } from '../jobs/fine-tuning-job.ts';
+import { adminHook } from './admin.ts';
 import { privateModelsHook } from './private-models-hook.ts';
 
-export interface AppDeps {
-  config: Pick<Config, 'bodyLimitBytes' | 'jobResultTtlSeconds' | 'logLevel' | 'metricsToken' | 'inferenceTimeoutMs' | 'syncBudgetMs' | 'cpuWorkers'> & Partial<Pick<Config, 'autoCandidates' | 'autoWindows' | 'autoRefit' | 'inferFloat32' | 'requestThreadMinBytes' | 'seriesMaxPerAccount' | 'seriesMaxPoints' | 'fineTuneMaxSteps' | 'fineTuneInlineMaxSteps'>> & Partial<SyncLimits>;
-  database: Database;
-  registry: ModelRegistry;
-  inference: InferenceClient;
-  queue: JobQueue;
-  /** auto-pull of missing weights (HORIZON_AUTO_PULL=1); absent: nothing is downloaded at request time */
-  pulls?: PullManager;
-  workers: () => WorkerStatus[];
-  /** tokens of the /v1/admin operations; none: they answer 404 */
-  admin?: AdminTokens;
-  version: string;
-  logger?: boolean | object;
-  /** the /metrics registry (server.ts gives it the workers' endpoints); absent: one without worker scrapes */
-  telemetry?: Telemetry;
-  /** threads that write large forecast answers off the event loop (HORIZON_ANSWER_THREADS); absent: all on the loop */
-  answerThreads?: AnswerThreads;
-  /** fine-tuning (POST /v1/fine-tuning-jobs) and the accounts' private models; absent: no account has any */
-  fineTuning?: { tuner: FineTuner; privateModels: PrivateModels };
-  /** scores stored forecasts when appends cover them (server.ts starts it); absent: only a sweep elsewhere scores */
-  seriesScorer?: SeriesScorer;
-}
-
-/** What routes get: the deps plus what buildApp derives from them. */
-export interface AppContext extends AppDeps {
-  keyCache?: KeyCache;
-  telemetry: Telemetry;
-  /** onRequest hook of the admin routes (admin.ts) */
-  adminAuth: ReturnType<typeof adminHook>;
-}
-
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+// for buildApp's callers (server.ts, the tests); the routes take them from app-types.ts
+export type { App, AppDeps } from './app-types.ts';
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({

@@ -26,7 +26,8 @@ import { HorizonError, type FieldError } from '../errors.ts';
 import { ForecastRequest } from './schemas.ts';
 import { fieldErrorsFromAjv } from './validation-errors.ts';
 import { bodyValidator } from './body-validator.ts';
-import { nixtlaAnswerReply, nixtlaForecastReply, type NixtlaAnswerJob, type NixtlaForecastJob } from './nixtla/thread.ts';
+import { nixtlaAnswerReply, nixtlaForecastReply } from './nixtla/thread.ts';
+import type { NixtlaAnswerJob, NixtlaForecastJob } from './nixtla/thread-messages.ts';
 
 /** What the thread needs of the deployment's state (the registry lives on the event loop). */
 export interface RequestContext {

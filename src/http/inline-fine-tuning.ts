@@ -3,7 +3,7 @@
 // unit for the forecast and one per started 100 training steps, run in a fine-tuning process that keeps
 // nothing (src/forecasting/inline-fine-tuning.ts). A client that goes away stops the training.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from './app.ts';
+import type { AppContext } from './app-types.ts';
 import { chargeUnits, withRefundOn5xx } from './charge.ts';
 import { HorizonError } from '../errors.ts';
 import { planForecast, type ForecastResult } from '../forecasting/forecast.ts';

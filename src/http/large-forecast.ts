@@ -18,7 +18,7 @@ import { renamePrivateModels } from './private-models-hook.ts';
 import { chargeRequest, withRefundOn5xx } from './charge.ts';
 import { checkSyncSize } from './sync-limits.ts';
 import { ownerOf } from './auth.ts';
-import type { App, AppContext } from './app.ts';
+import type { App, AppContext } from './app-types.ts';
 import type { RequestContext, RequestReply } from './forecast-thread.ts';
 import { inlineBodyOf } from '../forecasting/stored-payload.ts';
 import { LargeBody } from './large-body.ts';

@@ -4,13 +4,7 @@
 // the core runtime group (installed by every setup, no weights) are used, so they work everywhere.
 
 import { NIXTLA_EXAMPLES } from './nixtla/examples.ts';
-
-export interface OperationExamples {
-  /** name → request body, for operations with a body */
-  request?: Record<string, { summary: string; value: unknown }>;
-  /** status → an example body of that success response */
-  response?: Record<number, unknown>;
-}
+import type { OperationExamples } from './operation-examples.ts';
 
 const monthly = {
   series: [{

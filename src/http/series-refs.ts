@@ -13,7 +13,7 @@ import { decodeTarget, historyPoints, insertForecasts, readHistories } from '../
 import { ownerOf } from './auth.ts';
 import { LargeBody } from './large-forecast.ts';
 import { storedSeriesPayload } from '../forecasting/stored-payload.ts';
-import type { AppContext } from './app.ts';
+import type { AppContext } from './app-types.ts';
 
 declare module 'fastify' {
   interface FastifyRequest { seriesRefs?: SeriesRefs }

@@ -3,7 +3,7 @@
 // store: true — through POST /v1/forecast itself (app.inject with the caller's key), so the validation,
 // quota charge (one unit per call) and answer are the route's. Series with the same schedule go in one call.
 import type { FastifyRequest } from 'fastify';
-import type { App } from './app.ts';
+import type { App } from './app-types.ts';
 import type { SeriesSchedule } from '../forecasting/stored-series.ts';
 import { latestForecastSteps } from '../store/series.ts';
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { jsonResponse, problemResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../../errors.ts';

@@ -1,7 +1,7 @@
 import type { Static } from '@fastify/type-provider-typebox';
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { jsonResponse, problemResponses } from '../schemas.ts';
-import { plainJsonSerializer } from '../routes/index.ts';
+import { plainJsonSerializer } from '../json-serializer.ts';
 import { DEFAULT_ANOMALY_LEVEL } from '../../forecasting/anomalies.ts';
 import { NixtlaAnomaliesRequest, NixtlaAnomaliesResponse } from './schemas.ts';
 import { FREQ_REASON, anomaliesAnswer, horizonFreq, splitSeries, type NixtlaSeries } from './translate.ts';

@@ -1,7 +1,7 @@
 // What every /nixtla route shares: the call onto Horizon's own /v1 operation, the model a name means,
 // and the TimeGPT settings Horizon cannot honour (a 422 naming each, never ignored).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, AppContext } from '../app.ts';
+import type { App, AppContext } from '../app-types.ts';
 import { ERRORS, HorizonError, validationError, type ErrorCode, type FieldError, type Problem } from '../../errors.ts';
 import { findModel, type Covariates } from '../../runtime/catalog.ts';
 import { AUTO_ID, defaultCandidates } from '../../forecasting/auto.ts';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@fastify/type-provider-typebox';
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { jsonResponse, problemResponses } from '../schemas.ts';
-import { plainJsonSerializer } from '../routes/index.ts';
+import { plainJsonSerializer } from '../json-serializer.ts';
 import { findModel } from '../../runtime/catalog.ts';
 import { NixtlaCrossValidationRequest, NixtlaCrossValidationResponse } from './schemas.ts';
 import { FREQ_REASON, crossValidationAnswer, horizonFreq, inSampleAnswer, inSampleWindows, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';

@@ -1,7 +1,7 @@
 // OpenAPI examples of the /nixtla operations: request bodies exactly as nixtla==0.9.0 sends them (its
 // columnar payloads, TimeGPT settings at their defaults), sent to a real server by test/openapi.test.ts,
 // and answers of the real server (rounded).
-import type { OperationExamples } from '../openapi-examples.ts';
+import type { OperationExamples } from '../operation-examples.ts';
 
 const y = [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118, 115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140];
 const defaults = { clean_ex_first: true, finetune_steps: 0, finetune_depth: 1, finetune_loss: 'default', finetuned_model_id: null, multivariate: false };

@@ -5,7 +5,7 @@
 // models) and DELETE /v1/models/{id}.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from '@fastify/type-provider-typebox';
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { jsonResponse, problemResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError, type FieldError } from '../../errors.ts';

@@ -4,7 +4,7 @@
 // other (each takes a fine-tuning slot). The windows, their cutoffs and what is left out are POST
 // /v1/cross-validation's (src/forecasting/cross-validation.ts); each call is charged as that forecast is.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { validationError, type FieldError } from '../../errors.ts';
 import { truncate } from '../../forecasting/cross-validation.ts';
 import type { InputSeries } from '../../forecasting/normalize.ts';

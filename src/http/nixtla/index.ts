@@ -4,7 +4,7 @@
 // docs/nixtla.md has the mapping. Tagged `nixtla` in the OpenAPI document.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { App, AppContext } from '../app.ts';
+import type { App, AppContext } from '../app-types.ts';
 import type { Config } from '../../config.ts';
 import { HorizonError, toProblem } from '../../errors.ts';
 import { findModel } from '../../runtime/catalog.ts';

@@ -4,9 +4,9 @@
 // /v1/cross-validation-jobs: validated and charged at submit, stored before the 202, retried, kept
 // HORIZON_JOB_RESULT_TTL_SECONDS); the same job is readable through /v1 too.
 import { Type } from '@fastify/type-provider-typebox';
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { jsonResponse, problemResponses } from '../schemas.ts';
-import { plainJsonSerializer } from '../routes/index.ts';
+import { plainJsonSerializer } from '../json-serializer.ts';
 import { HorizonError, validationError } from '../../errors.ts';
 import { getJob } from '../../store/jobs.ts';
 import { NixtlaCrossValidationRequest, NixtlaForecastRequest, NixtlaJob, NixtlaJobAccepted, NixtlaJobParams } from './schemas.ts';

@@ -11,7 +11,7 @@ import { currentRequest } from '../request-context.ts';
 import type { LargeBody } from '../large-body.ts';
 import type { LevelBand } from './translate.ts';
 import type { NixtlaContext } from './common.ts';
-import type { NixtlaAnswerJob, NixtlaAnswerReply, NixtlaForecastJob, NixtlaForecastReply } from './thread.ts';
+import type { NixtlaAnswerJob, NixtlaAnswerReply, NixtlaForecastJob, NixtlaForecastReply } from './thread-messages.ts';
 
 const bytesOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 

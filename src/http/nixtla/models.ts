@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { jsonResponse, problemResponses } from '../schemas.ts';
 import { validationError } from '../../errors.ts';
 import { findModel } from '../../runtime/catalog.ts';

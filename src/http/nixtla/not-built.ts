@@ -1,6 +1,6 @@
 // What nixtla==0.9.0 can call and Horizon has not built: a 501 naming the reason and what to use instead.
 // Out of the OpenAPI document (they do no operation); keyed like every /nixtla route (401 first).
-import type { App } from '../app.ts';
+import type { App } from '../app-types.ts';
 import { HorizonError, toProblem } from '../../errors.ts';
 
 const NOT_BUILT: [method: 'GET' | 'POST' | 'DELETE', path: string, reason: string][] = [

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { AdminAccount, AdminAccountCreate, problemAnswer } from '../schemas.ts';
 import { HorizonError } from '../../errors.ts';
 import { accountOverview, createAccount, AccountExistsError } from '../../store/accounts.ts';

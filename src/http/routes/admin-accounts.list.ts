@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { AdminAccountList, problemAnswer } from '../schemas.ts';
 import { listAccounts } from '../../store/accounts.ts';
 import { adminView } from './admin-account-view.ts';

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { AdminAccount, AdminAccountParams, AdminAccountUpdate, problemAnswer } from '../schemas.ts';
 import { HorizonError } from '../../errors.ts';
 import { accountOverview, updateAccount } from '../../store/accounts.ts';

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { AdminAccountParams, ApiKeyCreate, CreatedApiKey, problemAnswer } from '../schemas.ts';
 import { HorizonError } from '../../errors.ts';
 import { createApiKey, DuplicateKeyNameError } from '../../store/api-keys.ts';

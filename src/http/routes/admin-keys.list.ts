@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { AdminAccountParams, ApiKeyList, problemAnswer } from '../schemas.ts';
 import { listApiKeys } from '../../store/api-keys.ts';
 import { adminAccountNamed, adminKeyView } from './admin-account-view.ts';

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { AdminKeyParams, ApiKey, problemAnswer } from '../schemas.ts';
 import { HorizonError } from '../../errors.ts';
 import { revokeApiKey } from '../../store/api-keys.ts';

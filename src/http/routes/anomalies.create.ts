@@ -1,5 +1,5 @@
 import { plainJsonSerializer } from '../json-serializer.ts';
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { AnomaliesRequest, AnomaliesResponse, problemResponses, jsonResponse, problemAnswer } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';

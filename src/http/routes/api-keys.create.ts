@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { ApiKeyCreate, CreatedApiKey, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../../errors.ts';

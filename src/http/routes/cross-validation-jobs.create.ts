@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { CrossValidationRequest, CrossValidationJobAccepted, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeUnits, withRefundOn5xx } from '../charge.ts';

@@ -1,5 +1,5 @@
 import { plainJsonSerializer } from '../json-serializer.ts';
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { CrossValidationRequest, CrossValidationResponse, problemResponses, jsonResponse, syncOnlyResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeUnits, withRefundOn5xx } from '../charge.ts';

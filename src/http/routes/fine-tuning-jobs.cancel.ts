@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { JobIdParams, problemResponses, jsonResponse } from '../schemas.ts';
 import { FineTuningJob } from '../fine-tuning-schemas.ts';
 import { ownerOf } from '../auth.ts';

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { problemResponses, jsonResponse } from '../schemas.ts';
 import { FineTuningRequest, FineTuningJob, type FineTuningBody } from '../fine-tuning-schemas.ts';
 import { ownerOf } from '../auth.ts';

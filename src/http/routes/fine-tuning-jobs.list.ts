@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { JobListQuery, problemResponses, jsonResponse } from '../schemas.ts';
 import { FineTuningJobList } from '../fine-tuning-schemas.ts';
 import { ownerOf } from '../auth.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Route } from './index.ts';
-import type { AppContext } from '../app.ts';
+import type { Route } from '../app-types.ts';
+import type { AppContext } from '../app-types.ts';
 import { ForecastRequest, JobAccepted, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';

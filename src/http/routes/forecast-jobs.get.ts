@@ -1,5 +1,5 @@
 import { plainJsonSerializer } from '../json-serializer.ts';
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { Job, JobIdParams, problemResponses, jsonResponse } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../../errors.ts';

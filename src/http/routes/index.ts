@@ -1,5 +1,5 @@
 // Every operation of the API, one file each, named after it.
-import type { App, AppContext } from '../app.ts';
+import type { Route } from '../app-types.ts';
 import { forecastCreate } from './forecast.create.ts';
 import { forecastJobsCreate } from './forecast-jobs.create.ts';
 import { forecastJobsGet } from './forecast-jobs.get.ts';
@@ -42,8 +42,6 @@ import { seriesAccuracyGet } from './series-accuracy.get.ts';
 import { accuracyGet } from './accuracy.get.ts';
 import { seriesObservationsAppendMany } from './series-observations.append-many.ts';
 
-export type Route = (app: App, deps: AppContext) => void;
-
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
@@ -54,6 +52,3 @@ export const routes: Route[] = [
   fineTuningJobsCreate, fineTuningJobsGet, fineTuningJobsList, fineTuningJobsCancel, modelsDelete, modelsGet,
   seriesPut, seriesGet, seriesList, seriesDelete, seriesObservationsAppend, seriesAccuracyGet, accuracyGet, seriesObservationsAppendMany,
 ];
-
-// for the Nixtla routes, which took it from here
-export { plainJsonSerializer } from '../json-serializer.ts';

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { HorizonError } from '../../errors.ts';
 import { createMcpServer, type CallApi } from '../../mcp/tools.ts';

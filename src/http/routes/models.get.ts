@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { ModelInfo, problemResponses, jsonResponse } from '../schemas.ts';
 import { ModelIdParams } from '../fine-tuning-schemas.ts';
 import { ownerOf } from '../auth.ts';

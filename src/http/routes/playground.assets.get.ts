@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { HorizonError } from '../../errors.ts';
 import { PLAYGROUND_HEADERS, playgroundFiles } from './playground-files.ts';
 

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { PLAYGROUND_HEADERS, playgroundFiles } from './playground-files.ts';
 
 /** GET /playground — the browser playground (web/index.html). Public: the page holds no data; its

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { problemResponses, jsonResponse } from '../schemas.ts';
 import { AccuracyQuery, SeriesAccuracy, SeriesIdParams } from '../series-schemas.ts';
 import { ownerOf } from '../auth.ts';

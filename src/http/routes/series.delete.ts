@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { Type } from '@fastify/type-provider-typebox';
 import { problemResponses, jsonResponse } from '../schemas.ts';
 import { SeriesIdParams } from '../series-schemas.ts';

@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { StatusResponse, jsonResponse } from '../schemas.ts';
 
 /** GET /v1/status — liveness without auth; no secrets, no tenant data. */

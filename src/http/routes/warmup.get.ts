@@ -1,4 +1,4 @@
-import type { Route } from './index.ts';
+import type { Route } from '../app-types.ts';
 import { WarmupPulling, WarmupQuery, WarmupResponse, problemResponses, jsonResponse } from '../schemas.ts';
 import { checkWeights } from '../../forecasting/forecast.ts';
 import { HorizonError } from '../../errors.ts';
