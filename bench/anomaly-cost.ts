@@ -7,7 +7,7 @@
 //
 // Monthly series (bench/series.ts values, season 12), the endpoint's defaults: level 99, step 1,
 // min_history 24 (176 windows per series of 200), context 128. chronos-bolt tiny is a random-weight
-// fixture written for the run (python -m horizon_runtime.fixtures), on CPU: its cost is the real model
+// fixture written for the run (runtime/tests/fixtures), on CPU: its cost is the real model
 // code's at the tiny size. Model calls are the worker's own count of /infer requests (GET /metrics).
 // Medians over the rounds after one warm-up round. Measures and reports; never asserts.
 import { performance } from 'node:perf_hooks';
@@ -38,7 +38,7 @@ const foundation = [...new Set(models.filter((m) => m.model_size).map((m) => m.m
 const weights = foundation.length ? mkdtempSync(join(tmpdir(), 'horizon-anomaly-bench-')) : undefined;
 if (weights) {
   const repo = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(join(repo, 'runtime', '.venv-core', 'bin', 'python'), ['-m', 'horizon_runtime.fixtures', '--models', foundation.join(','), '--out', weights], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(join(repo, 'runtime', '.venv-core', 'bin', 'python'), ['-m', 'tests.fixtures', '--models', foundation.join(','), '--out', weights], { cwd: join(repo, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
 }
 if (weights) process.env.HORIZON_MODEL_DIR = weights;
 const loadBefore = loadavg()[0];

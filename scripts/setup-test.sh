@@ -39,7 +39,7 @@ if [ ! -x /usr/bin/chromium ]; then
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
 fi
 
-bash "$root/runtime/setup.sh"  # every group: timesfm1's tests run its model
+bash "$root/runtime/setup.sh" --with ray,test  # every group (timesfm1's tests run its model), with pytest and Ray Serve (test/ray-serve.test.ts)
 
 # Schemathesis (the API fuzz stage of scripts/test.sh) in its own virtualenv, pinned exactly
 st_venv="$tools/venv-schemathesis"

@@ -1,5 +1,5 @@
 // Fine-tuning through the real API (issue 22): POST /v1/fine-tuning-jobs on the tiny random-weight
-// chronos-2 checkpoint (python -m horizon_runtime.fixtures), the real fine-tuning process, the real
+// chronos-2 checkpoint (runtime/tests/fixtures), the real fine-tuning process, the real
 // worker serving the private model, on PGlite and PostgreSQL. The validation WQL on the held-out
 // windows goes down, and the API's own forecasts with the saved model give exactly the WQL the
 // training process measured on the pipeline `fit` returned (the saved model is the trained one; the

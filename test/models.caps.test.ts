@@ -1,5 +1,5 @@
 // Every foundation model at once: with a tiny checkpoint of every family in one HORIZON_MODEL_DIR
-// (python -m horizon_runtime.fixtures --models all; timesfm from its own venv), GET /v1/models lists
+// (runtime/tests/fixtures --models all; timesfm from its own venv), GET /v1/models lists
 // each id with the caps of ../shared/research/models.md (tirex: fixed by the contract), its licence
 // and covariate support; a horizon over a model's cap is 422 naming the cap; licence-gated models are
 // listed as unavailable and refused with 403 until the operator opts in.
@@ -48,8 +48,8 @@ before(async () => {
   }
   weights = mkdtempSync(join(tmpdir(), 'horizon-all-weights-'));
   const ids = Object.keys(CAPS).filter((id) => id !== 'timesfm').join(',');
-  execFileSync(venvPython('core'), ['-m', 'horizon_runtime.fixtures', '--models', ids, '--out', weights], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
-  execFileSync(venvPython('timesfm1'), ['-m', 'horizon_runtime.fixtures', '--models', 'timesfm', '--out', weights], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(venvPython('core'), ['-m', 'tests.fixtures', '--models', ids, '--out', weights], { cwd: join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(venvPython('timesfm1'), ['-m', 'tests.fixtures', '--models', 'timesfm', '--out', weights], { cwd: join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
   server = await startTestServer({ HORIZON_MODEL_DIR: weights, HORIZON_ACCEPT_LICENSES: '*' });
   gated = await startTestServer({ HORIZON_MODEL_DIR: weights });
 });

@@ -1,5 +1,5 @@
 // Chronos, Chronos-Bolt and Chronos-2 end to end: POST /v1/forecast through the real control plane and
-// the real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures), compared with
+// the real worker on tiny random-weight checkpoints (runtime/tests/fixtures), compared with
 // the official chronos pipelines called plainly on the same checkpoint and values
 // (runtime/tests/chronos_reference.py), within each model's measured tolerance (docs/models.md).
 import { describe, it, before, after } from 'node:test';

@@ -1,5 +1,5 @@
 // Moirai-2, Toto-2 and Toto-2-FT end to end: POST /v1/forecast through the real control plane and the
-// real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures), compared with the
+// real worker on tiny random-weight checkpoints (runtime/tests/fixtures), compared with the
 // official uni2ts / toto2 libraries called plainly on the same checkpoint and values, one series at a
 // time (runtime/tests/moirai_toto_reference.py), within each model's measured tolerance (docs/models.md). moirai-2 is CC-BY-NC-4.0: served only with
 // HORIZON_ACCEPT_LICENSES=moirai-2.

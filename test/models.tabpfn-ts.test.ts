@@ -1,5 +1,5 @@
 // TabPFN-TS end to end: POST /v1/forecast through the real control plane and the real worker on a tiny
-// random-weight TabPFN v3.5 checkpoint (python -m horizon_runtime.fixtures --models tabpfn-ts), compared
+// random-weight TabPFN v3.5 checkpoint (runtime/tests/fixtures --models tabpfn-ts), compared
 // with the official TabPFNTSPipeline called plainly on the same checkpoint and values
 // (runtime/tests/tabpfn_ts_reference.py), within its measured tolerance (docs/models.md). TabPFN-3 weights are non-commercial: the server accepts the
 // licence with HORIZON_ACCEPT_LICENSES=tabpfn-ts; a server without it answers 403.

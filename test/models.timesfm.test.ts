@@ -1,5 +1,5 @@
 // TimesFM 2.5 (timesfm-2) and TimesFM 3.0 (timesfm-3) end to end: POST /v1/forecast through the real
-// control plane and the real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures),
+// control plane and the real worker on tiny random-weight checkpoints (runtime/tests/fixtures),
 // compared with the official timesfm APIs called plainly on the same checkpoint and values
 // (runtime/tests/timesfm_reference.py), within each model's measured tolerance (docs/models.md). timesfm-3's weights are non-commercial: served only with
 // HORIZON_ACCEPT_LICENSES naming it, 403 otherwise.

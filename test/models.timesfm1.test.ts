@@ -1,6 +1,6 @@
 // TimesFM 1.0 (`timesfm`, runtime group timesfm1) end to end: POST /v1/forecast through the real
 // control plane and the real timesfm1 worker on a tiny random-weight checkpoint (python -m
-// horizon_runtime.fixtures, run with the group's own python), compared with the official
+// runtime/tests/fixtures, run with the group's own python), compared with the official
 // `timesfm.TimesFm` (timesfm 1.3.0) called plainly on the same checkpoint and values
 // (runtime/tests/timesfm1_reference.py), within its measured tolerance (docs/models.md). The timesfm1 venv must exist (scripts/setup-test.sh builds every
 // group): without it every test here fails, naming the command that builds it.
@@ -14,7 +14,7 @@ import { assertClose as assertWithin, assertMonotone, parityTolerance, reference
 
 const MODEL = 'timesfm';
 const SIZE = '200m';
-// The fixture's architecture (runtime/horizon_runtime/fixtures/timesfm_1.py TINY), given to the
+// The fixture's architecture (runtime/tests/fixtures/timesfm_1.py TINY), given to the
 // reference explicitly: the adapter reads it off the checkpoint's shapes, which parity thereby checks.
 const ARCHITECTURE = { num_layers: 2, num_heads: 16, model_dims: 64 };
 const QUANTILES = [0.1, 0.5, 0.9];

@@ -1,5 +1,5 @@
 // TiRex (`tirex`) and Yug (`house-tsfm`) end to end: POST /v1/forecast through the real control plane
-// and the real worker on tiny random-weight checkpoints (python -m horizon_runtime.fixtures), compared
+// and the real worker on tiny random-weight checkpoints (runtime/tests/fixtures), compared
 // with the official tirex-ts and yug libraries called plainly on the same checkpoint and values
 // (runtime/tests/tirex_yug_reference.py), within each model's measured tolerance (docs/models.md). TiRex is
 // under the NXAI Community License, so the server accepts it with HORIZON_ACCEPT_LICENSES=tirex; a server

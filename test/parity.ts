@@ -20,9 +20,9 @@ export function venvPython(group = 'core'): string {
   return python;
 }
 
-/** Tiny random-weight checkpoints of `models` (python -m horizon_runtime.fixtures) in a new temp dir, or in `out`. */
+/** Tiny random-weight checkpoints of `models` (runtime/tests/fixtures: `python -m tests.fixtures` in runtime/) in a new temp dir, or in `out`. */
 export function writeFixtures(models: string[], group = 'core', out = mkdtempSync(join(tmpdir(), 'horizon-weights-'))): string {
-  execFileSync(venvPython(group), ['-m', 'horizon_runtime.fixtures', '--models', models.join(','), '--out', out], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(venvPython(group), ['-m', 'tests.fixtures', '--models', models.join(','), '--out', out], { cwd: join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
   return out;
 }
 

@@ -5,7 +5,7 @@
 // server on local workers (statistical models and tiny random-weight Chronos-Bolt, bitwise);
 // @serve.batch keeps every series' forecast independent of its batch mates; a replica killed
 // mid-request answers 503 + Retry-After (or a retried 200) and a job still completes.
-// Ray is a requirement of the core venv (runtime/requirements/core.txt): missing, the test fails.
+// Ray is the core venv's `ray` extra (runtime/requirements/core-ray.txt; scripts/setup-test.sh installs it): missing, the test fails.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';

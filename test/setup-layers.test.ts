@@ -41,7 +41,7 @@ test('scripts/run.sh sets up serving only; scripts/test.sh sets up the test tool
   assert.match(read('scripts/setup.sh'), /runtime\/setup\.sh" core/);
   assert.match(read('scripts/run.sh'), /setup\.sh" --first/);
   const testSetup = read('scripts/setup-test.sh');
-  for (const tooling of ['scripts/setup.sh', 'npm ci --silent', 'venv-schemathesis', 'venv-nixtla', 'clients/python/setup.sh', 'clients/typescript', 'chromium', 'runtime/setup.sh"  #']) {
+  for (const tooling of ['scripts/setup.sh', 'npm ci --silent', 'venv-schemathesis', 'venv-nixtla', 'clients/python/setup.sh', 'clients/typescript', 'chromium', 'runtime/setup.sh" --with ray,test']) {
     assert.ok(testSetup.includes(tooling), `setup-test.sh sets up ${tooling}`);
   }
   assert.match(read('scripts/test.sh'), /scripts\/setup-test\.sh/);

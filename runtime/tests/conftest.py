@@ -101,7 +101,7 @@ def worker():
 @pytest.fixture(scope="session")
 def chronos_weights(tmp_path_factory) -> Path:
     """Tiny random-weight checkpoints of every Chronos size, as HORIZON_MODEL_DIR."""
-    from horizon_runtime.fixtures import write_fixtures
+    from .fixtures import write_fixtures
 
     root = tmp_path_factory.mktemp("weights")
     write_fixtures(root)
@@ -127,8 +127,8 @@ def batching_worker():
 
 
 def write_model_weights(tmp_path_factory, models) -> Path:
-    """Tiny checkpoints of `models` (horizon_runtime.fixtures) in a fresh temporary HORIZON_MODEL_DIR."""
-    from horizon_runtime.fixtures import write_fixtures
+    """Tiny checkpoints of `models` (tests.fixtures) in a fresh temporary HORIZON_MODEL_DIR."""
+    from .fixtures import write_fixtures
 
     root = tmp_path_factory.mktemp("weights")
     write_fixtures(root, models=tuple(models))

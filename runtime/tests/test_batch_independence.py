@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from horizon_runtime.catalog import load_catalog
-from horizon_runtime.fixtures import FAMILIES
+from .fixtures import FAMILIES
 
 from .conftest import CATALOG, start_worker, stop_worker, write_model_weights
 from .helpers import TOLERANCES, assert_prediction_within, gappy_series

@@ -40,7 +40,7 @@ def _series(n_series: int = 6, length: int = 96) -> list[dict]:
 def model_dir(tmp_path_factory) -> Path:
     import torch
 
-    from horizon_runtime.fixtures import write_fixtures
+    from .fixtures import write_fixtures
 
     root = tmp_path_factory.mktemp("ft-weights")
     torch.manual_seed(0)

@@ -26,7 +26,7 @@ THREADS = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 @pytest.fixture(scope="module")
 def tabpfn_weights(tmp_path_factory):
-    from horizon_runtime.fixtures import write_fixtures
+    from .fixtures import write_fixtures
 
     root = tmp_path_factory.mktemp("tabpfn-weights")
     write_fixtures(root, models=(MODEL,))

@@ -1,5 +1,5 @@
 """TiRex (`tirex`) and Yug (`house-tsfm`) through the real worker on tiny random-weight checkpoints
-(python -m horizon_runtime.fixtures): the numbers are the official libraries' called plainly
+(runtime/tests/fixtures): the numbers are the official libraries' called plainly
 (tirex_yug_reference.py, parity-tolerances.json), a series' forecast is the same alone, inside a batch of
 concurrent requests and on every request, Yug uses past covariates (and cannot take future or static ones),
 TiRex ignores covariates, and missing weights answer 424."""

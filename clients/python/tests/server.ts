@@ -11,7 +11,7 @@ import { setQuotas } from '../../../src/store/accounts.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as { env?: Record<string, string>; fixtures?: string[] };
 const env: Record<string, string> = { ...options.env };
-// tiny random-weight checkpoints (python -m horizon_runtime.fixtures) for models with covariates
+// tiny random-weight checkpoints (runtime/tests/fixtures) for models with covariates
 const weights = options.fixtures?.length ? writeFixtures(options.fixtures) : undefined;
 if (weights) env.HORIZON_MODEL_DIR = weights;
 const server = await startTestServer(env);

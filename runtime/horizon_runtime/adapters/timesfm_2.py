@@ -6,7 +6,7 @@ library hard-codes the architecture as the class attribute `TimesFM_2p5_200M_tor
 (the published 200M definition), so a checkpoint cannot describe itself. `TimesFM25` below is the
 library's wrapper class with one change: its module is built from the definition under
 `config.json["timesfm_2p5_definition"]` when that key is present (only the tiny test checkpoints of
-`horizon_runtime.fixtures.timesfm_2` write it) and from the library's own module class otherwise. The
+`runtime/tests/fixtures/timesfm_2.py` write it) and from the library's own module class otherwise. The
 definition is the class attribute of a private subclass made per load, so the library's classes are
 never modified and any number of sizes and models can live in one process. The published checkpoint
 therefore loads through the library's own module class, unchanged.
