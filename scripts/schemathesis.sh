@@ -29,7 +29,7 @@ mkdir -p test-output
 # no schema states (`sizes` adding up to the length of `y`, X and X_future by position, a served model, a
 # pandas frequency), which the SDK itself keeps and test/nixtla tests with it.
 # use_after_free ("deleted resource still available") is excluded: the API's DELETEs with a readable
-# resource, DELETE /v1/forecast-jobs/{id} and DELETE /v1/cross-validation-jobs/{id}, cancel the job,
+# resource, DELETE /v1/forecast-jobs/{id}, /v1/cross-validation-jobs/{id} and /v1/anomaly-jobs/{id}, cancel the job,
 # which then stays readable with status `cancelled` (contract B.3); DELETE /v1/api-keys/{id} has no GET to read back. The config file cannot
 # switch it off under `--checks all`, nor per operation in the stateful phase (4.32.5).
 # Three operations run without positive_data_acceptance (every other check, second run below): whether a

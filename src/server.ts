@@ -16,6 +16,8 @@ import { JobQueue } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecasting/forecast.ts';
 import type { CrossValidationBody } from './forecasting/cross-validation.ts';
 import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
+import { runAnomalyJob } from './jobs/anomaly-job.ts';
+import type { AnomaliesBody } from './forecasting/anomalies.ts';
 import { chunkingFor } from './jobs/chunks.ts';
 import { WorkerWaitingInference } from './jobs/worker-wait.ts';
 import { readStoredPlan, runThreadedJob, type ThreadedJobSettings } from './jobs/threaded-job.ts';
@@ -161,11 +163,14 @@ export async function startServer(config: Config, options: {
       }
       request = read.request;
     }
-    // a forecast job stores its plan; a cross-validation job its (validated) body, planned again when it runs
+    // a forecast job stores its plan; a cross-validation or anomaly job its (validated) body, planned again when it runs
     const cv = kind === 'cross-validation' ? request as CrossValidationBody : undefined;
+    const anomalies = kind === 'anomalies' ? request as AnomaliesBody : undefined;
     const plan = request as ForecastPlan;
     const fields = cv
       ? { request_id: jobId, job_id: jobId, kind, models: cv.models.map((m) => (typeof m === 'string' ? m : m.model)).join(','), series: cv.series.length }
+      : anomalies
+      ? { request_id: jobId, job_id: jobId, kind, model: anomalies.model, series: anomalies.series.length }
       : { request_id: jobId, job_id: jobId, model: plan.model, size: plan.size, series: plan.series.length };
     const started = performance.now();
     return runInContext({ requestId: jobId, fields, privateModels }, async () => {
@@ -185,11 +190,13 @@ export async function startServer(config: Config, options: {
         checkPrivateModelsExist(request, privateModels);
         const result = cv
           ? await runCrossValidationJob(cv, jobInference, registry, pulls)
+          : anomalies
+          ? await runAnomalyJob(anomalies, jobInference, { registry, pulls, autoCandidates: config.autoCandidates })
           : isStoredAutoJob(request)
           ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit }, { pulls, mode: 'job' }), jobInference, registry, pulls)
           : await runForecast(jobInference, registry, plan, undefined, pulls);
         // series_ids with store: true: the forecasts are kept before the job completes (ids from the job id)
-        if (!cv) await storeJobForecasts(database.db, registry.catalog, request, result, jobId);
+        if (!cv && !anomalies) await storeJobForecasts(database.db, registry.catalog, request, result, jobId);
         const chunks = chunked && { chunks_reused: chunked.counts.reused, chunks_computed: chunked.counts.computed };
         app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...chunks, ...waited() }, 'job attempt completed');
         return result;

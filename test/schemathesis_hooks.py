@@ -8,7 +8,7 @@ per date; future variables come with a `future_variables_index` continuing the g
 of its sizes; a backtest needs observed values before and in its holdout. Random positive data breaks
 one of these in nearly every case, so every positive case would be a 422 and the forecast path would
 never be fuzzed (the same for POST /v1/cross-validation and its job: served `models`, and a history each window fits;
-and POST /v1/anomalies: a served model, observed values, a history long enough to score). This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
+and POST /v1/anomalies (and /v1/anomaly-jobs): a served model, observed values, a history long enough to score). This hook makes POSITIVE cases keep those rules (values, lengths, types and the rest of
 the generated body unchanged); negative cases are left alone, so rejection is still tested. And it
 keeps the run from revoking its own API key (HORIZON_FUZZ_KEY_ID, set by scripts/schemathesis.sh).
 
@@ -236,7 +236,7 @@ def map_case(context: Any, case: Any) -> Any:
     elif method == "POST" and path in CROSS_VALIDATION_PATHS and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)
         _fix_cross_validation(case.body)
-    elif method == "POST" and path == "/v1/anomalies" and isinstance(case.body, dict):
+    elif method == "POST" and path in ("/v1/anomalies", "/v1/anomaly-jobs") and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)
         _fix_anomalies(case.body)
     elif method == "PUT" and path == "/v1/series/{id}" and isinstance(case.body, dict):
@@ -246,7 +246,7 @@ def map_case(context: Any, case: Any) -> Any:
         case.query = dict(case.query)
         case.query["model"] = SERVED_MODELS[0]
         case.query.pop("model_size", None)
-    elif method == "GET" and path in ("/v1/forecast-jobs", "/v1/cross-validation-jobs", "/v1/fine-tuning-jobs", "/v1/series") and isinstance(case.query, dict):
+    elif method == "GET" and path in ("/v1/forecast-jobs", "/v1/cross-validation-jobs", "/v1/anomaly-jobs", "/v1/fine-tuning-jobs", "/v1/series") and isinstance(case.query, dict):
         case.query = dict(case.query)
         case.query.pop("cursor", None)  # only a next_cursor the API returned is a cursor
     return case

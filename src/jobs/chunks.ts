@@ -8,8 +8,8 @@
 // HORIZON_JOB_RETRY_LIMIT times with backoff, without touching the chunks done. A chunk that never reached a
 // worker (none was up) does not count: the job's client waits for one first (jobs/worker-wait.ts).
 //
-// The chunking is of model calls, not of the request: forecast.ts, prism.ts, auto.ts and
-// cross-validation.ts run unchanged on the whole request with a client whose infer() chunks (a subclass
+// The chunking is of model calls, not of the request: forecast.ts, prism.ts, auto.ts,
+// cross-validation.ts and anomalies.ts run unchanged on the whole request with a client whose infer() chunks (a subclass
 // of InferenceClient), and the chunks' answers are put back together as the one answer of the call
 // (predictions in series order, "series i:" warnings renumbered, as the coalescer does). The workers'
 // forecasts do not depend on the other series of a call (runtime/tests), so a chunked job's result is
@@ -23,7 +23,8 @@ import { decodeInferResponse } from '../runtime/wire.ts';
 import type { Catalog } from '../runtime/catalog.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager } from '../runtime/model-pull.ts';
-import { autoCostMs, crossValidationCostMs, forecastCostMs, seriesCostMs } from '../forecasting/cost.ts';
+import { anomaliesCostMs, autoCostMs, crossValidationCostMs, forecastCostMs, seriesCostMs } from '../forecasting/cost.ts';
+import { planAnomalies, type AnomaliesBody } from '../forecasting/anomalies.ts';
 import { isStoredAutoJob, planAuto, type AutoSettings } from '../forecasting/auto.ts';
 import { planCrossValidation, type CrossValidationBody } from '../forecasting/cross-validation.ts';
 import type { ForecastPlan } from '../forecasting/forecast.ts';
@@ -278,10 +279,14 @@ export class ChunkedInference extends InferenceClient {
 }
 
 /** A stored job's estimated model time (src/forecasting/cost.ts): its plan (a forecast job stores it), or its
- * body planned again as the job will plan it (model "auto", a cross-validation). */
+ * body planned again as the job will plan it (model "auto", a cross-validation, an anomaly request). */
 export function jobEstimateMs(request: unknown, kind: JobKind, registry: ModelRegistry, options: { cpuWorkers: number; auto: AutoSettings; pulls?: PullManager }): number {
   const { cpuWorkers, pulls } = options;
   if (kind === 'cross-validation') return crossValidationCostMs(registry, planCrossValidation(request as CrossValidationBody, registry, { pulls, mode: 'job' }), cpuWorkers);
+  if (kind === 'anomalies') {
+    const plan = planAnomalies(request as AnomaliesBody, registry, { pulls, mode: 'job', autoCandidates: options.auto.candidates });
+    return anomaliesCostMs(registry, plan, cpuWorkers);
+  }
   if (isStoredAutoJob(request)) return autoCostMs(registry, planAuto(request.auto_request, registry, options.auto, { pulls, mode: 'job' }), cpuWorkers);
   return forecastCostMs(registry, request as ForecastPlan, cpuWorkers);
 }

@@ -165,6 +165,8 @@ export interface paths {
                     "application/json": {
                         /** @description mode windows: values of history each window's forecast uses (the last ones before its cutoff); default 128, capped at max_context. Mode in-sample fits each whole history (at most max_context values) and ignores it, with a warning */
                         context?: number;
+                        /** @description online detection: score only the last detection_size positions of each series (default: every position from min_history + step - 1 on). Mode windows forecasts only their windows, each from the history before it; mode in-sample fits each series once as without it and scores only those positions. A series with fewer than min_history + step - 1 + detection_size values is a 422 naming it */
+                        detection_size?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
                         /** @description the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995) */
                         level?: number;
@@ -346,6 +348,8 @@ export interface paths {
                             };
                             /** @description mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context) */
                             context: number;
+                            /** @description as sent: only the last detection_size positions of each series were scored */
+                            detection_size?: number;
                             /** @description the band's central interval in percent */
                             level: number;
                             min_history: number;
@@ -378,7 +382,7 @@ export interface paths {
                                 median: (number | null)[];
                                 /** @description (actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band's half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the band has zero width */
                                 score: (number | null)[];
-                                /** @description position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1 (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end */
+                                /** @description position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1, or with detection_size the series length - detection_size (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end */
                                 scored_from: number;
                             }[];
                             step: number;
@@ -418,7 +422,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request's estimated model time is over the synchronous budget (use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged; `detail` says what fits): mode "in-sample" fits once per series where "windows" fits once per timestep, or send fewer series */
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request's estimated model time is over the synchronous budget (use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged; `detail` says what fits): send the same body to POST /v1/anomaly-jobs; mode "in-sample" fits once per series where "windows" fits once per timestep */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -493,6 +497,577 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/anomaly-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List anomaly detection jobs */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description page size, 1–100 (default 20) */
+                    limit?: string;
+                    status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the account's anomaly jobs, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description without `result` (GET the job for it) */
+                            jobs: {
+                                attempts: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                error?: {
+                                    code: string;
+                                    detail: string;
+                                };
+                                /** Format: date-time */
+                                finished_at?: string;
+                                job_id: string;
+                                /** @description how the timesteps are scored, as the answer says (decided at submit) */
+                                mode: "in-sample" | "windows";
+                                /** @description the model that scores the series, as the answer names it ("auto": a pick per series) */
+                                model: string;
+                                model_size: string;
+                                /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                                progress?: {
+                                    /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                    chunks_done: number;
+                                    /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                    chunks_total: number;
+                                };
+                                result?: {
+                                    /** @description model "auto" only: its candidates and the pick per series */
+                                    auto?: {
+                                        /** @description the statistical models fitted to every series */
+                                        candidates: {
+                                            model: string;
+                                            model_size: string;
+                                        }[];
+                                        /** @description series[i]: the candidate that scored input series i, the one whose in-sample fitted values lie closest to the observations (mean absolute error over the scored positions every candidate fits; null: none, the first candidate) */
+                                        series: {
+                                            mae: number | null;
+                                            model: string;
+                                            model_size: string;
+                                        }[];
+                                    };
+                                    /** @description mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context) */
+                                    context: number;
+                                    /** @description as sent: only the last detection_size positions of each series were scored */
+                                    detection_size?: number;
+                                    /** @description the band's central interval in percent */
+                                    level: number;
+                                    min_history: number;
+                                    /** @description how the timesteps were scored: "in-sample" (one fit per series, its in-sample fitted values and interval) or "windows" (one forecast per timestep from the values before it) */
+                                    mode: "in-sample" | "windows";
+                                    model: string;
+                                    model_size: string;
+                                    n_anomalies: number;
+                                    /** @description timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample fitted positions (mode in-sample) */
+                                    n_windows: number;
+                                    /** @description [lo, 0.5, hi]: the quantile levels of the band and of the median */
+                                    quantiles: number[];
+                                    /** @description series[i]: input series i */
+                                    series: {
+                                        /** @description the observations (null = missing: never flagged) */
+                                        actual: (number | null)[];
+                                        /** @description positions (as sent) flagged as anomalies, ascending */
+                                        anomalies: number[];
+                                        /** @description true when the observation lies outside [lo, hi] (strictly); false for a missing observation or one not forecast */
+                                        anomaly: boolean[];
+                                        /** @description the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be forecast (see warnings) */
+                                        forecast: (number | null)[];
+                                        /** @description the band's upper bound, quantile 1 - (100 - level) / 200 */
+                                        hi: (number | null)[];
+                                        /** @description the dates (as sent) of the scored positions */
+                                        index: string[];
+                                        /** @description the band's lower bound, quantile (100 - level) / 200 */
+                                        lo: (number | null)[];
+                                        /** @description the 0.5 quantile: the centre of the score */
+                                        median: (number | null)[];
+                                        /** @description (actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band's half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the band has zero width */
+                                        score: (number | null)[];
+                                        /** @description position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1, or with detection_size the series length - detection_size (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end */
+                                        scored_from: number;
+                                    }[];
+                                    step: number;
+                                    /** @description series with nothing to score, timesteps whose window could not be forecast or that the in-sample fit does not cover, and the forecast warnings (e.g. band levels outside what the model predicts) */
+                                    warnings: {
+                                        field: string;
+                                        message: string;
+                                        series?: number;
+                                    }[];
+                                };
+                                /** Format: date-time */
+                                started_at?: string;
+                                status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            }[];
+                            /** @description pass as ?cursor= for the next page; null on the last page */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Queue an anomaly detection job */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description mode windows: values of history each window's forecast uses (the last ones before its cutoff); default 128, capped at max_context. Mode in-sample fits each whole history (at most max_context values) and ignores it, with a warning */
+                        context?: number;
+                        /** @description online detection: score only the last detection_size positions of each series (default: every position from min_history + step - 1 on). Mode windows forecasts only their windows, each from the history before it; mode in-sample fits each series once as without it and scores only those positions. A series with fewer than min_history + step - 1 + detection_size values is a 422 naming it */
+                        detection_size?: number;
+                        freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995) */
+                        level?: number;
+                        /** @description values before the first window's cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8 */
+                        min_history?: number;
+                        /** @description "in-sample": ONE fit per series; its in-sample one-step-ahead fitted values and their interval at `level` (statsforecast's fitted values) score the whole history — only a statistical model (refit_free_backtest in GET /v1/models) at step 1. "windows": each timestep forecast `step` steps ahead from the `context` values before it, a fit per window — strictly out of sample, any model, any step. Default: in-sample where it is possible, else windows; in-sample asked for where it is not possible is a 422 naming `mode` */
+                        mode?: "in-sample" | "windows";
+                        /** @description model id (GET /v1/models), or "auto": per series the statistical candidate whose in-sample fit is closest to the history (mode in-sample); default: the deployment default_model */
+                        model?: string;
+                        /** @description a size of the model; default: its default_size */
+                        model_size?: string;
+                        /** @description the histories to score, every timestep from `scored_from` on (summed over series: at most 20,000 in mode windows, one rolling window each; 200,000 in mode in-sample) */
+                        series: components["schemas"]["InputSeries"][];
+                        /** @description each timestep is forecast `step` steps ahead (from the values up to `step` before it); default 1; at most the model's max_horizon */
+                        step?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Queued; poll the job at the Location header */
+                202: {
+                    headers: {
+                        /** @description /v1/anomaly-jobs/{job_id} */
+                        location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            job_id: string;
+                            /** @description how the timesteps are scored, as the answer says (decided at submit) */
+                            mode: "in-sample" | "windows";
+                            /** @description the model that scores the series, as the answer names it ("auto": a pick per series) */
+                            model: string;
+                            model_size: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Pulling the model weights failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/anomaly-jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an anomaly detection job */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job; with `result` (the POST /v1/anomalies answer) once completed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            job_id: string;
+                            /** @description how the timesteps are scored, as the answer says (decided at submit) */
+                            mode: "in-sample" | "windows";
+                            /** @description the model that scores the series, as the answer names it ("auto": a pick per series) */
+                            model: string;
+                            model_size: string;
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
+                            result?: {
+                                /** @description model "auto" only: its candidates and the pick per series */
+                                auto?: {
+                                    /** @description the statistical models fitted to every series */
+                                    candidates: {
+                                        model: string;
+                                        model_size: string;
+                                    }[];
+                                    /** @description series[i]: the candidate that scored input series i, the one whose in-sample fitted values lie closest to the observations (mean absolute error over the scored positions every candidate fits; null: none, the first candidate) */
+                                    series: {
+                                        mae: number | null;
+                                        model: string;
+                                        model_size: string;
+                                    }[];
+                                };
+                                /** @description mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context) */
+                                context: number;
+                                /** @description as sent: only the last detection_size positions of each series were scored */
+                                detection_size?: number;
+                                /** @description the band's central interval in percent */
+                                level: number;
+                                min_history: number;
+                                /** @description how the timesteps were scored: "in-sample" (one fit per series, its in-sample fitted values and interval) or "windows" (one forecast per timestep from the values before it) */
+                                mode: "in-sample" | "windows";
+                                model: string;
+                                model_size: string;
+                                n_anomalies: number;
+                                /** @description timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample fitted positions (mode in-sample) */
+                                n_windows: number;
+                                /** @description [lo, 0.5, hi]: the quantile levels of the band and of the median */
+                                quantiles: number[];
+                                /** @description series[i]: input series i */
+                                series: {
+                                    /** @description the observations (null = missing: never flagged) */
+                                    actual: (number | null)[];
+                                    /** @description positions (as sent) flagged as anomalies, ascending */
+                                    anomalies: number[];
+                                    /** @description true when the observation lies outside [lo, hi] (strictly); false for a missing observation or one not forecast */
+                                    anomaly: boolean[];
+                                    /** @description the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be forecast (see warnings) */
+                                    forecast: (number | null)[];
+                                    /** @description the band's upper bound, quantile 1 - (100 - level) / 200 */
+                                    hi: (number | null)[];
+                                    /** @description the dates (as sent) of the scored positions */
+                                    index: string[];
+                                    /** @description the band's lower bound, quantile (100 - level) / 200 */
+                                    lo: (number | null)[];
+                                    /** @description the 0.5 quantile: the centre of the score */
+                                    median: (number | null)[];
+                                    /** @description (actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band's half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the band has zero width */
+                                    score: (number | null)[];
+                                    /** @description position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1, or with detection_size the series length - detection_size (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end */
+                                    scored_from: number;
+                                }[];
+                                step: number;
+                                /** @description series with nothing to score, timesteps whose window could not be forecast or that the in-sample fit does not cover, and the forecast warnings (e.g. band levels outside what the model predicts) */
+                                warnings: {
+                                    field: string;
+                                    message: string;
+                                    series?: number;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancel an anomaly detection job */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The cancelled job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            job_id: string;
+                            /** @description how the timesteps are scored, as the answer says (decided at submit) */
+                            mode: "in-sample" | "windows";
+                            /** @description the model that scores the series, as the answer names it ("auto": a pick per series) */
+                            model: string;
+                            model_size: string;
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
+                            result?: {
+                                /** @description model "auto" only: its candidates and the pick per series */
+                                auto?: {
+                                    /** @description the statistical models fitted to every series */
+                                    candidates: {
+                                        model: string;
+                                        model_size: string;
+                                    }[];
+                                    /** @description series[i]: the candidate that scored input series i, the one whose in-sample fitted values lie closest to the observations (mean absolute error over the scored positions every candidate fits; null: none, the first candidate) */
+                                    series: {
+                                        mae: number | null;
+                                        model: string;
+                                        model_size: string;
+                                    }[];
+                                };
+                                /** @description mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context) */
+                                context: number;
+                                /** @description as sent: only the last detection_size positions of each series were scored */
+                                detection_size?: number;
+                                /** @description the band's central interval in percent */
+                                level: number;
+                                min_history: number;
+                                /** @description how the timesteps were scored: "in-sample" (one fit per series, its in-sample fitted values and interval) or "windows" (one forecast per timestep from the values before it) */
+                                mode: "in-sample" | "windows";
+                                model: string;
+                                model_size: string;
+                                n_anomalies: number;
+                                /** @description timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample fitted positions (mode in-sample) */
+                                n_windows: number;
+                                /** @description [lo, 0.5, hi]: the quantile levels of the band and of the median */
+                                quantiles: number[];
+                                /** @description series[i]: input series i */
+                                series: {
+                                    /** @description the observations (null = missing: never flagged) */
+                                    actual: (number | null)[];
+                                    /** @description positions (as sent) flagged as anomalies, ascending */
+                                    anomalies: number[];
+                                    /** @description true when the observation lies outside [lo, hi] (strictly); false for a missing observation or one not forecast */
+                                    anomaly: boolean[];
+                                    /** @description the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be forecast (see warnings) */
+                                    forecast: (number | null)[];
+                                    /** @description the band's upper bound, quantile 1 - (100 - level) / 200 */
+                                    hi: (number | null)[];
+                                    /** @description the dates (as sent) of the scored positions */
+                                    index: string[];
+                                    /** @description the band's lower bound, quantile (100 - level) / 200 */
+                                    lo: (number | null)[];
+                                    /** @description the 0.5 quantile: the centre of the score */
+                                    median: (number | null)[];
+                                    /** @description (actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band's half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the band has zero width */
+                                    score: (number | null)[];
+                                    /** @description position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1, or with detection_size the series length - detection_size (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end */
+                                    scored_from: number;
+                                }[];
+                                step: number;
+                                /** @description series with nothing to score, timesteps whose window could not be forecast or that the in-sample fit does not cover, and the forecast warnings (e.g. band levels outside what the model predicts) */
+                                warnings: {
+                                    field: string;
+                                    message: string;
+                                    series?: number;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

@@ -7,13 +7,13 @@ import { planAnomalies, runAnomalies, type AnomaliesBody, type AnomaliesPlan } f
 import { anomaliesCostMs, checkSyncBudget } from '../../forecasting/cost.ts';
 import { syncBudgetMs } from '../../config.ts';
 
-/** What a request over the sync budget can do instead: there is no anomaly job route (yet). */
-function overBudgetAdvice(plan: AnomaliesPlan): string {
-  const fewer = 'send fewer or shorter series per request (anomaly detection has no job API yet)';
-  return plan.mode === 'windows'
-    ? `mode "windows" fits the model once per scored timestep (${plan.windows.length} windows); `
-      + `mode "in-sample" (a statistical model, step 1) fits it once per series; or ${fewer}`
-    : fewer;
+/** What a request over the sync budget can do instead, besides the job route (checkSyncBudget's sentence
+ * names POST /v1/anomaly-jobs): in mode windows, score in-sample where it can, one fit per series. */
+function overBudgetAdvice(plan: AnomaliesPlan): string | undefined {
+  if (plan.mode !== 'windows') return undefined;
+  return `mode "windows" fits the model once per scored timestep (${plan.windows.length} windows); `
+    + 'mode "in-sample" (a statistical model, step 1) fits it once per series; or send the same body to POST /v1/anomaly-jobs: '
+    + 'a job runs it in chunks that each fit the worker-call timeout, and GET /v1/anomaly-jobs/{job_id} shows its progress and result';
 }
 
 /** POST /v1/anomalies — scores each history against the band at `level` of its in-sample fit (mode
@@ -31,7 +31,7 @@ export const anomaliesCreate: Route = (app, deps) => {
         ...problemResponses(400, 401, 403, 415, 422, 429, 500, 502, 503, 504),
         413: problemAnswer('The body is larger than the configured byte limit (payload_too_large, naming it), or the request\'s estimated model '
           + 'time is over the synchronous budget (use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged; `detail` says what fits): '
-          + 'mode "in-sample" fits once per series where "windows" fits once per timestep, or send fewer series'),
+          + 'send the same body to POST /v1/anomaly-jobs; mode "in-sample" fits once per series where "windows" fits once per timestep'),
       },
     },
     serializerCompiler: plainJsonSerializer,
@@ -40,7 +40,7 @@ export const anomaliesCreate: Route = (app, deps) => {
     const plan = planAnomalies(request.body as AnomaliesBody, deps.registry, { pulls: deps.pulls, mode: 'sync', autoCandidates: deps.config.autoCandidates });
     // too much for one synchronous call: 413 use_job_api at once, nothing charged
     const estimateMs = anomaliesCostMs(deps.registry, plan, deps.config.cpuWorkers);
-    checkSyncBudget(estimateMs, syncBudgetMs(deps.config), null, plan.body.series.length, overBudgetAdvice(plan));
+    checkSyncBudget(estimateMs, syncBudgetMs(deps.config), '/v1/anomaly-jobs', plan.body.series.length, overBudgetAdvice(plan));
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     return withRefundOn5xx(charge, () => runAnomalies(plan, deps.inference, deps.registry));
   });

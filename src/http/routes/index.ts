@@ -22,6 +22,10 @@ import { adminKeysCreate } from './admin-keys.create.ts';
 import { adminKeysRevoke } from './admin-keys.revoke.ts';
 import { crossValidationCreate } from './cross-validation.create.ts';
 import { anomaliesCreate } from './anomalies.create.ts';
+import { anomalyJobsCreate } from './anomaly-jobs.create.ts';
+import { anomalyJobsGet } from './anomaly-jobs.get.ts';
+import { anomalyJobsList } from './anomaly-jobs.list.ts';
+import { anomalyJobsCancel } from './anomaly-jobs.cancel.ts';
 import { crossValidationJobsCreate } from './cross-validation-jobs.create.ts';
 import { crossValidationJobsGet } from './cross-validation-jobs.get.ts';
 import { crossValidationJobsList } from './cross-validation-jobs.list.ts';
@@ -46,7 +50,7 @@ export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
   playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, adminAccountsCreate, adminKeysList, adminKeysCreate, adminKeysRevoke, crossValidationCreate,
-  anomaliesCreate,
+  anomaliesCreate, anomalyJobsCreate, anomalyJobsGet, anomalyJobsList, anomalyJobsCancel,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,
   fineTuningJobsCreate, fineTuningJobsGet, fineTuningJobsList, fineTuningJobsCancel, modelsDelete, modelsGet,
