@@ -13,15 +13,23 @@ finishes. One network on one device gains nothing from two of its batches side b
 for the same cores or GPU and, on a GPU, for the GIL that launches the kernels), while one larger batch
 uses it better: continuous batching under concurrent load.
 
+A joint request (issue 34: "multivariate", its series forecast together) has a key of its own (BatchKey.joint): its
+series go as one batch, at once, however many, and never with another request's.
+
 Fair between flows (issue 24): each request names its flow (the control plane sends the account, or the
 job, as `x-horizon-flow`). When an exclusive key has collected more than one batch, the next batch takes
 series round robin over the waiting flows, so one account's backlog of 10,000 series does not put another
 account's one series behind all of it; within a flow, and with one flow, arrival order is kept.
+
+A request whose caller has gone (its connection closed: the handler's task is cancelled, issue 33) leaves at
+once: its series still waiting are dropped, and a running batch whose requests have all gone is stopped at
+its next chunk (cancel.py). Counts of series fitted and dropped, by key, are kept for the worker's metrics.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections import deque
 from concurrent.futures import Executor
@@ -30,6 +38,7 @@ from functools import partial
 from typing import Callable, NamedTuple
 
 from .adapters.base import Prediction, SeriesInput
+from .cancel import BatchStopped, stoppable
 
 
 class BatchKey(NamedTuple):
@@ -38,6 +47,12 @@ class BatchKey(NamedTuple):
     horizon: int
     quantiles: tuple[float, ...]
     freq: str
+    # a request forecast jointly ("multivariate"): a number of its own, so its series are one batch of their own,
+    # whatever their count, and no other request's series join it; 0: batched with others as usual
+    joint: int = 0
+    # sample paths per series asked for (0: none): a batch draws one number of paths
+    samples: int = 0
+    seed: int | None = None  # the request's sample-path seed
 
 
 class BatchFailed(Exception):
@@ -62,6 +77,7 @@ class _Request:
     queue_s: float = 0.0
     infer_s: float = 0.0
     batch_series: int = 0
+    gone: bool = False  # its caller has gone (cancelled): its series are not wanted any more
 
 
 _Item = tuple[_Request, int, SeriesInput, str]  # request, series index in it, series, flow
@@ -92,6 +108,11 @@ class MicroBatcher:
         self._max_wait_s = max_wait_s
         self._pending: dict[BatchKey, _Pending] = {}
         self._running: set[asyncio.Future] = set()
+        # the running batches' items and stop events (set when all their requests have gone)
+        self._batches: dict[asyncio.Future, tuple[BatchKey, list[_Item], threading.Event]] = {}
+        # series per key: fitted (a batch ran over them, even one stopped partway), dropped while waiting,
+        # dropped from a stopped batch before their chunk started (metrics.py)
+        self.counts: dict[tuple[BatchKey, str], int] = {}
 
     @property
     def busy(self) -> bool:
@@ -109,11 +130,44 @@ class MicroBatcher:
                 pending = self._pending[key] = _Pending()
                 pending.timer = loop.call_later(self._max_wait_s, self._dispatch, key)
             pending.items.append((request, index, one, flow))
-            if len(pending.items) >= self._max_series:
+            if len(pending.items) >= self._max_series and not key.joint:
                 self._dispatch(key)
-        if formed:
+        if formed or key.joint:
             self._dispatch(key)
-        return await request.future
+        try:
+            return await request.future
+        except asyncio.CancelledError:
+            self._withdraw(key, request)
+            raise
+
+    def work(self) -> dict[BatchKey, tuple[int, int]]:
+        """Per key: series waiting and batches running (metrics: a worker with neither does no work)."""
+        out: dict[BatchKey, tuple[int, int]] = {key: (len(p.items), 0) for key, p in self._pending.items()}
+        for key, _, _ in self._batches.values():
+            waiting, running = out.get(key, (0, 0))
+            out[key] = (waiting, running + 1)
+        return out
+
+    def _count(self, key: BatchKey, outcome: str, n: int) -> None:
+        if n:
+            self.counts[(key, outcome)] = self.counts.get((key, outcome), 0) + n
+
+    def _withdraw(self, key: BatchKey, request: _Request) -> None:
+        """The request's caller has gone: its waiting series leave, and a running batch left with no caller stops."""
+        request.gone = True
+        pending = self._pending.get(key)
+        if pending is not None:
+            kept = [item for item in pending.items if item[0] is not request]
+            self._count(key, "dropped_waiting", len(pending.items) - len(kept))
+            if kept:
+                pending.items = kept
+            else:
+                if pending.timer is not None:
+                    pending.timer.cancel()
+                del self._pending[key]
+        for _, items, stop in self._batches.values():
+            if not stop.is_set() and all(item[0].gone for item in items):
+                stop.set()
 
     def _dispatch(self, key: BatchKey) -> None:
         pending = self._pending.get(key)
@@ -126,7 +180,7 @@ class MicroBatcher:
         if exclusive and key in self._predicting:
             pending.ready = True  # goes when the running batch of this key completes
             return
-        items, rest = _take_fairly(pending.items, self._max_series)
+        items, rest = (pending.items, []) if key.joint else _take_fairly(pending.items, self._max_series)
         if rest:  # only exclusive keys collect more than max_series while they wait
             self._pending[key] = _Pending(rest, None, True)
         else:
@@ -134,17 +188,25 @@ class MicroBatcher:
         if exclusive:
             self._predicting.add(key)
         batch = [one for _, _, one, _ in items]
-        future = asyncio.get_running_loop().run_in_executor(self._executor, self._timed_predict, key, batch)
+        stop = threading.Event()
+        future = asyncio.get_running_loop().run_in_executor(self._executor, self._timed_predict, key, batch, stop)
         self._running.add(future)
+        self._batches[future] = (key, items, stop)
         future.add_done_callback(partial(self._complete, key, items))
 
-    def _timed_predict(self, key: BatchKey, batch: list[SeriesInput]):
+    def _timed_predict(self, key: BatchKey, batch: list[SeriesInput], stop: threading.Event | None = None):
         started = time.perf_counter()
-        predictions = self._predict(key, batch)
+        with stoppable(stop or threading.Event()):
+            predictions = self._predict(key, batch)
         return started, time.perf_counter(), predictions
 
     def _complete(self, key: BatchKey, items: list[_Item], future: asyncio.Future) -> None:
         self._running.discard(future)
+        self._batches.pop(future, None)
+        stopped = future.exception() if not future.cancelled() else None
+        unfitted = stopped.unfitted if isinstance(stopped, BatchStopped) else 0
+        self._count(key, "fitted", len(items) - unfitted)
+        self._count(key, "dropped_running", unfitted)
         if key in self._predicting:
             self._predicting.discard(key)
             waiting = self._pending.get(key)

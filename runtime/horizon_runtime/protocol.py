@@ -19,6 +19,9 @@ from .catalog import Catalog, CatalogModel
 from .quantiles import quantile_key
 
 
+MAX_SAMPLES = 10_000  # sample paths per series (the Nixtla SDK's simulate allows 1-10,000)
+
+
 def bad_request(detail: str) -> ProtocolError:
     return ProtocolError(400, "bad_request", detail)
 
@@ -35,6 +38,12 @@ class InferRequest:
     ignored_covariates: tuple[str, ...]  # kinds ("past", ...) sent but not used by this model
     base64_output: bool = False  # "encoding": "base64": answer every array as a base64 float64 string
     float32_output: bool = False  # "float32": true: with base64, float32 bytes when every answer value is one
+    # "multivariate": true: the request's series are forecast jointly, as one group (adapters with supports_joint)
+    joint: bool = False
+    # "samples": N > 0: each prediction also carries N sample paths (adapters with supports_samples)
+    samples: int = 0
+    seed: int | None = None  # "seed": with samples, mixed into each series' sampling seed
+    explain: bool = False  # "explain": true: also each covariate's contribution to the mean (explain.py)
 
 
 def json_object(value, what: str = "the body") -> dict:
@@ -155,6 +164,8 @@ def encode_predictions(
             answer["backtest"] = [encoded_forecast(mean, q, quantile_rows) for mean, q in prediction.backtest]
         if prediction.in_sample is not None:
             answer["in_sample"] = encoded_forecast(*prediction.in_sample, quantile_rows)
+        if prediction.samples is not None:  # one base64 float64 string of (paths, horizon) values, path after path
+            answer["samples"] = encode_values(prediction.samples)
     return answers, dtype
 
 
@@ -281,6 +292,34 @@ def parse_infer_request(body: dict, model: CatalogModel, size: str, catalog: Cat
     float32 = body.get("float32", False)
     if type(float32) is not bool:
         raise bad_request(f"'float32' must be true or false, got {float32!r}")
+    joint = body.get("multivariate", False)
+    if type(joint) is not bool:
+        raise bad_request(f"'multivariate' must be true or false, got {joint!r}")
+    samples = body.get("samples", 0)
+    if type(samples) is not int or not 0 <= samples <= MAX_SAMPLES:
+        raise bad_request(f"'samples' must be an integer from 0 to {MAX_SAMPLES}, got {samples!r}")
+    seed = body.get("seed")
+    if seed is not None and (type(seed) is not int or not -(2**63) <= seed < 2**63):
+        raise bad_request(f"'seed' must be a 64-bit integer or null, got {seed!r}")
     return InferRequest(
-        model, size, freq, horizon, levels, tuple(rows.items()), series, ignored, encoding == "base64", float32
+        model, size, freq, horizon, levels, tuple(rows.items()), series, ignored, encoding == "base64", float32,
+        joint=joint, samples=samples, seed=seed, explain=_explain(body, series, model),
     )
+
+
+def _explain(body: dict, series: list[SeriesInput], model: CatalogModel) -> bool:
+    """The "explain" flag: an explanation needs a model that uses covariates and at most MAX_FEATURES per series (2^M
+    evaluations each)."""
+    from .explain import MAX_FEATURES, features_of
+
+    explain = body.get("explain", False)
+    if type(explain) is not bool:
+        raise bad_request(f"'explain' must be true or false, got {explain!r}")
+    if explain and (body.get("multivariate") is True or body.get("samples")):
+        raise bad_request("'explain' with 'multivariate' or 'samples': each coalition is a forecast of its own series")
+    if explain and not any(model.covariates.values()):
+        raise bad_request(f"'explain': {model.id} uses no covariates, its forecast has no feature to explain")
+    for index, one in enumerate(series if explain else []):
+        if len(features_of(one)) > MAX_FEATURES:
+            raise bad_request(f"'explain': series[{index}] has {len(features_of(one))} covariates, more than {MAX_FEATURES}")
+    return explain

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import os
 import time
 from concurrent.futures import Executor
+from dataclasses import replace
 
 import numpy as np
 import orjson
 from aiohttp import web
 
-from . import metrics
+from . import explain, metrics
 from .adapters.base import Prediction, SeriesInput
 from .batcher import BatchFailed, BatchKey, MicroBatcher
 from .catalog import Catalog
@@ -60,6 +63,9 @@ def _check_predictions(predictions: list[Prediction], horizon: int, levels: int)
         for mean, quantiles in prediction.backtest:
             if mean.ndim != 1 or quantiles.shape != (levels, mean.size) or not (np.isfinite(mean).all() and np.isfinite(quantiles).all()):
                 raise ValueError(f"series {index}: adapter returned a backtest forecast that is not {levels} finite rows")
+        if prediction.samples is not None and (prediction.samples.ndim != 2 or prediction.samples.shape[1] != horizon
+                                               or not np.isfinite(prediction.samples).all()):
+            raise ValueError(f"series {index}: adapter returned sample paths {prediction.samples.shape} that are not finite rows of {horizon}")
         if prediction.in_sample is not None:  # NaN where nothing is fitted, never infinite
             mean, quantiles = prediction.in_sample
             if mean.ndim != 1 or quantiles.shape != (levels, mean.size) or np.isinf(mean).any() or np.isinf(quantiles).any():
@@ -78,7 +84,9 @@ class Worker:
             self._predict, executor, max_series, max_wait_s, self._one_batch_at_a_time if one_batch_at_a_time else (lambda key: False)
         )
         self.shutting_down = False
+        self._joint_ids = itertools.count(1)  # BatchKey.joint: each joint request a batch of its own
         metrics.LOADED.group, metrics.LOADED.loaded = group, self.store.loaded_with_bytes
+        metrics.WORK.group, metrics.WORK.batcher = group, self.batcher
 
     def _one_batch_at_a_time(self, key: BatchKey) -> bool:
         try:
@@ -89,7 +97,11 @@ class Worker:
     def _predict(self, key: BatchKey, series: list[SeriesInput]) -> list[Prediction]:
         adapter = self.store.adapter(key.model, key.size)
         started = time.perf_counter()
-        predictions = adapter.predict_batch(series, key.horizon, key.quantiles, key.freq)
+        predict = adapter.predict_joint if key.joint else adapter.predict_batch
+        predictions = predict(series, key.horizon, key.quantiles, key.freq)
+        if key.samples:
+            paths = adapter.sample_paths(series, key.horizon, key.samples, key.freq, key.seed)
+            predictions = [replace(p, samples=np.ascontiguousarray(s, dtype=np.float64)) for p, s in zip(predictions, paths)]
         labels = (self.group, key.model, key.size)
         metrics.INFERENCE.labels(*labels).observe(time.perf_counter() - started)
         metrics.BATCH_SERIES.labels(*labels).observe(len(series))
@@ -106,7 +118,14 @@ class Worker:
         started = time.perf_counter()
         fields: dict = {"request_id": request.headers.get("x-request-id"), "method": request.method, "url": request.path}
         request[_LOG_FIELDS] = fields
-        response = await handler(request)
+        try:
+            response = await handler(request)
+        except asyncio.CancelledError:
+            # the caller closed the connection (the control plane's client had gone, issue 33): the call's series
+            # still waiting were dropped (batcher.py); nginx's 499 names it in the line
+            fields.update(status=499, duration_ms=round((time.perf_counter() - started) * 1e3, 3))
+            log.info("request cancelled", extra={"fields": fields})
+            raise
         fields.update(status=response.status, duration_ms=round((time.perf_counter() - started) * 1e3, 3))
         if response.status >= 500:
             log.error("request failed", extra={"fields": fields})
@@ -156,14 +175,27 @@ class Worker:
             raise bad_request(f"'backtest' on a series: {model.id} forecasts no validation origins; send them as series of their own")
         if not adapter.supports_in_sample and any(s.in_sample for s in req.series):
             raise bad_request(f"'in_sample' on a series: {model.id} is not fitted to the history, it has no in-sample fitted values")
-        key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq)
+        if req.joint and not adapter.supports_joint:
+            raise bad_request(f"'multivariate': {model.id} has no joint (multivariate) forecast")
+        if req.samples and not adapter.supports_samples:
+            raise bad_request(f"'samples': {model.id} draws no sample paths")
+        if req.joint and req.samples:
+            raise bad_request("'multivariate' and 'samples' together: no adapter draws joint sample paths")
+        key = BatchKey(req.model.id, req.size, req.horizon, req.quantiles, req.freq,
+                       next(self._joint_ids) if req.joint else 0, req.samples, req.seed)
+        # explain: every coalition of every series' covariates goes in the same call (explain.py)
+        sent, spans = explain.expand(req.series) if req.explain else (req.series, None)
         self.store.acquire(model.id, size)  # not evicted while this request's batches run
         try:
-            result = await self.batcher.submit(key, req.series, flow, formed)
+            result = await self.batcher.submit(key, sent, flow, formed)
         except BatchFailed as exc:
             raise ProtocolError(500, "inference_failed", f"{req.model.id} ({req.size}): {exc}")
         finally:
             self.store.release(model.id, size)
+        contributions = None
+        if spans is not None:  # each series' own forecast is its full coalition
+            result, contributions = await explain.explained(result, req.series, spans)
+            fields["explained_series"] = len(sent)
         metrics.QUEUE_WAIT.labels(self.group, model.id, size).observe(result.queue_ms / 1e3)
         metrics.REQUESTS.labels(self.group, model.id, size, "ok").inc()
         fields.update(batch_series=result.batch_series, queue_ms=round(result.queue_ms, 3), infer_ms=round(result.infer_ms, 3))
@@ -185,8 +217,11 @@ class Worker:
                 # NaN (nothing fitted there) is written as null
                 | ({"in_sample": {"mean": p.in_sample[0], "quantiles": {k: p.in_sample[1][row] for k, row in req.quantile_rows}}}
                    if p.in_sample is not None else {})
+                | ({"samples": p.samples} if p.samples is not None else {})
                 for p in result.predictions
             ]
+        for entry, c in zip(answer["predictions"], contributions or []):
+            entry["contributions"] = explain.encoded(c) if req.base64_output else explain.plain(c)
         return {
             **answer,
             "warnings": warnings,

@@ -41,6 +41,8 @@ class Prediction:
     # with SeriesInput.in_sample: (fitted (len(target),), quantiles (len(levels), len(target))), NaN where the
     # model gives no fitted value (naive's first, seasonal naive's first season, leading missing values)
     in_sample: tuple[np.ndarray, np.ndarray] | None = None
+    # with a request's "samples": N, the library's own sample paths (N, horizon), finite
+    samples: np.ndarray | None = None
 
 
 class Adapter(ABC):
@@ -54,6 +56,10 @@ class Adapter(ABC):
     supports_backtest = False
     # whether predict_batch answers SeriesInput.in_sample (the statistical adapters); others get a 400
     supports_in_sample = False
+    # whether predict_joint forecasts a request's series jointly with the library's own multivariate mode
+    supports_joint = False
+    # whether sample_paths draws sample paths with the library's own sampling
+    supports_samples = False
 
     def __init__(self, model: CatalogModel, size: str, catalog: Catalog):
         self.model_id = model.id
@@ -81,3 +87,18 @@ class Adapter(ABC):
 
         A series' prediction must not depend on the other series of the batch.
         """
+
+    def predict_joint(
+        self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
+    ) -> list[Prediction]:
+        """One prediction per series of one request, forecast together (a request's "multivariate": true): each
+        series' forecast may depend on the others. Only for adapters with supports_joint."""
+        raise NotImplementedError
+
+    def sample_paths(
+        self, series: list[SeriesInput], horizon: int, paths: int, freq: str, seed: int | None = None
+    ) -> list[np.ndarray]:
+        """Per series, `paths` sample paths (paths, horizon) drawn with the library's own sampling from a seed derived
+        from the series' values and the request's `seed` (None: the values only); as predict_batch, a series' paths
+        must not depend on the other series. Only for adapters with supports_samples."""
+        raise NotImplementedError

@@ -13,6 +13,11 @@ for raw dicts; the tasks are therefore prepared one by one with the library's ow
 `preprocess.from_list_of_dicts` (what the pipeline itself calls; `from_list_of_tensors` for a series
 without covariates, as for a plain array), and prepared tasks of any schema can share a call.
 
+Joint ("multivariate": true on a request, `predict_joint`): the request's tasks go through one `predict_quantiles` call
+with `cross_learning=True` and a `batch_size` that holds every task with its covariates, so the library puts them all in
+one group: each series attends to the others' targets and covariates (group attention), as the pipeline's documented
+cross-learning mode does for the tasks of a call.
+
 `mean` is the pipeline's point forecast, the median (0.5) output. The model predicts 21 levels
 (0.01, 0.05, 0.1 … 0.9, 0.95, 0.99); others are interpolated linearly by the pipeline, and levels
 outside 0.01-0.99 get the nearest level's values, with a warning.
@@ -59,15 +64,30 @@ def chronos2_prepared(series: SeriesInput, horizon: int):
     return preprocess.from_list_of_dicts([chronos2_task(series, horizon)], prediction_length=horizon)[0]
 
 
+def joint_batch_size(series: list[SeriesInput]) -> int:
+    """The pipeline's batch_size counts every target and covariate row: this one holds all of a joint request's."""
+    return sum(1 + len(one.past_covariates) + len(one.static_covariates) for one in series)
+
+
 class Chronos2Adapter(ChronosAdapter):
     pipeline_class = "Chronos2Pipeline"
+    supports_joint = True
 
     def predict_batch(
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
     ) -> list[Prediction]:
+        return self._predict(series, horizon, quantiles, cross_learning=False)
+
+    def predict_joint(
+        self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
+    ) -> list[Prediction]:
+        return self._predict(series, horizon, quantiles, cross_learning=True)
+
+    def _predict(self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], cross_learning: bool) -> list[Prediction]:
         tasks = [chronos2_prepared(one, horizon) for one in series]
+        batch = {"batch_size": max(256, joint_batch_size(series))} if cross_learning else {}
         q, mean = self.pipeline.predict_quantiles(
-            tasks, prediction_length=horizon, quantile_levels=list(quantiles), cross_learning=False
+            tasks, prediction_length=horizon, quantile_levels=list(quantiles), cross_learning=cross_learning, **batch
         )
         clamped = outside_trained_levels(quantiles, self.pipeline.quantiles)
         warnings = [clamped + ((STATIC_WARNING,) if one.static_covariates else ()) for one in series]

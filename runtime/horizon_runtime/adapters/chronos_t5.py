@@ -15,6 +15,11 @@ model call. A series then goes through exactly the same arithmetic alone and in 
 equal on the CPU), and gets exactly the samples of the official pipeline called on its padded values
 after `torch.manual_seed(series_seed(target))`.
 
+Sample paths (a request's "samples": N, `sample_paths`): the pipeline's own `predict(context, prediction_length,
+num_samples=N)`, the (N, horizon) paths it draws token by token, each series from its own seeded generator as above: a
+series' paths are exactly those of the official pipeline called on its padded values after
+`torch.manual_seed(series_seed(target, seed))` (seed: the request's, None without), alone or in any batch.
+
 `mean` is the pipeline's mean over the sample paths; quantiles are the pipeline's empirical quantiles
 of the samples (torch.quantile, linear interpolation), for any level. Missing values (NaN) and the
 left padding of shorter series are masked by the tokenizer.
@@ -45,9 +50,11 @@ def padded_context(target: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.concatenate([np.full(padding, np.nan), target]))
 
 
-def series_seed(target: np.ndarray) -> int:
-    """A seed from the series' values (missing ones included): equal series, equal seeds."""
-    digest = hashlib.blake2b(np.ascontiguousarray(target, dtype=np.float64).tobytes(), digest_size=8).digest()
+def series_seed(target: np.ndarray, seed: int | None = None) -> int:
+    """A seed from the series' values (missing ones included) and a request's sample-path `seed` (None: none): equal
+    inputs, equal seeds."""
+    data = np.ascontiguousarray(target, dtype=np.float64).tobytes() + (b"" if seed is None else seed.to_bytes(8, "little", signed=True))
+    digest = hashlib.blake2b(data, digest_size=8).digest()
     return int.from_bytes(digest, "little") >> 1  # 63 bits: torch.manual_seed takes any of them
 
 
@@ -88,6 +95,7 @@ class PerSeriesSampler(LogitsProcessor):
 
 class ChronosT5Adapter(ChronosAdapter):
     pipeline_class = "ChronosPipeline"
+    supports_samples = True
 
     def prepare(self) -> None:
         """Adds the per-series sampler to the `generate` call of the official ChronosModel.forward."""
@@ -106,19 +114,39 @@ class ChronosT5Adapter(ChronosAdapter):
     def predict_batch(
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
     ) -> list[Prediction]:
+        q, mean = [None] * len(series), [None] * len(series)
+
+        def predict(members: list[int], context: torch.Tensor) -> None:
+            group_q, group_mean = self.pipeline.predict_quantiles(context, prediction_length=horizon, quantile_levels=list(quantiles))
+            for row, i in enumerate(members):
+                q[i], mean[i] = group_q[row], group_mean[row]
+
+        self._by_padded_length(series, predict)
+        return to_predictions(q, mean, [()] * len(series))
+
+    def sample_paths(
+        self, series: list[SeriesInput], horizon: int, paths: int, freq: str, seed: int | None = None
+    ) -> list[np.ndarray]:
+        out: list = [None] * len(series)
+
+        def sample(members: list[int], context: torch.Tensor) -> None:
+            drawn = self.pipeline.predict(context, prediction_length=horizon, num_samples=paths)  # (series, paths, horizon)
+            for row, i in enumerate(members):
+                out[i] = drawn[row].numpy().astype(np.float64)
+
+        self._by_padded_length(series, sample, seed)
+        return out
+
+    def _by_padded_length(self, series: list[SeriesInput], run, seed: int | None = None) -> None:
+        """run(members, their padded contexts stacked) once per padded length, each series drawing from its own
+        generator (see the module's docstring)."""
         contexts = [padded_context(one.target) for one in series]
         groups: dict[int, list[int]] = defaultdict(list)  # padded length -> indices of its series
         for index, context in enumerate(contexts):
             groups[len(context)].append(index)
-        q, mean = [None] * len(series), [None] * len(series)
         with self._lock:
             for members in groups.values():
                 self._generators = [
-                    torch.Generator(device=self.device).manual_seed(series_seed(series[i].target)) for i in members
+                    torch.Generator(device=self.device).manual_seed(series_seed(series[i].target, seed)) for i in members
                 ]
-                group_q, group_mean = self.pipeline.predict_quantiles(
-                    torch.stack([contexts[i] for i in members]), prediction_length=horizon, quantile_levels=list(quantiles)
-                )
-                for row, i in enumerate(members):
-                    q[i], mean[i] = group_q[row], group_mean[row]
-        return to_predictions(q, mean, [()] * len(series))
+                run(members, torch.stack([contexts[i] for i in members]))

@@ -28,6 +28,13 @@ one-step-ahead fitted values over the whole history and their intervals, statsfo
 one standard error of the in-sample residuals, the same width at every step). Every model here has them;
 naive has none for the first observation, seasonal naive none for the first season (NaN in the answer).
 
+Sample paths (a request's "samples": N, `sample_paths`): the model class's own `simulate(h, n_paths, y=history,
+seed=…)` (statsforecast 2.1.1: the model the rules below pick is fitted on the history and N future paths drawn from
+it with its fitted error distribution), for the adapters whose models all have it: naive, seasonal-naive, auto-ets,
+damped-ets, auto-arima, auto-theta, ces (not dyn-opt-theta, mstl: statsforecast has no simulate for them). The seed
+is derived from the series' values (and the request's `seed`, when it sends one): equal series, equal paths, alone or
+in any batch. A fit that draws a non-finite path draws naive's instead.
+
 Batches of two or more series of the fitted models go to the worker's CPU pool (cpu_pool.py): contiguous
 chunks fitted in other processes by the same functions, so every core works and the numbers are unchanged.
 """
@@ -35,6 +42,7 @@ chunks fitted in other processes by the same functions, so every core works and 
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -44,6 +52,7 @@ from statsforecast.models import (
     MSTL, AutoARIMA, AutoCES, AutoETS, AutoTheta, DynamicOptimizedTheta, Naive, SeasonalNaive,
 )
 
+from ..cancel import BatchStopped, current_stop
 from ..cpu_pool import shared_pool
 from ..quantiles import interval_level, make_monotone
 from .base import Adapter, Prediction, SeriesInput
@@ -353,8 +362,37 @@ def _backtests(spec: FitSpec, target: np.ndarray, backtest: tuple, fitted, plan:
 
 
 def predict_chunk(spec: FitSpec, items: Sequence[tuple[np.ndarray, tuple | None, bool]]) -> list[Prediction]:
-    """predict_series over a chunk: what one CPU pool task runs."""
-    return [predict_series(spec, target, backtest, in_sample) for target, backtest, in_sample in items]
+    """predict_series over a chunk: what one CPU pool task runs. Fitted in the worker's own thread (no pool), a
+    batch whose callers have all gone stops before its next series (cancel.py; a pool process has no stop event)."""
+    stop = current_stop()
+    out = []
+    for done, (target, backtest, in_sample) in enumerate(items):
+        if stop is not None and stop.is_set():
+            raise BatchStopped(len(items) - done)
+        out.append(predict_series(spec, target, backtest, in_sample))
+    return out
+
+
+def sample_seed(target: np.ndarray, seed: int | None = None) -> int:
+    """A numpy seed (< 2**32) from the series' values (missing ones included) and the request's seed: equal inputs,
+    equal paths."""
+    data = np.ascontiguousarray(target, dtype=np.float64).tobytes() + (b"" if seed is None else seed.to_bytes(8, "little", signed=True))
+    return int.from_bytes(hashlib.blake2b(data, digest_size=4).digest(), "little")
+
+
+def simulate_series(spec: FitSpec, target: np.ndarray, paths: int, seed: int | None = None) -> np.ndarray:
+    """(paths, horizon) sample paths of one series: the rule's model's own simulate on the filled history."""
+    history = fill_missing(target)
+    model, _ = RULES[spec.adapter].model_for(spec, history.size)
+    drawn = model.simulate(h=spec.horizon, n_paths=paths, y=history, seed=sample_seed(target, seed))
+    if not np.isfinite(drawn).all() and not isinstance(model, Naive):
+        drawn = Naive().simulate(h=spec.horizon, n_paths=paths, y=history, seed=sample_seed(target, seed))
+    return np.asarray(drawn, dtype=np.float64)
+
+
+def simulate_chunk(spec: FitSpec, paths: int, seed: int | None, targets: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """simulate_series over a chunk: what one CPU pool task runs."""
+    return [simulate_series(spec, target, paths, seed) for target in targets]
 
 
 # ---- adapters ------------------------------------------------------------------------------------------
@@ -369,6 +407,8 @@ class StatisticalAdapter(Adapter):
     supports_in_sample = True  # series may ask for the fit's in-sample fitted values and intervals
     # cheap per series (naive, seasonal naive): fitted in the calling thread, the pool's hop would cost more
     in_pool = True
+    # every model the adapter's rule picks has statsforecast's simulate (not dyn-opt-theta, mstl)
+    supports_samples = True
 
     def load(self) -> None:
         # The import happened when the registry loaded this module; this runs the first-call set-up.
@@ -388,6 +428,14 @@ class StatisticalAdapter(Adapter):
         if pool is None:
             return predict_chunk(spec, items)
         return pool.map_chunks(functools.partial(predict_chunk, spec), items)
+
+    def sample_paths(self, series: list[SeriesInput], horizon: int, paths: int, freq: str, seed: int | None = None) -> list[np.ndarray]:
+        spec = self._spec(horizon, (), freq)
+        targets = [s.target for s in series]
+        pool = shared_pool() if self.in_pool and len(targets) >= POOL_MIN_SERIES else None
+        if pool is None:
+            return simulate_chunk(spec, paths, seed, targets)
+        return pool.map_chunks(functools.partial(simulate_chunk, spec, paths, seed), targets)
 
 
 class NaiveAdapter(StatisticalAdapter):
@@ -415,7 +463,7 @@ class DampedETSAdapter(StatisticalAdapter):
 
 
 class DynOptThetaAdapter(StatisticalAdapter):
-    pass
+    supports_samples = False
 
 
 class CESAdapter(StatisticalAdapter):
@@ -423,4 +471,4 @@ class CESAdapter(StatisticalAdapter):
 
 
 class MSTLAdapter(StatisticalAdapter):
-    pass
+    supports_samples = False

@@ -42,6 +42,12 @@ are q0.1 … q0.9 of the checkpoint: other levels are linear in the level betwee
 outside 0.1–0.9 the nearest one's values, with a warning (`quantiles.interpolate_levels`). fp32 on CPU
 and CUDA (the library casts inputs to float32 and has no other precision).
 
+Joint ("multivariate": true on a request, `predict_joint`, without covariates): the request's series are the target
+variates of one multivariate context `(N, T)`, the library's own multivariate input (`predict_batch` with a 2-D
+context), so its cross-variate attention sees them all; shorter series are left-padded with NaN to the longest, which
+the library treats as its missing values (leading steps missing in every series dropped, the rest interpolated).
+At most 32 series (`max_variates`; the control plane refuses more).
+
 Horizon: the code has no maximum (the horizon is rounded up to the 64-step output patch and all of
 it is decoded in one pass, as masked patches after the context). The catalog caps it at 1024: the
 context cap 15360 (`_MAX_CONTEXT_LENGTH`) is the 16384 positions of TimesFM 2.5 (`context_limit`;
@@ -109,6 +115,8 @@ def check_complete(model, weights_file) -> None:
 
 
 class TimesFM3Adapter(Adapter):
+    supports_joint = True
+
     def load(self) -> None:
         from timesfm3 import TimesFM3Forecaster
 
@@ -176,4 +184,18 @@ class TimesFM3Adapter(Adapter):
             predictions.append(
                 Prediction(mean=np.ascontiguousarray(result.forecast, dtype=np.float64), quantiles=rows, warnings=warnings)
             )
+        return predictions
+
+    def predict_joint(
+        self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
+    ) -> list[Prediction]:
+        if any(one.past_covariates or one.future_covariates for one in series):
+            raise ValueError("timesfm-3 forecasts series jointly without covariates")
+        longest = max(len(one.target) for one in series)
+        context = np.stack([np.concatenate([np.full(longest - len(one.target), np.nan), one.target]) for one in series])
+        (result,) = self.forecaster.predict_batch(contexts=[context], horizon=horizon, **PREDICT_FLAGS)
+        predictions = []
+        for i in range(len(series)):
+            rows, warnings = interpolate_levels(self.levels, np.asarray(result.quantiles[i]).T, quantiles)
+            predictions.append(Prediction(mean=np.ascontiguousarray(result.forecast[i], dtype=np.float64), quantiles=rows, warnings=warnings))
         return predictions

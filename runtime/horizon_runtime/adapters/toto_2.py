@@ -26,6 +26,11 @@ values except in the final context patch, whose mask `forecast` forces to True.
 Limits: catalog 4096 / 1024. No hard context cap in code (RoPE tables grow); the checkpoints'
 `residual_attn_ratio` corresponds to a 4096-step training context (third-party). Horizon: any.
 
+Joint ("multivariate": true on a request, `predict_joint`): the request's series are the variates of one multivariate
+item, `{"target": (1, N, T), "target_mask": (1, N, T), "series_ids": zeros (1, N)}` (the same left padding and masks),
+so Toto-2's variate-wise attention layers attend across them (one series id: one group), as the library's own
+multivariate input does; `forecast` answers (9, 1, N, H).
+
 Covariates: none (catalog flags false; api-contract A.8 lists toto-2 without covariates). The model
 has undocumented `known_dynamic*` inputs, which the README calls planned, not available; they are
 not used.
@@ -65,6 +70,8 @@ def toto_inputs(targets: list[np.ndarray], patch_size: int) -> tuple[np.ndarray,
 
 
 class Toto2Adapter(Adapter):
+    supports_joint = True
+
     def load(self) -> None:
         directory = self.weights_directory()  # a 424 before the slow library import
         from toto2 import Toto2Model
@@ -79,16 +86,28 @@ class Toto2Adapter(Adapter):
     def predict_batch(
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
     ) -> list[Prediction]:
+        values, mask = toto_inputs([one.target for one in series], self.patch_size)
+        return self._predictions(values, mask, horizon, quantiles, lambda knots: knots[:, :, 0, :])
+
+    def predict_joint(
+        self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str
+    ) -> list[Prediction]:
+        values, mask = toto_inputs([one.target for one in series], self.patch_size)
+        # (N, 1, T) -> (1, N, T): one item whose variates are the request's series
+        return self._predictions(values.transpose(1, 0, 2), mask.transpose(1, 0, 2), horizon, quantiles, lambda knots: knots[:, 0, :, :])
+
+    def _predictions(self, values: np.ndarray, mask: np.ndarray, horizon: int, quantiles: tuple[float, ...], per_series) -> list[Prediction]:
+        """values, mask (items, variates, T); per_series: knots (9, items, variates, H) -> (9, series, H)."""
         import torch
 
-        values, mask = toto_inputs([one.target for one in series], self.patch_size)
         inputs = {
-            "target": torch.from_numpy(values).to(self.device),
-            "target_mask": torch.from_numpy(mask).to(self.device),
-            "series_ids": torch.zeros((len(series), 1), dtype=torch.long, device=self.device),
+            "target": torch.from_numpy(np.ascontiguousarray(values)).to(self.device),
+            "target_mask": torch.from_numpy(np.ascontiguousarray(mask)).to(self.device),
+            "series_ids": torch.zeros(values.shape[:2], dtype=torch.long, device=self.device),
         }
         knots = self.model.forecast(inputs, horizon=horizon, decode_block_size=None, has_missing_values=True)
-        knots = knots[:, :, 0, :].float().cpu().numpy().astype(np.float64)  # (9, B, H)
+        knots = per_series(knots).float().cpu().numpy().astype(np.float64)  # (9, series, H)
+        series = range(knots.shape[1])
         median = self.knots.index(0.5)
 
         predictions = []

@@ -58,6 +58,14 @@ class _ServeBatcher:
         # flow (x-horizon-flow) and formed (x-horizon-batch) are not used: @serve.batch keeps its own first-come
         # queue and batching wait (docs/fairness-and-quotas.md)
         arrived = time.perf_counter()
+        if key.joint:  # forecast together: one predict call of its own, never split nor batched with others
+            try:
+                predictions = await asyncio.get_running_loop().run_in_executor(
+                    self._deployment._executor, self._deployment.worker._predict, key, series
+                )
+            except Exception as exc:
+                raise BatchFailed(f"{type(exc).__name__}: {exc}") from exc
+            return BatchedResult(predictions, 0.0, (time.perf_counter() - arrived) * 1e3, len(series))
         chunks = [series[i : i + self._max_series] for i in range(0, len(series), self._max_series)]
         outcomes = await asyncio.gather(*(self._deployment.predict_batched((key, chunk, arrived)) for chunk in chunks))
         predictions, queue_ms, infer_ms, batch_series = [], 0.0, 0.0, 0
