@@ -16,11 +16,13 @@ import type { NixtlaContext } from './common.ts';
 import { forecastRoute } from './forecast.ts';
 import { crossValidationRoute } from './cross-validation.ts';
 import { anomalyDetectionRoute } from './anomaly-detection.ts';
+import { onlineAnomalyDetectionRoute } from './online-anomaly-detection.ts';
 import { jobRoutes } from './jobs.ts';
 import { modelRoutes } from './models.ts';
 import { accountRoutes } from './account.ts';
 import { finetuneRoutes } from './finetune.ts';
 import { notBuiltRoutes } from './not-built.ts';
+import { simulateRoutes } from './simulate.ts';
 
 /** The plugin, registered by buildApp under the prefix /nixtla. HORIZON_NIXTLA_DEFAULT_MODEL must name a
  * catalog model or "auto" (checked here, so a typo stops the start rather than failing every call). */
@@ -61,10 +63,12 @@ export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, '
     forecastRoute(app, ctx);
     crossValidationRoute(app, ctx);
     anomalyDetectionRoute(app, ctx);
+    onlineAnomalyDetectionRoute(app, ctx);
     jobRoutes(app, ctx);
     modelRoutes(app, ctx);
     accountRoutes(app, ctx);
     finetuneRoutes(app, ctx);
+    simulateRoutes(app, ctx);
     notBuiltRoutes(app);
   };
 }

@@ -23,10 +23,10 @@ const timegpt = {
   finetune_depth: Type.Optional(Type.Integer({ description: '1 only (Horizon\'s fine-tuning has no depth setting)' })),
   finetune_loss: Type.Optional(Type.String({ description: '"default" only (Horizon\'s fine-tuning trains on its own loss)' })),
   finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the account\'s fine-tuned model (POST /v1/fine-tuning-jobs) to run instead of `model`' })),
-  multivariate: Type.Optional(Type.Boolean({ description: 'false only: Horizon\'s models forecast each series on its own' })),
+  multivariate: Type.Optional(Type.Boolean({ description: 'forecast: true runs the series jointly (POST /v1/forecast\'s multivariate: chronos-2, toto-2, timesfm-3; a TimeGPT name runs the first served of them); elsewhere false only' })),
   model_parameters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'null or {} only: TimeGPT settings without a Horizon equivalent' })),
-  feature_contributions: Type.Optional(Type.Boolean({ description: 'false only: Horizon computes no feature contributions' })),
-  feature_contributions_type: Type.Optional(Type.String()),
+  feature_contributions: Type.Optional(Type.Boolean({ description: 'forecast: each exogenous column\'s SHAP value per step (POST /v1/forecast `explain`); false elsewhere' })),
+  feature_contributions_type: Type.Optional(Type.String({ description: '"shapley" only (Horizon\'s explanations are Shapley values)' })),
   job_options: Type.Optional(Type.Object({ timeout_seconds: Type.Optional(Type.Integer()) }, {
     description: 'async job submissions only, without timeout_seconds (a Horizon job has no timeout of its own): any other use is a 422',
     additionalProperties: false,
@@ -60,6 +60,19 @@ export const NixtlaAnomaliesRequest = Type.Object({
   ...timegpt,
 }, { additionalProperties: false });
 
+/** detect_anomalies_online() and jobs.detect_anomalies(): the last detection_size values of each series scored. */
+export const NixtlaOnlineAnomaliesRequest = Type.Object({
+  series: NixtlaSeries,
+  h: Type.Integer({ minimum: 1, description: 'the horizon of TimeGPT\'s rolling windows; Horizon scores each value from its freshest forecast, one step before it (docs/nixtla.md)' }),
+  detection_size: Type.Integer({ minimum: 1, description: 'values scored at the end of each series: POST /v1/anomalies\' detection_size' }),
+  threshold_method: Type.String({ description: '"univariate": each series flagged outside its own band at `level`; "multivariate": a time step flagged across all series from their combined score' }),
+  level: Type.Optional(Type.Number({ description: 'the band, in percent (Horizon: above 0, at most 99.99); default 99' })),
+  step_size: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'steps between TimeGPT\'s windows (default h); Horizon rolls at every step' })),
+  refit: Type.Optional(Type.Boolean({ description: 'fine-tuning per window: Horizon does not fine-tune in anomaly detection (finetune_steps 0), so no effect' })),
+  hist_exog: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 0 })), Type.Null()], { description: 'the columns of X that are historical (all of them are, in anomaly detection)' })),
+  ...timegpt,
+}, { additionalProperties: false });
+
 export const ModelParamsQuery = Type.Object({
   model: Type.String(),
   freq: Type.Optional(Type.String()),
@@ -76,8 +89,12 @@ export const ModelParams = Type.Object({
 const Intervals = Type.Union([Type.Record(Type.String(), Type.Array(Num)), Type.Null()], { description: '"lo-<level>" and "hi-<level>" per level' });
 const Warnings = Type.Array(Type.Unknown(), { description: 'Horizon\'s warnings (the SDK does not show them)' });
 
+const FeatureContributions = Type.Union([Type.Array(Type.Array(Num)), Type.Null()], {
+  description: 'with feature_contributions: per exogenous column (X\'s order) then the base value, one value per forecast row (series × h); null otherwise',
+});
+
 export const NixtlaForecastResponse = Type.Object({
-  mean: Type.Array(Num), intervals: Intervals, weights_x: Type.Null(), feature_contributions: Type.Null(),
+  mean: Type.Array(Num), intervals: Intervals, weights_x: Type.Null(), feature_contributions: FeatureContributions,
   model: Type.String({ description: 'the Horizon model that forecast' }), warnings: Warnings,
 });
 
@@ -92,6 +109,15 @@ export const NixtlaAnomaliesResponse = Type.Object({
   sizes: Type.Array(Type.Integer(), { description: 'scored values per series: the tail of each series' }),
   mean: Type.Array(Num), intervals: Intervals, anomaly: Type.Array(Type.Boolean()), weights_x: Type.Null(),
   model: Type.String(), warnings: Warnings,
+});
+
+export const NixtlaOnlineAnomaliesResponse = Type.Object({
+  idxs: Type.Array(Type.Integer(), { description: 'the position in y of each scored value' }),
+  sizes: Type.Array(Type.Integer(), { description: 'scored values per series: detection_size' }),
+  mean: Type.Array(Num), anomaly: Type.Array(Type.Boolean()),
+  anomaly_score: Type.Array(Num, { description: 'the standardised residual: (y - median) / σ, σ the band\'s half-width on that side ÷ z(level)' }),
+  accumulated_anomaly_score: Type.Optional(Type.Array(Num, { description: 'multivariate: the time step\'s sum of squared anomaly scores over the series observed there' })),
+  intervals: Intervals, weights_x: Type.Null(), model: Type.String(), warnings: Warnings,
 });
 
 /** NixtlaClient.finetune() / jobs.finetune(): the series (no exogenous columns), the base and TimeGPT's settings. */

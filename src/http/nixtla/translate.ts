@@ -12,6 +12,7 @@ import type { Freq } from '../../runtime/catalog.ts';
 import type { FieldError } from '../../errors.ts';
 import type { InputSeries } from '../../forecasting/normalize.ts';
 import { dateAtStep, parseIndex, type Grid } from '../../forecasting/calendar.ts';
+import { multivariateScores, univariateScores, type ScoredTail } from './threshold-methods.ts';
 
 /** The `series` object of every columnar payload. */
 export interface NixtlaSeries {
@@ -199,11 +200,28 @@ function intervalsOf(bands: readonly LevelBand[], predictions: readonly Predicti
   return out;
 }
 
+type Contributions = { base: number[]; features: Record<string, number[]> };
+
 /** POST /v1/forecast's answer (or a completed forecast job's) → the SDK's forecast answer. */
-export function forecastAnswer(result: { model: string; series: { prediction: Prediction }[][]; warnings?: unknown[] }, bands?: LevelBand[]) {
+export function forecastAnswer(result: { model: string; series: { prediction: Prediction; contributions?: Contributions }[][]; warnings?: unknown[] }, bands?: LevelBand[]) {
   const predictions = result.series.map((s) => s[0].prediction);
   const levels = bands ?? bandsOfKeys(Object.keys(predictions[0] ?? {}));
-  return { mean: predictions.flatMap((p) => p.mean), intervals: intervalsOf(levels, predictions), weights_x: null, feature_contributions: null, model: result.model, warnings: result.warnings ?? [] };
+  const contributions = featureContributions(result.series.map((s) => s[0].contributions));
+  return { mean: predictions.flatMap((p) => p.mean), intervals: intervalsOf(levels, predictions), weights_x: null, feature_contributions: contributions, model: result.model, warnings: result.warnings ?? [] };
+}
+
+/** /v1's `contributions` (explain) → the SDK's `feature_contributions`: one flat row per exogenous column in X's order
+ * (x0, x1 …), then the base value, each over every series' horizon in the series order (the SDK zips them with its
+ * columns and `base_value`). A column a series does not have contributes 0 there. Null without contributions. */
+function featureContributions(perSeries: (Contributions | undefined)[]): number[][] | null {
+  if (!perSeries.some((c) => c !== undefined)) return null;
+  const names = [...new Set(perSeries.flatMap((c) => Object.keys(c?.features ?? {})))]
+    .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  const row = (pick: (c: Contributions) => number[] | undefined) => perSeries.flatMap((c) => {
+    const values = c && pick(c);
+    return values ?? Array.from({ length: c?.base.length ?? 0 }, () => 0);
+  });
+  return [...names.map((name) => row((c) => c.features[name])), row((c) => c.base)];
 }
 
 /** A Horizon job's status as the SDK names it. */
@@ -298,6 +316,31 @@ export function anomaliesAnswer(result: AnomaliesResult, levelKey: string) {
   };
 }
 
+interface OnlineResult {
+  model: string;
+  series: (ScoredTail & { scored_from: number; forecast: (number | null)[]; lo: (number | null)[]; hi: (number | null)[] })[];
+  warnings?: unknown[];
+}
+
+/** POST /v1/anomalies' answer with detection_size → the SDK's online answer: per series its last values (`idxs`
+ * into the SDK's `y`, `sizes`), the forecast as `mean`, flags and scores by `method` (threshold-methods.ts); the
+ * band as `intervals` for univariate only (multivariate flags a step, not a band: the SDK shows no interval). */
+export function onlineAnomaliesAnswer(result: OnlineResult, sizes: readonly number[], method: 'univariate' | 'multivariate', level: number) {
+  const idxs: number[] = [];
+  let offset = 0;
+  result.series.forEach((s, i) => {
+    for (let j = 0; j < s.forecast.length; j++) idxs.push(offset + s.scored_from + j);
+    offset += sizes[i];
+  });
+  const key = String(level);
+  const scores = method === 'multivariate' ? multivariateScores(result.series, level) : univariateScores(result.series, level);
+  return {
+    idxs, sizes: result.series.map((s) => s.forecast.length), mean: result.series.flatMap((s) => s.forecast), ...scores,
+    intervals: method === 'multivariate' ? null : { [`lo-${key}`]: result.series.flatMap((s) => s.lo), [`hi-${key}`]: result.series.flatMap((s) => s.hi) },
+    weights_x: null, model: result.model, warnings: result.warnings ?? [],
+  };
+}
+
 // ---------------------------------------------------------------- errors
 
 /** Horizon's field names in a 422 → the SDK's terms: series[i].target → series[i].y, hist/future
@@ -311,5 +354,6 @@ export function nixtlaTerms(text: string): string {
     .replace(/\bmodels\[0\]\.(model_size|model)\b/g, '$1')
     .replace(/^horizon\b/, 'h')
     .replace(/^step\b/, 'step_size')
-    .replace(/^quantiles\b/, 'level');
+    .replace(/^quantiles\b/, 'level')
+    .replace(/^explain\b/, 'feature_contributions');
 }
