@@ -5,8 +5,9 @@ import { HorizonError, toProblem } from '../../errors.ts';
 
 const NOT_BUILT: [method: 'GET' | 'POST' | 'DELETE', path: string, reason: string][] = [
   ['POST', '/v2/anomaly_detection/async', 'online anomaly detection as a job (jobs.detect_anomalies) is not built in Horizon: use detect_anomalies() (batch, over the history; POST /v1/anomalies)'],
-  ['POST', '/v2/explain/async', 'explain() and jobs.explain() (model-independent weights of lagged features: Granger or transfer entropy) are not built in Horizon; '
-    + 'it explains forecasts instead: forecast(df, X_df=…, feature_contributions=True) gives each exogenous column\'s Shapley value per step (POST /v1/forecast explain)'],
+  ['POST', '/v2/simulate', 'sample paths (simulate) are not built in Horizon: forecast with level or quantiles for the marginal distribution'],
+  ['POST', '/v2/simulate/async', 'sample paths (simulate, jobs.simulate) are not built in Horizon: forecast with level or quantiles for the marginal distribution'],
+  ['POST', '/v2/explain/async', 'feature importance (explain, jobs.explain) is not built in Horizon'],
   ['POST', '/v2/execute_step/async', 'execute_step is a Nixtla-hosted service with no Horizon equivalent'],
 ];
 
