@@ -17,7 +17,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../store/database.ts';
 import { insertForecasts, type ForecastInsert } from '../store/series.ts';
 import { FREQS } from '../runtime/catalog.ts';
-import type { FieldError } from '../errors.ts';
+import { HorizonError, type FieldError } from '../errors.ts';
 import { dateAtStep, epochDay, fillGaps, parseDate, parseIndex, stampAtStep, type Grid, type Stamp } from './calendar.ts';
 import { DEFAULT_QUANTILES, RequestValidationError, type InputSeries } from './normalize.ts';
 import { scoreBacktest, type BacktestPlan } from './backtest.ts';
@@ -66,6 +66,46 @@ export function validateHistory(body: { freq: string; index: string[]; target: (
   return { freq, grid, target: fillGaps(body.target, steps) };
 }
 
+/** A PUT's settings, as far as they go together (docs/stored-series.md): `schedule` and `forecast_every` each need
+ * the other; a drift rule on the MASE ratio needs the schedule's `evaluation` (the backtest it compares with);
+ * a webhook needs a drift rule (drift events are what it receives). The schedule as stored, or null. */
+export function storedSchedule(body: {
+  schedule?: Omit<SeriesSchedule, 'every'>; forecast_every?: number; drift?: { max_mase_ratio?: number }; webhook?: unknown;
+}): SeriesSchedule | null {
+  if (body.forecast_every !== undefined && !body.schedule) {
+    throw new RequestValidationError([{ field: 'forecast_every', reason: 'needs `schedule` (at least its horizon): what each scheduled forecast asks' }]);
+  }
+  if (body.schedule && body.forecast_every === undefined) {
+    throw new RequestValidationError([{ field: 'schedule', reason: 'needs `forecast_every`: after how many appended steps a forecast is made' }]);
+  }
+  if (body.drift?.max_mase_ratio !== undefined && body.schedule && !body.schedule.evaluation) {
+    const reason = 'compares the rolling MASE with the model\'s own backtest: the schedule needs `evaluation` (e.g. {}) so each scheduled forecast carries one';
+    throw new RequestValidationError([{ field: 'drift.max_mase_ratio', reason }]);
+  }
+  if (body.webhook && !body.drift) throw new RequestValidationError([{ field: 'webhook', reason: 'a webhook receives drift events: it needs a `drift` rule' }]);
+  return body.schedule ? { every: body.forecast_every!, ...body.schedule } : null;
+}
+
+/** The scheduled forecasts an append makes due (forecast_every): each grown series whose latest stored forecast
+ * (`latest`: its length then) is `every` or more steps behind its new length, or that has none; series with the
+ * same schedule go in one request, POST /v1/forecast's body by reference with store: true. */
+export function dueScheduledForecasts(
+  grown: readonly { id: string; schedule: unknown; points: number }[], latest: ReadonlyMap<string, number>,
+): { ids: string[]; request: Record<string, unknown> }[] {
+  const groups = new Map<string, { schedule: SeriesSchedule; ids: string[] }>();
+  for (const s of grown) {
+    const schedule = s.schedule as SeriesSchedule | null;
+    if (!schedule) continue;
+    const last = latest.get(s.id);
+    if (last !== undefined && s.points - last < schedule.every) continue;
+    const key = JSON.stringify(schedule);
+    const group = groups.get(key) ?? { schedule, ids: [] };
+    group.ids.push(s.id);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(({ schedule: { every: _every, ...asked }, ids }) => ({ ids, request: { ...asked, series_ids: ids, store: true } }));
+}
+
 const instantOf = (s: Stamp) => epochDay(s.year, s.month, s.day) * 86_400 + s.secondOfDay;
 const MONTHS: Partial<Record<Freq, number>> = { MS: 1, Q: 3, Y: 12 };
 const STEP_SECONDS: Partial<Record<Freq, number>> = { D: 86_400, W: 7 * 86_400, H: 3_600 };
@@ -102,8 +142,68 @@ export interface AppendDecision {
   unchanged: number;
 }
 
-/** Applies the append rule (header comment) to a stored target; every refusal is a 422 naming the position. */
-export function decideAppend(grid: Grid, stored: ArrayLike<number | null>, body: { index: string[]; target: (number | null)[] }, limits: SeriesLimits): AppendDecision {
+/** Which stored series an append is to, for the messages: its id and, in a bulk append, its place (series[i]). */
+export interface AppendTarget { id: string; position?: number }
+
+/** Applies the append rule (header comment) to a stored target, every refusal a 422 naming the position; then
+ * the series' size: grown past limits.maxPoints grid steps (HORIZON_SERIES_MAX_POINTS), a 409 series_limit. */
+export function decideAppend(
+  grid: Grid, stored: ArrayLike<number | null>, body: { index: string[]; target: (number | null)[] }, limits: SeriesLimits, target?: AppendTarget,
+): AppendDecision {
+  const decision = appendRule(grid, stored, body);
+  const points = stored.length + decision.append.length;
+  if (limits.maxPoints > 0 && points > limits.maxPoints) {
+    const which = target ? `series "${target.id}"${target.position === undefined ? '' : ` (series[${target.position}])`}` : 'the series';
+    throw new HorizonError('series_limit', `${which} would hold ${points} grid steps, more than its limit of ${limits.maxPoints} `
+      + '(HORIZON_SERIES_MAX_POINTS); replace it with a shorter history (PUT /v1/series/{id})');
+  }
+  return decision;
+}
+
+/** One item of a bulk append (POST /v1/series/observations). */
+export interface AppendItem { series_id: string; index: string[]; target: (number | null)[] }
+
+/** A bulk append appends to each series once: a 422 naming the second place of a repeated id. */
+export function checkDistinctSeries(items: readonly AppendItem[]): void {
+  const seen = new Map<string, number>();
+  for (const [i, item] of items.entries()) {
+    const earlier = seen.get(item.series_id);
+    if (earlier !== undefined) {
+      throw new RequestValidationError([{ field: `series[${i}].series_id`, reason: `"${item.series_id}" is also series[${earlier}]; append each series once per request` }]);
+    }
+    seen.set(item.series_id, i);
+  }
+}
+
+/** Whether an append reaches into the stored steps (its first date on or before the last one): then it compares
+ * stored values (a retry), and the store reads the stored targets for it. */
+export function reachesStoredSteps(grid: Grid, points: number, firstDate: string | undefined): boolean {
+  if (firstDate === undefined) return false;
+  const placed = stepOfDate(grid, firstDate);
+  return !('reason' in placed) && placed.step < points;
+}
+
+/** The decisions of a bulk append, all or nothing: 404 for the first id the account does not store, every
+ * series' 422s at once (named series[i].…), a series_limit at once. */
+export function decideAppends(items: readonly AppendItem[], found: ReadonlyMap<string, { grid: unknown; target: ArrayLike<number | null> }>, limits: SeriesLimits): AppendDecision[] {
+  const missing = items.findIndex((s) => !found.has(s.series_id));
+  if (missing >= 0) throw new HorizonError('not_found', `no stored series "${items[missing].series_id}" for this account (series[${missing}])`);
+  const errors: FieldError[] = [];
+  const decisions = items.map((item, i): AppendDecision => {
+    const row = found.get(item.series_id)!;
+    try {
+      return decideAppend(row.grid as Grid, row.target, item, limits, { id: item.series_id, position: i });
+    } catch (error) {
+      if (!(error instanceof RequestValidationError)) throw error;
+      errors.push(...error.errors.map((e) => ({ series: i, field: `series[${i}].${e.field}`, reason: e.reason })));
+      return { append: [], appended: 0, unchanged: 0 };
+    }
+  });
+  if (errors.length) throw new RequestValidationError(errors);
+  return decisions;
+}
+
+function appendRule(grid: Grid, stored: ArrayLike<number | null>, body: { index: string[]; target: (number | null)[] }): AppendDecision {
   const errors: FieldError[] = [];
   if (body.index.length !== body.target.length) errors.push({ field: 'target', reason: `target has ${body.target.length} values but index has ${body.index.length} dates; they must be equally long` });
   checkValues(body.target, 'target', errors);

@@ -19,8 +19,6 @@ export interface FineTuningResult { model_id: string; name: string; base_model: 
 /** Model ids of fine-tuned models: `ft-` and 24 hex digits (the runtime serves nothing else from private/). */
 export const PRIVATE_ID_PATTERN = /^ft-[0-9a-f]{12,32}$/;
 
-export { FINE_TUNABLE_ADAPTERS } from '../forecasting/inline-fine-tuning.ts';
-
 /** The private model ids a stored forecast, auto or cross-validation job names: its model, prism members,
  * auto candidates or cross-validation models (refs as strings, "id:size" or {model}). */
 export function privateIdsIn(request: unknown): string[] {

@@ -2,7 +2,6 @@ import type { Route } from '../app-types.ts';
 import { problemResponses, jsonResponse } from '../schemas.ts';
 import { ObservationsAppend, ObservationsAppended, SeriesIdParams } from '../series-schemas.ts';
 import { ownerOf } from '../auth.ts';
-import { HorizonError } from '../../errors.ts';
 import { decideAppend } from '../../forecasting/stored-series.ts';
 import { appendToSeries } from '../../store/series.ts';
 import { dateAtStep, type Grid } from '../../forecasting/calendar.ts';
@@ -20,15 +19,8 @@ export const seriesObservationsAppend: Route = (app, deps) => {
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;
-    const maxPoints = deps.config.seriesMaxPoints ?? 0;
-    const done = await appendToSeries(deps.database.db, owner.accountId, id, (row) => {
-      const decision = decideAppend(row.grid as Grid, row.target, request.body, { maxSeries: 0, maxPoints });
-      const points = row.target.length + decision.append.length;
-      if (maxPoints > 0 && points > maxPoints) {
-        throw new HorizonError('series_limit', `series "${id}" would hold ${points} grid steps, more than its limit of ${maxPoints} (HORIZON_SERIES_MAX_POINTS); replace it with a shorter history (PUT /v1/series/{id})`);
-      }
-      return decision;
-    });
+    const limits = { maxSeries: 0, maxPoints: deps.config.seriesMaxPoints ?? 0 };
+    const done = await appendToSeries(deps.database.db, owner.accountId, id, (row) => decideAppend(row.grid as Grid, row.target, request.body, limits, { id }));
     if (!done) throw notFound(id);
     const { row, decision } = done;
     const points = row.target.length + decision.append.length;

@@ -3,13 +3,13 @@ import { problemResponses, jsonResponse } from '../schemas.ts';
 import { SeriesIdParams, SeriesPut, SeriesView } from '../series-schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { HorizonError } from '../../errors.ts';
-import { RequestValidationError } from '../../forecasting/normalize.ts';
-import { validateHistory } from '../../forecasting/stored-series.ts';
+import { storedSchedule, validateHistory } from '../../forecasting/stored-series.ts';
 import { getSeries, putSeries } from '../../store/series.ts';
 import { seriesView } from './series-view.ts';
 
 /** PUT /v1/series/{id} — creates a stored series (201) or replaces its history and settings (200); a
- * replacement drops the series' forecasts not scored yet. Not charged: storing is not forecasting. */
+ * replacement drops the series' forecasts not scored yet. Not charged: storing is not forecasting. The rules of a
+ * history and of the settings are forecasting/stored-series.ts's. */
 export const seriesPut: Route = (app, deps) => {
   app.put('/v1/series/:id', {
     schema: {
@@ -21,13 +21,7 @@ export const seriesPut: Route = (app, deps) => {
     const { id } = request.params;
     const body = request.body;
     const history = validateHistory(body, { maxSeries: deps.config.seriesMaxPerAccount ?? 0, maxPoints: deps.config.seriesMaxPoints ?? 0 });
-    if (body.forecast_every !== undefined && !body.schedule) throw new RequestValidationError([{ field: 'forecast_every', reason: 'needs `schedule` (at least its horizon): what each scheduled forecast asks' }]);
-    if (body.schedule && body.forecast_every === undefined) throw new RequestValidationError([{ field: 'schedule', reason: 'needs `forecast_every`: after how many appended steps a forecast is made' }]);
-    if (body.drift?.max_mase_ratio !== undefined && body.schedule && !body.schedule.evaluation) {
-      throw new RequestValidationError([{ field: 'drift.max_mase_ratio', reason: 'compares the rolling MASE with the model\'s own backtest: the schedule needs `evaluation` (e.g. {}) so each scheduled forecast carries one' }]);
-    }
-    if (body.webhook && !body.drift) throw new RequestValidationError([{ field: 'webhook', reason: 'a webhook receives drift events: it needs a `drift` rule' }]);
-    const schedule = body.schedule ? { every: body.forecast_every!, ...body.schedule } : null;
+    const schedule = storedSchedule(body);
     const result = await putSeries(deps.database.db, owner.accountId, id, {
       freq: history.freq, grid: history.grid, target: history.target, schedule, drift: body.drift ?? null, webhook: body.webhook ?? null,
     }, deps.config.seriesMaxPerAccount ?? 0);
