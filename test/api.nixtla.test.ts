@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { zstdCompressSync } from 'node:zlib';
 import { startTestServer, capturedLogLines, type TestServer } from './helpers.ts';
 import { bandsOfKeys, horizonFreq, inSampleWindows, levelBands, nixtlaTerms, splitSeries } from '../src/http/nixtla/translate.ts';
+import { chiSquaredQuantile, multivariateScores, normalQuantile, univariateScores } from '../src/http/nixtla/threshold-methods.ts';
 import { nixtlaApi } from '../src/http/nixtla/index.ts';
 import { loadCatalog } from '../src/runtime/catalog.ts';
 import { configFromEnv } from '../src/config.ts';
@@ -342,8 +343,8 @@ describe('/nixtla: bodies, routes and what is not built', () => {
     assert.equal(gzip.status, 415);
   });
 
-  it('simulate, explain and online anomaly detection are 501 naming why; keyed like every call', async () => {
-    const paths = ['/nixtla/v2/simulate/async', '/nixtla/v2/explain/async', '/nixtla/v2/anomaly_detection/async'];
+  it('simulate and explain are 501 naming why; keyed like every call', async () => {
+    const paths = ['/nixtla/v2/simulate/async', '/nixtla/v2/explain/async'];
     for (const [method, path] of paths.map((p) => ['POST', p])) {
       const res = await server.request(method, path, method === 'POST' ? { body: {} } : {});
       assert.equal(res.status, 501, `${method} ${path}`);
@@ -364,6 +365,27 @@ describe('/nixtla: bodies, routes and what is not built', () => {
 });
 
 describe('/nixtla: the translation', () => {
+  it('online anomaly detection\'s threshold methods: scores in standard deviations, the chi-squared threshold of the combined score', () => {
+    // reference values: scipy.stats norm.ppf and chi2.ppf
+    for (const [p, q] of [[0.995, 2.5758293035489004], [0.975, 1.959963984540054], [0.9, 1.2815515655446004]]) assert.ok(Math.abs(normalQuantile(p) - q) < 1e-8, `${p}`);
+    for (const [p, k, q] of [[0.99, 1, 6.634896601021214], [0.95, 2, 5.991464547107979], [0.99, 30, 50.89218131151707], [0.9999, 1, 15.136705226623606]]) {
+      assert.ok(Math.abs(chiSquaredQuantile(p, k) - q) < 1e-9 * q, `${p}, ${k}: ${chiSquaredQuantile(p, k)}`);
+    }
+    const z99 = normalQuantile(0.995);
+    const tails = [
+      { actual: [1, 2, null, 4], anomaly: [false, false, false, true], score: [0.5, -0.9, null, 1.2] },
+      { actual: [1, 2, 3, 4], anomaly: [false, false, false, false], score: [0.2, -0.95, 0.1, 0.3] },
+    ];
+    assert.deepEqual(univariateScores(tails, 99).anomaly, [false, false, false, true, false, false, false, false]);
+    assert.deepEqual(univariateScores(tails, 99).anomaly_score, [0.5 * z99, -0.9 * z99, null, 1.2 * z99, 0.2 * z99, -0.95 * z99, 0.1 * z99, 0.3 * z99]);
+    const multi = multivariateScores(tails, 99);
+    // step 1: (0.9² + 0.95²)·z² = 11.3 > chi2(0.99, 2) = 9.21, neither alone outside; step 3: 1.2² + 0.3² = 1.53 → 10.1 > 9.21;
+    // step 2: only series 1 observed, 0.1² · z² = 0.07 < chi2(0.99, 1): not flagged, and the missing value never is
+    assert.deepEqual(multi.anomaly, [false, true, false, true, false, true, false, true]);
+    const combined = [0.29, 0.9 ** 2 + 0.95 ** 2, 0.01, 1.2 ** 2 + 0.3 ** 2].map((v) => v * z99 * z99);
+    multi.accumulated_anomaly_score.forEach((v, k) => assert.ok(Math.abs(v! - combined[k % 4]) < 1e-9, `${k}: ${v}`));
+  });
+
   it('pandas aliases → Horizon freqs', () => {
     const table: [string, string | undefined][] = [
       ['MS', 'MS'], ['ME', 'MS'], ['M', 'MS'], ['h', 'H'], ['H', 'H'], ['1h', 'H'], ['D', 'D'], ['W', 'W'], ['W-SUN', 'W'], ['W-MON', 'W'],

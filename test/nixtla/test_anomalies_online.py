@@ -143,3 +143,20 @@ def test_detect_anomalies_30_hourly_series_default_settings_one_request(server) 
     assert len(out) == sum(len(s["forecast"]) for s in ref["series"]) == 30 * (336 - 48)
     np.testing.assert_array_equal(out["TimeGPT"], np.concatenate([s["forecast"] for s in ref["series"]]))
     assert out["anomaly"].tolist() == [f for s in ref["series"] for f in s["anomaly"]]
+
+
+def test_jobs_detect_anomalies_is_a_horizon_anomaly_job(client: NixtlaClient, server, panel: pd.DataFrame) -> None:
+    """jobs.detect_anomalies() (online, async): POST /v1/anomaly-jobs with detection_size; the result equals the
+    synchronous detect_anomalies_online(); the job is readable through /v1; multivariate is refused at submit."""
+    job = client.jobs.detect_anomalies(panel, h=6, detection_size=12, freq="MS", model="auto-ets", level=95)
+    result = job.wait(poll_interval=0.2)
+    pd.testing.assert_frame_equal(result, client.detect_anomalies_online(panel, h=6, detection_size=12, freq="MS", model="auto-ets", level=95))
+    assert len(result) == 3 * 12
+    view = server.raw("GET", f"/v1/anomaly-jobs/{job.job_id}").json()
+    assert view["status"] == "completed" and view["result"]["detection_size"] == 12
+    with pytest.raises(ApiError) as finished:
+        job.cancel()
+    assert finished.value.status_code == 409
+    with pytest.raises(ApiError) as error:
+        client.jobs.detect_anomalies(panel, h=6, detection_size=12, freq="MS", model="auto-ets", threshold_method="multivariate")
+    assert error.value.status_code == 422 and "threshold_method" in str(error.value) and "detect_anomalies_online" in str(error.value)

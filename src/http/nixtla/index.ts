@@ -17,6 +17,7 @@ import { forecastRoute } from './forecast.ts';
 import { crossValidationRoute } from './cross-validation.ts';
 import { anomalyDetectionRoute } from './anomaly-detection.ts';
 import { onlineAnomalyDetectionRoute } from './online-anomaly-detection.ts';
+import { anomalyJobRoutes } from './anomaly-jobs.ts';
 import { jobRoutes } from './jobs.ts';
 import { modelRoutes } from './models.ts';
 import { accountRoutes } from './account.ts';
@@ -63,6 +64,7 @@ export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, '
     crossValidationRoute(app, ctx);
     anomalyDetectionRoute(app, ctx);
     onlineAnomalyDetectionRoute(app, ctx);
+    anomalyJobRoutes(app, ctx);
     jobRoutes(app, ctx);
     modelRoutes(app, ctx);
     accountRoutes(app, ctx);

@@ -87,14 +87,14 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
 
   app.post('/v2/async/jobs/:id/cancel', {
     schema: {
-      summary: 'Nixtla SDK: cancel a job (DELETE /v1/forecast-jobs/{id}, /v1/cross-validation-jobs/{id} or /v1/fine-tuning-jobs/{id})',
+      summary: 'Nixtla SDK: cancel a job (DELETE /v1/forecast-jobs/{id}, /v1/cross-validation-jobs/{id}, /v1/fine-tuning-jobs/{id} or /v1/anomaly-jobs/{id})',
       tags: ['nixtla'], params: NixtlaJobParams,
       response: { 200: jsonResponse(Type.Object({ job_id: Type.String(), status: Type.Literal('cancelled') }), 'Cancelled (its quota unit is not given back)'), ...problemResponses(401, 404, 409) },
     },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };
     // the id says nothing of its kind: each job store route in turn (jobs.finetune()'s are fine-tuning jobs)
-    for (const kind of ['forecast-jobs', 'cross-validation-jobs', 'fine-tuning-jobs']) {
+    for (const kind of ['forecast-jobs', 'cross-validation-jobs', 'fine-tuning-jobs', 'anomaly-jobs']) {
       try {
         await callHorizon(app, request, reply, 'DELETE', `/v1/${kind}/${encodeURIComponent(id)}`);
         return { job_id: id, status: 'cancelled' as const };

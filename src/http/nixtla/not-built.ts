@@ -4,7 +4,6 @@ import type { App } from '../app-types.ts';
 import { HorizonError, toProblem } from '../../errors.ts';
 
 const NOT_BUILT: [method: 'GET' | 'POST' | 'DELETE', path: string, reason: string][] = [
-  ['POST', '/v2/anomaly_detection/async', 'online anomaly detection as a job (jobs.detect_anomalies) is not built in Horizon: use detect_anomalies() (batch, over the history; POST /v1/anomalies)'],
   ['POST', '/v2/simulate', 'sample paths (simulate) are not built in Horizon: forecast with level or quantiles for the marginal distribution'],
   ['POST', '/v2/simulate/async', 'sample paths (simulate, jobs.simulate) are not built in Horizon: forecast with level or quantiles for the marginal distribution'],
   ['POST', '/v2/explain/async', 'feature importance (explain, jobs.explain) is not built in Horizon'],
