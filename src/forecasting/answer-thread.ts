@@ -1,4 +1,6 @@
 // One answer thread (answer-threads.ts): the worker's /infer JSON text in, the contract's JSON bytes out.
+// Names: answer-thread.ts (this file) is the code one thread runs; answer-threads.ts is the pool on the event
+// loop that starts the threads and hands them work.
 import { parentPort, workerData } from 'node:worker_threads';
 import { HorizonError } from '../errors.ts';
 import { answerBytes, type ContractShape } from './contract.ts';

@@ -4,6 +4,7 @@
 // thread's ~63 ms per request (bench/README.md, "Answer threads"), and one event loop at ~63 ms a request
 // caps a GPU worker that does ~4,500 series/s. Small answers stay on the loop: a thread's round trip
 // would cost more than it saves. The bytes are the ones the loop would have written (same functions).
+// Names: this is the pool on the event loop; answer-thread.ts (singular) is the code each thread runs.
 import { Worker } from 'node:worker_threads';
 import { HorizonError, type ErrorCode } from '../errors.ts';
 import type { ContractShape } from './contract.ts';

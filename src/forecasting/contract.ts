@@ -1,5 +1,7 @@
 // The worker's answer as the contract's ForecastAPIResponse (B.2), checked. Its own module, free of the
 // service's state, because it also runs in the answer threads (answer-threads.ts).
+// Not to be confused with src/contract/ (the contract's own schemas, read by every layer): this module makes one
+// worker answer into contract/schemas.ts's ForecastResponse.
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
 import type { NormalizedRequest } from './normalize.ts';

@@ -3,6 +3,8 @@
 // trained pipeline forecasts them in the same fine-tuning process, and nothing is kept — no model
 // directory, no row, nothing loaded in a worker. The answer is shaped by the forecast's own code
 // (runForecast with the fine-tuning process's predictions in place of a worker's).
+// Two layers, one feature: this module is the rules and the run (forecasting); the route's branch that
+// validates, charges and answers is src/http/inline-fine-tuning.ts.
 import { randomBytes } from 'node:crypto';
 import { HorizonError, type FieldError } from '../errors.ts';
 import { findModel } from '../runtime/catalog.ts';

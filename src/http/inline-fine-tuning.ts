@@ -2,6 +2,8 @@
 // Validated like any forecast plus the fine-tuning checks (every 4xx before the charge), charged one
 // unit for the forecast and one per started 100 training steps, run in a fine-tuning process that keeps
 // nothing (src/forecasting/inline-fine-tuning.ts). A client that goes away stops the training.
+// Two layers, one feature: this is the route's branch (http); the rules and the run are
+// src/forecasting/inline-fine-tuning.ts's.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from './app-types.ts';
 import { chargeUnits, withRefundOn5xx } from './charge.ts';

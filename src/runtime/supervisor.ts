@@ -3,6 +3,8 @@
 // worker with exponential backoff, stop on shutdown. Each worker is its group's virtualenv running
 // `python -m horizon_runtime`; the workers of a group are independent processes (each restarted on its
 // own), among which the InferenceClient spreads calls (endpoints()).
+// src/runtime/ is the control plane's side of the model runtime (TypeScript: these workers' supervisor, the
+// inference client, the catalog and registry); runtime/ at the repository root is the Python workers themselves.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
