@@ -385,6 +385,7 @@ describe('POST /v1/anomalies, mode in-sample (one fit per series)', () => {
     assert.equal(refused.body.code, 'use_job_api');
     assert.match(refused.body.detail, /20 series.*estimated at \d+ ms/);
     assert.match(refused.body.detail, /mode "windows" fits the model once per scored timestep \(3520 windows\); mode "in-sample"/);
+    assert.match(refused.body.detail, /send the same body to POST \/v1\/anomaly-jobs/, 'the job route is named');
     assert.equal(await inferCalls('auto-ets'), before, 'no model call');
     const answered = await anomalies({ series, model: 'auto-ets' }, key);
     assert.equal(answered.status, 200, answered.text);

@@ -21,7 +21,9 @@ export function anomalySeries(n: number, length = 60): { target: number[]; index
 
 const body = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({ freq: 'MS', model: 'auto-ets', series: anomalySeries(6), ...overrides });
 
-async function waitForAnomalyJob(server: TestServer, id: string, key: string | undefined, done: (status: string) => boolean, timeoutMs = 240_000): Promise<any> {
+async function waitForAnomalyJob(
+  server: TestServer, id: string, key: string | undefined, done: (status: string) => boolean, timeoutMs = 240_000,
+): Promise<any> {
   return pollUntil(`anomaly job ${id}`, async () => {
     const res = await server.request('GET', `/v1/anomaly-jobs/${id}`, { key });
     assert.equal(res.status, 200, res.text);
@@ -107,7 +109,8 @@ for (const backend of storeBackends) {
         const res = await server.request('POST', '/v1/anomaly-jobs', { key, body: body(extra) });
         assert.equal(res.status, 422, `${JSON.stringify(extra)}: ${res.text}`);
         assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
-        assert.ok(res.body.errors.some((e: any) => e.field === field || e.field.startsWith(field)), `${JSON.stringify(extra)} → ${JSON.stringify(res.body.errors)}`);
+        const named = res.body.errors.some((e: any) => e.field === field || e.field.startsWith(field));
+        assert.ok(named, `${JSON.stringify(extra)} → ${JSON.stringify(res.body.errors)}`);
         const sync = await server.request('POST', '/v1/anomalies', { key, body: body(extra) });
         assert.equal(sync.status, 422, sync.text);
         assert.deepEqual(res.body.errors, sync.body.errors, 'the same 422 as the synchronous route');
@@ -121,7 +124,8 @@ for (const backend of storeBackends) {
     });
 
     it('401 without a key; another account\'s job, an unknown id and a malformed id are 404; 429 with no unit left', async () => {
-      for (const [method, path] of [['POST', '/v1/anomaly-jobs'], ['GET', '/v1/anomaly-jobs'], ['GET', '/v1/anomaly-jobs/00000000-0000-4000-8000-000000000000'], ['DELETE', '/v1/anomaly-jobs/00000000-0000-4000-8000-000000000000']]) {
+      const unknown = '/v1/anomaly-jobs/00000000-0000-4000-8000-000000000000';
+      for (const [method, path] of [['POST', '/v1/anomaly-jobs'], ['GET', '/v1/anomaly-jobs'], ['GET', unknown], ['DELETE', unknown]]) {
         const res = await server.request(method, path, { key: null, body: method === 'POST' ? body() : undefined });
         assert.equal(res.status, 401, `${method} ${path}: ${res.text}`);
       }
@@ -135,7 +139,8 @@ for (const backend of storeBackends) {
           assert.equal(res.body.code, 'not_found');
         }
       }
-      assert.ok((await server.request('GET', '/v1/anomaly-jobs?limit=100')).body.jobs.every((j: any) => j.job_id !== job.body.job_id), 'not in another account\'s list');
+      const listed = (await server.request('GET', '/v1/anomaly-jobs?limit=100')).body.jobs;
+      assert.ok(listed.every((j: any) => j.job_id !== job.body.job_id), 'not in another account\'s list');
       const refused = await server.request('POST', '/v1/anomaly-jobs', { key: other.key, body: body({ model: 'naive' }) });
       assert.equal(refused.status, 429, refused.text);
       assert.equal((await server.request('GET', '/v1/anomaly-jobs', { key: other.key })).body.jobs.length, 1, 'the refused job was not stored');
@@ -145,7 +150,9 @@ for (const backend of storeBackends) {
     it('list: newest first with a cursor, filtered by status; bad query parameters are 422', async () => {
       const { key } = await server.newAccount();
       const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await server.request('POST', '/v1/anomaly-jobs', { key, body: body({ model: 'naive', series: anomalySeries(1) }) })).body.job_id);
+      for (let i = 0; i < 3; i++) {
+        ids.push((await server.request('POST', '/v1/anomaly-jobs', { key, body: body({ model: 'naive', series: anomalySeries(1) }) })).body.job_id);
+      }
       const page1 = await server.request('GET', '/v1/anomaly-jobs?limit=2', { key });
       assert.equal(page1.status, 200, page1.text);
       assert.deepEqual(page1.body.jobs.map((j: any) => j.job_id), [ids[2], ids[1]]);
