@@ -65,7 +65,9 @@ async def serve(args: argparse.Namespace, parent_pid: int) -> bool:
         int(budget_mb * 1e6) if budget_mb else None, one_at_a_time,
     )
 
-    runner = web.AppRunner(worker.app(), access_log=None, handle_signals=False, shutdown_timeout=grace_s)
+    # handler_cancellation: a closed connection cancels its handler, so an /infer call whose caller has gone drops
+    # its series still waiting (batcher.py, docs/runtime-protocol.md "Cancellation")
+    runner = web.AppRunner(worker.app(), access_log=None, handle_signals=False, shutdown_timeout=grace_s, handler_cancellation=True)
     await runner.setup()
     await web.TCPSite(runner, args.host, args.port).start()
     port = runner.addresses[0][1]

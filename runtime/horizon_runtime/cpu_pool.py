@@ -14,6 +14,11 @@ Every process of the pool exits soon (about a second) after the worker that owns
 dies (SIGKILL, the OOM killer, a killed Ray Serve replica): each child watches the owner's pid from a
 thread (orphan_guard.py, the pool's initializer) and exits when it has gone; once no child is left, the
 forkserver and the resource tracker see their pipes close and exit by themselves (issue 24).
+
+A batch that may be stopped (its callers gone, cancel.py; every batch of the worker's micro-batcher) hands a
+chunk over only when a process is free for it (none waits in the pool's queue, where it could not be withdrawn),
+each sized to about STOP_CHUNK_S of fitting (a slow fit goes alone, cheap ones in chunks as large as above), and
+hands none over once it is stopped: what still runs then is at most one such chunk per process.
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ import logging
 import multiprocessing
 import os
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence, TypeVar
 
+from .cancel import BatchStopped, current_stop
 from .orphan_guard import exit_with
 
 log = logging.getLogger(__name__)
@@ -37,6 +44,10 @@ R = TypeVar("R")
 PRELOAD = ["horizon_runtime.adapters.statistical"]
 # chunks per process: smaller chunks balance uneven series (one long seasonal fit among short ones)
 CHUNKS_PER_WORKER = 4
+# how often a stoppable batch looks at its stop event while its chunks run, and the seconds of fitting its
+# chunks aim at: about what may still run in each process once it is stopped
+STOP_POLL_S = 0.05
+STOP_CHUNK_S = 0.25
 
 
 def cpu_workers() -> int:
@@ -60,6 +71,8 @@ class CpuPool:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        # one per process: a stoppable batch's chunk is handed over only when a process is free for it
+        self._slots = threading.Semaphore(workers)
 
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -82,7 +95,10 @@ class CpuPool:
         """fn over contiguous chunks of items, in the pool; the results concatenated in items' order."""
         chunks = split(items, self.workers * CHUNKS_PER_WORKER)
         executor = self._pool()
+        stop = current_stop()
         try:
+            if stop is not None:
+                return self._map_stoppable(executor, fn, items, stop)
             futures: list[Future] = [executor.submit(fn, chunk) for chunk in chunks]
             out: list[R] = []
             for future in futures:
@@ -92,6 +108,51 @@ class CpuPool:
             log.error("a CPU pool process died; the pool is replaced for the next call")
             self._discard(executor)
             raise
+
+    def _map_stoppable(self, executor: ProcessPoolExecutor, fn: Callable[[Sequence[T]], list[R]],
+                       items: Sequence[T], stop: threading.Event) -> list[R]:
+        """map_chunks with a chunk handed over only when a process is free for it (the pool's slots, shared by
+        the batches running side by side: none waits in the pool's queue), each sized to about STOP_CHUNK_S of
+        fitting (timed on the chunks before it; the first is one series, none larger than map_chunks' own).
+        Once `stop` is set no further chunk is handed over, the ones in the processes finish, and BatchStopped
+        says how many series were never fitted."""
+        largest = max(1, -(-len(items) // (self.workers * CHUNKS_PER_WORKER)))
+        per_series: float | None = None  # seconds, from the last chunk that finished
+        results: dict[int, list[R]] = {}  # by the chunk's first item
+        running: dict[Future, tuple[int, int, float]] = {}  # first item, count, handed over at
+        following = 0
+        while True:
+            while following < len(items) and len(running) < self.workers and not stop.is_set():
+                # a free process, or (none of this batch's chunks running) a short wait for one
+                if not self._slots.acquire(timeout=STOP_POLL_S if not running else 0):
+                    break
+                count = 1 if per_series is None else max(1, min(largest, int(STOP_CHUNK_S / max(per_series, 1e-6))))
+                chunk = items[following : following + count]
+                try:
+                    future = executor.submit(fn, chunk)
+                except BaseException:
+                    self._slots.release()
+                    raise
+                future.add_done_callback(self._free_slot)
+                running[future] = (following, len(chunk), time.perf_counter())
+                following += len(chunk)
+            if not running:
+                if following >= len(items) or stop.is_set():
+                    break
+                continue  # every process busy with other batches' chunks: wait again
+            # woken by a finished chunk, or every STOP_POLL_S to look at the stop event
+            done, _ = wait(running, timeout=STOP_POLL_S, return_when=FIRST_COMPLETED)
+            for future in done:
+                first, count, handed = running.pop(future)
+                results[first] = future.result()
+                per_series = (time.perf_counter() - handed) / count
+        fitted = sum(len(r) for r in results.values())
+        if fitted < len(items):
+            raise BatchStopped(len(items) - fitted)
+        return [one for first in sorted(results) for one in results[first]]
+
+    def _free_slot(self, _future: Future) -> None:
+        self._slots.release()
 
     def shutdown(self) -> None:
         with self._lock:

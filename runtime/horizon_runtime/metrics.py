@@ -16,7 +16,7 @@ from prometheus_client import (
     disable_created_metrics,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 disable_created_metrics()
@@ -76,6 +76,44 @@ class LoadedModels(Collector):
 # one per process: the worker points it at its model store (tests build several workers in one process)
 LOADED = LoadedModels()
 REGISTRY.register(LOADED)
+
+
+class BatcherWork(Collector):
+    """What the micro-batcher holds, read at scrape time (issue 33: a worker with no series waiting and no batch
+    running does no work), and its series by outcome: fitted, or dropped because their caller had gone."""
+
+    group = ""
+    batcher = None  # the worker's MicroBatcher (Ray Serve's stand-in has no such counts: nothing is exposed)
+
+    def collect(self):
+        waiting = GaugeMetricFamily("horizon_runtime_series_waiting", "Series waiting in the micro-batcher for a batch", labels=_LABELS)
+        running = GaugeMetricFamily("horizon_runtime_batches_running", "Prediction batches running now", labels=_LABELS)
+        series = CounterMetricFamily(
+            "horizon_runtime_series",
+            "Series by outcome: fitted (a batch ran over them), dropped_waiting (their caller had gone before their batch), "
+            "dropped_running (their caller had gone and their batch stopped before their chunk)",
+            labels=(*_LABELS, "outcome"),
+        )
+        work = getattr(self.batcher, "work", None)
+        for key, (n_waiting, n_running) in (work() if work else {}).items():
+            waiting.add_metric([self.group, key.model, key.size], n_waiting)
+            running.add_metric([self.group, key.model, key.size], n_running)
+        totals: dict[tuple[str, str, str], int] = {}
+        for (key, outcome), n in dict(getattr(self.batcher, "counts", {})).items():
+            label = (key.model, key.size, outcome)
+            totals[label] = totals.get(label, 0) + n
+        for (model, size, outcome), n in totals.items():
+            series.add_metric([self.group, model, size, outcome], n)
+        yield waiting
+        yield running
+        yield series
+
+    def describe(self):
+        return []
+
+
+WORK = BatcherWork()
+REGISTRY.register(WORK)
 
 
 def exposition() -> bytes:
