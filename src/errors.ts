@@ -34,6 +34,9 @@ export const ERRORS = {
   // issue 24: this account's synchronous model requests running at once are at HORIZON_ACCOUNT_MAX_INFLIGHT
   too_many_inflight: { status: 429, title: 'Too many requests in flight for this account' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
+  // the client closed its connection before the answer was ready (nginx's 499): its model calls were dropped and
+  // nothing is charged (http/client-gone.ts); no client reads this answer, it names the outcome in the request's log line
+  client_closed_request: { status: 499, title: 'Client closed the request' },
   internal_error: { status: 500, title: 'Internal error' },
   inference_failed: { status: 500, title: 'Inference failed' },
   // a fine-tuning job's failure (the library's message in the detail); job_cancelled: how a running one stops

@@ -14,6 +14,9 @@ export interface RequestContext {
   privateModels?: object[];
   /** the calling account: the inference client queues model calls fairly between accounts (inference.ts) */
   accountId?: string;
+  /** aborts when the request's client has gone before its answer was out (http/client-gone.ts): its model
+   * calls still waiting are dropped and the one at the worker is cancelled (runtime/inference.ts) */
+  signal?: AbortSignal;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

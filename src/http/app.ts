@@ -27,6 +27,7 @@ import { nixtlaApi } from './nixtla/index.ts';
 import { KeyCache } from './key-cache.ts';
 import { Telemetry } from './telemetry.ts';
 import { runInContext, type LogFields } from './request-context.ts';
+import { clientGoneSignal } from './client-gone.ts';
 
 declare module 'fastify' {
   interface FastifyRequest { logFields: LogFields }
@@ -106,8 +107,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     request.logFields = {};
     reply.header('x-request-id', request.id);
   });
-  // the handler and everything it awaits see the request (the inference client sends its id to the worker)
-  app.addHook('preHandler', (request, _reply, done) => runInContext({ requestId: request.id, fields: request.logFields }, done));
+  // the handler and everything it awaits see the request (the inference client sends its id to the worker,
+  // and drops its model calls once the client has gone: client-gone.ts)
+  app.addHook('preHandler', (request, reply, done) => runInContext({ requestId: request.id, fields: request.logFields, signal: clientGoneSignal(request, reply) }, done));
   // the caller's private models join the catalog for its request (private-models-hook.ts)
   if (deps.fineTuning) app.addHook('preHandler', privateModelsHook(deps.fineTuning.privateModels));
   app.addHook('onResponse', async (request, reply) => {

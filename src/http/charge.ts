@@ -2,7 +2,8 @@
 // (contract B.7); a refused charge becomes a 429 naming the exhausted window.
 // A charged unit stays pending until its answer is sent (issue 24): the onSend hook installed by
 // installChargeSettlement settles it once the answer's last byte is with the kernel (the response's
-// 'finish'), refunds it when the answer is a 5xx or the connection closes before the answer is out; a
+// 'finish'), refunds it when the answer is a 5xx or the connection closes before the answer is out (also
+// when the client of the request it was made for, through app.inject, did: client-gone.ts); a
 // job's unit is settled with the job's row (settleWith). A crash in between leaves it pending, and
 // recovery refunds it (src/store/quota-ledger.ts, src/store/pending-charges.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -34,8 +35,10 @@ export function installChargeSettlement(app: FastifyInstance): void {
     request.pendingUnits = undefined;
     const refund = () => Promise.all(units.map((u) => u.refund()))
       .catch((error: Error) => request.log.warn({ err: error.message }, 'refund failed; recovery will give the unit back'));
-    if (reply.statusCode >= 500) {
-      // the error handler's answer: give the units back; a store that is down leaves them to recovery
+    if (reply.statusCode >= 500 || request.clientGone?.aborted) {
+      // the error handler's answer: give the units back; a store that is down leaves them to recovery.
+      // A client that has gone (client-gone.ts; for a /v1 call made through app.inject, the /nixtla or MCP
+      // client it was made for) gets no answer either: its 499, or an answer computed anyway, is not charged
       await refund();
       return payload;
     }
@@ -133,7 +136,8 @@ export async function withRefundOn5xx<T>(charge: Charge, work: () => Promise<T>)
     return result;
   } catch (error) {
     const status = error instanceof HorizonError ? error.status : 500;
-    if (status >= 500) await charge.refund();
+    // 499 client_closed_request: the client went away and its model calls were dropped (client-gone.ts)
+    if (status >= 499) await charge.refund();
     throw error;
   }
 }

@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from './app-types.ts';
 import { chargeUnits, withRefundOn5xx } from './charge.ts';
+import { clientGoneSignal } from './client-gone.ts';
 import { HorizonError } from '../errors.ts';
 import { planForecast, type ForecastResult } from '../forecasting/forecast.ts';
 import { isAuto, rejectAutoFields, type AutoBody } from '../forecasting/auto.ts';
@@ -26,10 +27,10 @@ export async function forecastFineTuned(deps: AppContext, request: FastifyReques
   const plan = planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
   checkInlineFineTuning(plan, steps, deps.config.fineTuneInlineMaxSteps ?? 200, deps.registry);
   const charge = await chargeUnits(deps.database.db, accountId, reply, 1 + Math.ceil(steps / STEPS_PER_UNIT));
-  const gone = new AbortController();
-  reply.raw.on('close', () => { if (!reply.raw.writableFinished) gone.abort(); });
+  // the client gone (also the /nixtla client this request was made for: client-gone.ts) stops the training
+  const gone = clientGoneSignal(request, reply);
   return withRefundOn5xx(charge, () => runInlineFineTuned(plan, {
     steps, learningRate: body.finetune_learning_rate, mode: body.finetune_mode,
-    tuner: deps.fineTuning!.tuner, registry: deps.registry, requestId: request.id, signal: gone.signal,
+    tuner: deps.fineTuning!.tuner, registry: deps.registry, requestId: request.id, signal: gone,
   }));
 }

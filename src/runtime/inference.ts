@@ -28,7 +28,24 @@ export function renumberWarnings(warnings: readonly string[], to: (i: number) =>
 /** A coalesced call carries at most this many series (the worker's default batch) */
 const COALESCE_MAX_SERIES = 256;
 
-interface Waiting { body: InferRequest; requestId: string | undefined; resolve(answer: InferResponse): void; reject(error: unknown): void }
+interface Waiting {
+  body: InferRequest; requestId: string | undefined; resolve(answer: InferResponse): void; reject(error: unknown): void;
+  /** its request's client-gone signal: the call rejects at once when it aborts (request-context.ts) */
+  signal: AbortSignal | undefined;
+}
+
+/** What a model call rejects with once its request's client has gone (http/client-gone.ts): a 499 that no
+ * client reads, and that the charge refunds (http/charge.ts). */
+export function clientClosed(): HorizonError {
+  return new HorizonError('client_closed_request', 'the client closed the connection before the answer was ready: its model calls were dropped and nothing is charged');
+}
+
+/** Calls `onAbort` once `signal` aborts; the returned function stops listening (call it when the work is settled). */
+function onAborted(signal: AbortSignal | undefined, onAbort: () => void): () => void {
+  if (!signal) return () => undefined;
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
 
 /** A call waiting at the gate. `key`: its batch key when it may share one worker call with other waiting
  * calls of the same key (up to `maxSeries` series in all); `item`: what the batch's leader is handed for it. */
@@ -58,6 +75,9 @@ interface GateEntry<T> {
  * a newcomer's call goes at once. A large call is cut into chunks by the client, each queued on its own, so
  * another account's small call waits for at most one chunk. Calls outside a request (a job) are queued by
  * their job id: jobs interleave with each other and with requests.
+ *
+ * A waiting call whose `signal` aborts (its request's client has gone, issue 33) leaves its queue at once and
+ * rejects with the signal's reason: it never takes a slot.
  */
 export class FairGate<T = unknown> {
   private running = 0;
@@ -69,14 +89,20 @@ export class FairGate<T = unknown> {
   private pumpScheduled = false;
   constructor(slots: () => number) { this.slots = slots; }
 
-  /** Resolves with the release function once this flow's call may go to the worker (a call of its own). */
-  acquire(flow: string): Promise<() => void> {
+  /** Resolves with the release function once this flow's call may go to the worker (a call of its own);
+   * rejects with `signal`'s reason, leaving the queue, if it aborts first. */
+  acquire(flow: string, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.queues.size === 0 && this.running < this.slots()) return Promise.resolve(this.start([flow]));
     // a flow with no call at the worker and none waiting may take one slot over the limit (one such call at a
     // time): another account's small call then waits for no chunk of a large one, only for the worker itself
     if (this.isNewcomer(flow) && this.running < this.slots() + 1) return Promise.resolve(this.start([flow]));
-    return new Promise((resolve) => {
-      this.enqueue(flow, { key: undefined, series: 0, maxSeries: 0, item: undefined, newcomer: false, begin: (_mates, release) => resolve(release) });
+    return new Promise((resolve, reject) => {
+      const entry: GateEntry<T> = {
+        key: undefined, series: 0, maxSeries: 0, item: undefined, newcomer: false, begin: (_mates, release) => { stop(); resolve(release); },
+      };
+      const stop = onAborted(signal, () => { this.withdraw(flow, entry); reject(signal!.reason); });
+      this.enqueue(flow, entry);
     });
   }
 
@@ -85,12 +111,15 @@ export class FairGate<T = unknown> {
    * resolves with the release function and the items of the waiting calls taken into the same worker call
    * (round robin over the flows, at most `maxSeries` series in all); a call taken into another's batch never
    * resolves here: that batch's leader answers it. Decided at the next setImmediate at the latest, so calls
-   * of one event-loop turn are batched together.
+   * of one event-loop turn are batched together. `signal`: as for acquire (a call already taken into another's
+   * batch is not withdrawn: the leader's call drops it, inference.ts sendBatch).
    */
-  join(flow: string, key: string, series: number, maxSeries: number, item: T): Promise<{ release: () => void; mates: T[] }> {
+  join(flow: string, key: string, series: number, maxSeries: number, item: T, signal?: AbortSignal): Promise<{ release: () => void; mates: T[] }> {
     const newcomer = this.isNewcomer(flow);
-    return new Promise((resolve) => {
-      this.enqueue(flow, { key, series, maxSeries, item, newcomer, begin: (mates, release) => resolve({ release, mates }) });
+    return new Promise((resolve, reject) => {
+      const entry: GateEntry<T> = { key, series, maxSeries, item, newcomer, begin: (mates, release) => { stop(); resolve({ release, mates }); } };
+      const stop = onAborted(signal, () => { if (this.withdraw(flow, entry)) reject(signal!.reason); });
+      this.enqueue(flow, entry);
       if (!this.pumpScheduled) {
         this.pumpScheduled = true;
         setImmediate(() => { this.pumpScheduled = false; this.next(); });
@@ -105,6 +134,16 @@ export class FairGate<T = unknown> {
 
   private isNewcomer(flow: string): boolean {
     return !this.runningByFlow.has(flow) && !this.queues.has(flow);
+  }
+
+  /** Takes a waiting call out of its flow's queue (its caller has gone); false when it is not waiting any more. */
+  private withdraw(flow: string, entry: GateEntry<T>): boolean {
+    const queue = this.queues.get(flow);
+    const i = queue ? queue.indexOf(entry) : -1;
+    if (i < 0) return false;
+    queue!.splice(i, 1);
+    if (queue!.length === 0) this.queues.delete(flow);
+    return true;
   }
 
   private enqueue(flow: string, entry: GateEntry<T>): void {
@@ -174,6 +213,16 @@ export class FairGate<T = unknown> {
     if (queue.length > 0) this.queues.set(flow, queue);
     return entry;
   }
+}
+
+/** A signal that aborts once every one of `signals` has (none when a caller has none: it never goes away). */
+function abandonedByAll(signals: (AbortSignal | undefined)[]): AbortSignal | undefined {
+  if (signals.length === 0 || signals.some((s) => s === undefined)) return undefined;
+  if (signals.length === 1) return signals[0];
+  const all = new AbortController();
+  let left = signals.length;
+  for (const s of signals) onAborted(s, () => { if (--left === 0) all.abort(); });
+  return all.signal;
 }
 
 function noWorker(group: string): HorizonError {
@@ -262,6 +311,8 @@ export class InferenceClient {
     const requestId = currentRequest()?.requestId;
     const none = (o: object | undefined) => o === undefined || Object.keys(o).length === 0;
     const plain = body.series.every((s) => none(s.past_covariates) && none(s.future_covariates) && none(s.static_covariates));
+    // a joint forecast is one group, never cut nor merged; sample paths keep their own call (their count and seed)
+    if (body.multivariate || body.samples) return this.inferNow(group, body, requestId);
     const chunk = this.chunkSeriesFor(body.model);
     if (chunk > 0 && body.series.length > chunk) return this.inferChunked(group, body, chunk);
     const maxSeries = chunk > 0 ? Math.min(chunk, COALESCE_MAX_SERIES) : COALESCE_MAX_SERIES;
@@ -269,25 +320,33 @@ export class InferenceClient {
     if (this.endpoints(group).length === 0) return Promise.reject(noWorker(group));
     const key = `${body.model}\u0000${body.size}\u0000${body.freq}\u0000${body.horizon}\u0000${body.quantiles.join(',')}`;
     const flow = currentFlow();
+    const signal = currentRequest()?.signal;
+    if (signal?.aborted) return Promise.reject(clientClosed());
     return new Promise((resolve, reject) => {
-      const own: Waiting = { body, requestId, resolve, reject };
-      this.gate(group).join(flow, key, body.series.length, maxSeries, own)
-        .then(({ release, mates }) => this.sendBatch(group, [own, ...mates], flow, release));
+      // the client gone: the call rejects at once, whether it waits at the gate or is in a batch at the worker
+      const stop = onAborted(signal, () => reject(clientClosed()));
+      const own: Waiting = { body, requestId, resolve: (a) => { stop(); resolve(a); }, reject: (e) => { stop(); reject(e); }, signal };
+      this.gate(group).join(flow, key, body.series.length, maxSeries, own, signal)
+        .then(({ release, mates }) => this.sendBatch(group, [own, ...mates], flow, release), () => undefined);
     });
   }
 
   /** The calls of one gate turn as one /infer call; each caller gets its own series' predictions back. */
-  private sendBatch(group: string, waiting: Waiting[], flow: string, release: () => void): void {
+  private sendBatch(group: string, batch: Waiting[], flow: string, release: () => void): void {
+    // a caller that has gone is left out (taken into this batch before its client left)
+    const waiting = batch.filter((w) => !w.signal?.aborted);
     const url = this.pick(group);
-    if (!url) {
+    if (!url || waiting.length === 0) {
       release();
       for (const w of waiting) w.reject(noWorker(group));
       return;
     }
+    // the worker call is cancelled only when every caller in it has gone: the others still want its answer
+    const abandoned = abandonedByAll(waiting.map((w) => w.signal));
     const merged: InferRequest = waiting.length === 1 ? waiting[0].body : { ...waiting[0].body, series: waiting.flatMap((w) => w.body.series) };
     // the worker logs the call under every caller's request id
     const ids = waiting.map((w) => w.requestId).filter((id): id is string => id !== undefined);
-    const sent = this.sendCounted<Parameters<typeof decodeInferResponse>[0]>(group, url, '/infer', encodeInferRequest(merged, this.float32), ids.length ? ids.join(',') : undefined, false, flow, release);
+    const sent = this.sendCounted<Parameters<typeof decodeInferResponse>[0]>(group, url, '/infer', encodeInferRequest(merged, this.float32), ids.length ? ids.join(',') : undefined, false, flow, release, abandoned);
     sent.then((raw) => {
       let answer: InferResponse;
       try { answer = decodeInferResponse(raw); } catch (error) { for (const w of waiting) w.reject(error); return; }
@@ -371,19 +430,24 @@ export class InferenceClient {
     if (!baseUrl) throw noWorker(group);
     // model calls wait for a fair turn (FairGate); loads and health checks do not
     const flow = path === '/infer' ? currentFlow() : undefined;
-    const release = flow !== undefined && !at ? await this.gate(group).acquire(flow) : undefined;
+    // a model call of a request whose client has gone leaves the gate, or is cancelled at the worker (issue 33)
+    const signal = flow !== undefined ? currentRequest()?.signal : undefined;
+    if (signal?.aborted) throw clientClosed();
+    const release = flow !== undefined && !at ? await this.gate(group).acquire(flow, signal).catch((error: unknown) => {
+      throw signal?.aborted ? clientClosed() : error;
+    }) : undefined;
     // the worker picked when the turn comes (the one with the fewest calls then)
     const url = release ? this.pick(group) ?? baseUrl : baseUrl;
-    return this.sendCounted<T>(group, url, path, body, requestId, asText, flow, release);
+    return this.sendCounted<T>(group, url, path, body, requestId, asText, flow, release, signal);
   }
 
   /** A call to the worker at `url`, counted in flight; `release` (its gate turn) given back when it ends. */
   private async sendCounted<T>(group: string, url: string, path: string, body: unknown, requestId: string | undefined, asText: boolean,
-    flow: string | undefined, release: (() => void) | undefined): Promise<T> {
+    flow: string | undefined, release: (() => void) | undefined, signal?: AbortSignal): Promise<T> {
     this.inFlight.set(url, (this.inFlight.get(url) ?? 0) + 1);
     try {
       // the worker logs its side of the request under the same id
-      return await this.send<T>(group, url, path, body, requestId, asText, flow);
+      return await this.send<T>(group, url, path, body, requestId, asText, flow, signal);
     } finally {
       release?.();
       const left = this.inFlight.get(url)! - 1;
@@ -391,9 +455,11 @@ export class InferenceClient {
     }
   }
 
-  private async send<T>(group: string, baseUrl: string, path: string, body: unknown, requestId: string | undefined, asText = false, flow?: string): Promise<T> {
+  private async send<T>(group: string, baseUrl: string, path: string, body: unknown, requestId: string | undefined, asText = false, flow?: string,
+    signal?: AbortSignal): Promise<T> {
     const base = new URL(baseUrl);
     let res;
+    let text: string;
     try {
       res = await this.pool(base.origin).request({
         path: `${base.pathname.replace(/\/$/, '')}${path}`, method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -404,8 +470,13 @@ export class InferenceClient {
           ...(flow && { 'x-horizon-flow': flow, 'x-horizon-batch': 'formed' }),
         },
         headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
+        // aborting closes the connection: the worker cancels the call's series not yet fitted
+        // (docs/runtime-protocol.md, "Cancellation"); the pool opens another connection for the next call
+        signal,
       });
+      text = await res.body.text();
     } catch (error) {
+      if (signal?.aborted) throw clientClosed();
       const code = (error as { code?: string }).code;
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
         // the contract's 504 names the job API (B.8): a job splits what one call cannot finish
@@ -413,7 +484,6 @@ export class InferenceClient {
       }
       throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unreachable (${(error as Error).message}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS }, cause: error });
     }
-    const text = await res.body.text();
     if (res.statusCode === 200) return (asText ? text : JSON.parse(text)) as T;
     let code = 'unknown';
     let detail = text.slice(0, 500);
