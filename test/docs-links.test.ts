@@ -98,3 +98,63 @@ test('no README or doc tells users to run `npx horizon` (it prints EBADENGINE li
   const files = [...checked, join(ROOT, 'deploy', 'README.md'), join(ROOT, 'eval', 'README.md'), join(ROOT, 'bench', 'README.md')];
   assert.deepEqual(files.filter((f) => readFileSync(f, 'utf8').includes('npx horizon')).map((f) => relative(ROOT, f)), []);
 });
+
+// docs/development.md is the map of src/ (issue 37: it had left out src/contract/, http/nixtla/ and whole module
+// groups). A folder is named as `src/a/b/`, or as `b/` on a line indented under the line naming `src/a/` in a
+// code block; a module as `x.ts` (any folder of src/) or `a/x.ts` (src/a/x.ts) in the "## src/" section.
+export function mapProblems(markdown: string, folders: readonly string[], modules: readonly string[]): string[] {
+  const named = new Set<string>();
+  for (const m of markdown.matchAll(/\bsrc\/(?:[a-z0-9_-]+\/)+/g)) named.add(m[0]);
+  for (const block of markdown.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)) {
+    const stack: { indent: number; path: string }[] = [];
+    for (const line of block[1].split('\n')) {
+      const m = /^(\s*)((?:src\/)?(?:[a-z0-9_-]+\/)+)(?:\s|$)/.exec(line);
+      if (!m) continue;
+      const indent = m[1].length;
+      while (stack.length && stack[stack.length - 1].indent >= indent) stack.pop();
+      const path = m[2].startsWith('src/') ? m[2] : stack.length ? stack[stack.length - 1].path + m[2] : undefined;
+      if (path === undefined) continue;
+      named.add(path);
+      stack.push({ indent, path });
+    }
+  }
+  const problems = [...named].filter((f) => !folders.includes(f)).map((f) => `names ${f}, which does not exist`);
+  problems.push(...folders.filter((f) => !named.has(f)).map((f) => `does not name ${f}`));
+  const section = /^## src\/[^\n]*\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(markdown)?.[1] ?? '';
+  const basenames = new Set(modules.map((m) => m.split('/').pop()));
+  for (const [token] of section.matchAll(/[\w./-]*\w\.ts\b/g)) {
+    if (token.startsWith('-') || token.startsWith('.') || token.startsWith('test/')) continue;
+    const known = token.includes('/') ? modules.includes(`src/${token.replace(/^src\//, '')}`) : basenames.has(token);
+    if (!known) problems.push(`names ${token}, which is no module of src/`);
+  }
+  return [...new Set(problems)].sort();
+}
+
+function srcTree(dir = join(ROOT, 'src')): { folders: string[]; modules: string[] } {
+  const folders: string[] = [];
+  const modules: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const rel = relative(ROOT, path).split(sep).join('/');
+    if (statSync(path).isDirectory()) {
+      folders.push(`${rel}/`);
+      const below = srcTree(path);
+      folders.push(...below.folders);
+      modules.push(...below.modules);
+    } else if (name.endsWith('.ts')) modules.push(rel);
+  }
+  return { folders, modules };
+}
+
+test('docs/development.md maps src/: every src/ folder it names exists, every folder is named, every module it names exists', () => {
+  const { folders, modules } = srcTree();
+  assert.deepEqual(mapProblems(readFileSync(join(ROOT, 'docs', 'development.md'), 'utf8'), folders, modules), []);
+});
+
+test('the map check finds a folder that is gone, one left out, and a module that is gone', () => {
+  const doc = '# x\n\n## src/: here\n\n```\nsrc/http/   app.ts, gone.ts, http/app.ts\n  routes/\n  nixtla/\nsrc/jobs/\n```\nsee src/old/\n\n## other\nnot.ts\n';
+  const folders = ['src/http/', 'src/http/routes/', 'src/jobs/', 'src/store/'];
+  assert.deepEqual(mapProblems(doc, folders, ['src/http/app.ts']), [
+    'does not name src/store/', 'names gone.ts, which is no module of src/', 'names src/http/nixtla/, which does not exist', 'names src/old/, which does not exist',
+  ]);
+});
