@@ -155,6 +155,7 @@ test('the map check finds a folder that is gone, one left out, and a module that
   const doc = '# x\n\n## src/: here\n\n```\nsrc/http/   app.ts, gone.ts, http/app.ts\n  routes/\n  nixtla/\nsrc/jobs/\n```\nsee src/old/\n\n## other\nnot.ts\n';
   const folders = ['src/http/', 'src/http/routes/', 'src/jobs/', 'src/store/'];
   assert.deepEqual(mapProblems(doc, folders, ['src/http/app.ts']), [
-    'does not name src/store/', 'names gone.ts, which is no module of src/', 'names src/http/nixtla/, which does not exist', 'names src/old/, which does not exist',
+    'does not name src/store/', 'names gone.ts, which is no module of src/',
+    'names src/http/nixtla/, which does not exist', 'names src/old/, which does not exist',
   ]);
 });

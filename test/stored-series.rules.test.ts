@@ -16,7 +16,8 @@ const stored = [1, 2, 3];
 const limits = (maxPoints: number) => ({ maxSeries: 0, maxPoints });
 
 test('decideAppend: a retry of stored dates is a no-op, a gap is null, and past maxPoints it is a 409 series_limit naming the series', () => {
-  assert.deepEqual(decideAppend(grid, stored, { index: ['2024-01-03', '2024-01-05'], target: [3, 5] }, limits(5)), { append: [null, 5], appended: 1, unchanged: 1 });
+  const retried = decideAppend(grid, stored, { index: ['2024-01-03', '2024-01-05'], target: [3, 5] }, limits(5));
+  assert.deepEqual(retried, { append: [null, 5], appended: 1, unchanged: 1 });
   const over = () => decideAppend(grid, stored, { index: ['2024-01-06'], target: [6] }, limits(5), { id: 'a', position: 2 });
   assert.throws(over, (e: unknown) => e instanceof HorizonError && e.code === 'series_limit'
     && /^series "a" \(series\[2\]\) would hold 6 grid steps, more than its limit of 5 \(HORIZON_SERIES_MAX_POINTS\)/.test(e.message));
@@ -47,7 +48,8 @@ test('a PUT\'s settings: schedule and forecast_every together, max_mase_ratio ne
   assert.equal(field({ schedule: { horizon: 3 } }), 'schedule');
   assert.equal(field({ schedule: { horizon: 3 }, forecast_every: 1, drift: { max_mase_ratio: 2 } }), 'drift.max_mase_ratio');
   assert.equal(field({ webhook: { url: 'https://example.com' } }), 'webhook');
-  assert.deepEqual(storedSchedule({ schedule: { horizon: 3, evaluation: {} }, forecast_every: 2, drift: { max_mase_ratio: 2 } }), { every: 2, horizon: 3, evaluation: {} });
+  const schedule = storedSchedule({ schedule: { horizon: 3, evaluation: {} }, forecast_every: 2, drift: { max_mase_ratio: 2 } });
+  assert.deepEqual(schedule, { every: 2, horizon: 3, evaluation: {} });
   assert.equal(storedSchedule({}), null);
 });
 

@@ -47,7 +47,9 @@ export function planFineTuningJob(body: FineTuningJobBody, registry: ModelRegist
   const steps = body.steps ?? DEFAULT_STEPS;
   throwIfAny(requestErrors(body, steps, registry, maxSteps));
   // the forecast's own checks: model and size served (a missing base is a 422 naming `horizon models pull`), freq grid, series, covariates
-  const plan = planForecast({ model: body.model, model_size: body.model_size, series: body.series as ForecastRequestBody['series'], freq: body.freq, horizon: body.horizon }, registry, { mode: 'sync' });
+  const series = body.series as ForecastRequestBody['series'];
+  const forecast = { model: body.model, model_size: body.model_size, series, freq: body.freq, horizon: body.horizon };
+  const plan = planForecast(forecast, registry, { mode: 'sync' });
   const windows = body.validation_windows ?? 1;
   const needed = (windows + 2) * plan.horizon;
   throwIfAny(plan.series.flatMap((s, i): FieldError[] => s.target.length >= needed ? [] : [{
@@ -78,7 +80,8 @@ function requestErrors(body: FineTuningJobBody, steps: number, registry: ModelRe
   const base = findModel(registry.catalog, body.model);
   if (base && !FINE_TUNABLE_ADAPTERS.has(base.adapter)) {
     const supported = registry.catalog.models.filter((m) => FINE_TUNABLE_ADAPTERS.has(m.adapter) && !m.id.startsWith('ft-')).map((m) => m.id);
-    errors.push({ field: 'model', reason: `${body.model} cannot be fine-tuned (its library has no fine-tuning API; docs/fine-tuning.md); fine-tunable: ${supported.join(', ')}` });
+    const reason = `${body.model} cannot be fine-tuned (its library has no fine-tuning API; docs/fine-tuning.md); fine-tunable: ${supported.join(', ')}`;
+    errors.push({ field: 'model', reason });
   }
   if (steps > maxSteps) errors.push({ field: 'steps', reason: `at most ${maxSteps} steps (HORIZON_FINETUNE_MAX_STEPS), got ${steps}` });
   if (body.name !== undefined && (findModel(registry.catalog, body.name) || body.name.startsWith('ft-') || body.name === 'auto')) {

@@ -169,7 +169,8 @@ export function checkDistinctSeries(items: readonly AppendItem[]): void {
   for (const [i, item] of items.entries()) {
     const earlier = seen.get(item.series_id);
     if (earlier !== undefined) {
-      throw new RequestValidationError([{ field: `series[${i}].series_id`, reason: `"${item.series_id}" is also series[${earlier}]; append each series once per request` }]);
+      const reason = `"${item.series_id}" is also series[${earlier}]; append each series once per request`;
+      throw new RequestValidationError([{ field: `series[${i}].series_id`, reason }]);
     }
     seen.set(item.series_id, i);
   }
@@ -185,7 +186,9 @@ export function reachesStoredSteps(grid: Grid, points: number, firstDate: string
 
 /** The decisions of a bulk append, all or nothing: 404 for the first id the account does not store, every
  * series' 422s at once (named series[i].…), a series_limit at once. */
-export function decideAppends(items: readonly AppendItem[], found: ReadonlyMap<string, { grid: unknown; target: ArrayLike<number | null> }>, limits: SeriesLimits): AppendDecision[] {
+export function decideAppends(
+  items: readonly AppendItem[], found: ReadonlyMap<string, { grid: unknown; target: ArrayLike<number | null> }>, limits: SeriesLimits,
+): AppendDecision[] {
   const missing = items.findIndex((s) => !found.has(s.series_id));
   if (missing >= 0) throw new HorizonError('not_found', `no stored series "${items[missing].series_id}" for this account (series[${missing}])`);
   const errors: FieldError[] = [];

@@ -22,8 +22,10 @@ export const seriesObservationsAppendMany: Route = (app, deps) => {
     checkDistinctSeries(items);
     const limits = { maxSeries: 0, maxPoints: deps.config.seriesMaxPoints ?? 0 };
     const byId = new Map(items.map((item) => [item.series_id, item]));
-    const reaches = (head: { series_id: string; grid: unknown; points: number }) => reachesStoredSteps(head.grid as Grid, head.points, byId.get(head.series_id)?.index[0]);
-    const { rows, decisions } = await appendToManySeries(deps.database.db, owner.accountId, items.map((s) => s.series_id), reaches, (found) => decideAppends(items, found, limits));
+    const reaches = (head: { series_id: string; grid: unknown; points: number }) =>
+      reachesStoredSteps(head.grid as Grid, head.points, byId.get(head.series_id)?.index[0]);
+    const ids = items.map((s) => s.series_id);
+    const { rows, decisions } = await appendToManySeries(deps.database.db, owner.accountId, ids, reaches, (found) => decideAppends(items, found, limits));
     void deps.seriesScorer?.wakeMany(owner.accountId, items.filter((_, i) => decisions[i].append.length > 0).map((item) => item.series_id));
     const grown = items.flatMap((item, i) => (decisions[i].append.length > 0 ? [{ id: item.series_id, schedule: rows.get(item.series_id)!.schedule, points: rows.get(item.series_id)!.target.length + decisions[i].append.length }] : []));
     const scheduled = await runSchedules(app, deps.database.db, request, owner.accountId, grown);
