@@ -178,6 +178,10 @@ def _fix_anomalies(body: dict) -> None:
     body["step"] = body.pop("horizon")
     if body.get("mode") == "in-sample":
         body["step"] = 1
+    if "detection_size" in body:
+        # at most what the shortest series can score after its min_history + step - 1 values of history
+        scorable = min(len(s["target"]) for s in body["series"]) - (body["min_history"] + body.get("step", 1) - 1)
+        body["detection_size"] = int(max(1, min(body["detection_size"], scorable)))
 
 
 def _fix_series_put(body: dict) -> None:
