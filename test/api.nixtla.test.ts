@@ -107,7 +107,9 @@ describe('/nixtla: 422s name the parameter', () => {
     ['finetune_depth', { finetune_depth: 3 }, 'finetune_depth', /LoRA adapter \(finetune_depth=1\) or every weight \(finetune_depth=5\); depths 2-4/],
     // finetuned_model_id runs the account's private model: one it does not have is Horizon's unknown model
     ['a finetuned_model_id the account does not have', { finetuned_model_id: 'my-model' }, 'model', /model "my-model" is not a known model id/],
-    ['feature_contributions', { feature_contributions: true }, 'feature_contributions', /no feature contributions/],
+    // feature_contributions is POST /v1/forecast's explain (test/api.explain.test.ts): its 422s name the SDK's parameter
+    ['feature_contributions with a model without covariates', { feature_contributions: true }, 'feature_contributions', /model naive uses no covariates/],
+    ['feature_contributions_type', { feature_contributions: true, feature_contributions_type: 'granger' }, 'feature_contributions_type', /"shapley" only/],
     ['multivariate', { multivariate: true }, 'multivariate', /each series on its own/],
     ['model_parameters', { model_parameters: { horizon_style: 'x' } }, 'model_parameters', /horizon_style/],
     ['an unknown field', { fine_tune: 1 }, 'fine_tune', /unknown field/],
@@ -343,8 +345,8 @@ describe('/nixtla: bodies, routes and what is not built', () => {
     assert.equal(gzip.status, 415);
   });
 
-  it('simulate and explain are 501 naming why; keyed like every call', async () => {
-    const paths = ['/nixtla/v2/simulate/async', '/nixtla/v2/explain/async'];
+  it('explain is 501 naming why; simulate is built (test/nixtla/test_multivariate_simulate.py); keyed like every call', async () => {
+    const paths = ['/nixtla/v2/explain/async'];
     for (const [method, path] of paths.map((p) => ['POST', p])) {
       const res = await server.request(method, path, method === 'POST' ? { body: {} } : {});
       assert.equal(res.status, 501, `${method} ${path}`);
@@ -352,6 +354,13 @@ describe('/nixtla: bodies, routes and what is not built', () => {
       assert.ok(res.body.detail.length > 40);
     }
     assert.equal((await server.request('POST', '/nixtla/v2/simulate', { key: null, body: {} })).status, 401);
+    assert.equal((await server.request('POST', '/nixtla/v2/explain/async', { key: null, body: {} })).status, 401);
+  });
+
+  it('jobs.execute_step uploads Arrow bytes: still the 501 naming why, not a 415', async () => {
+    const res = await server.request('POST', '/nixtla/v2/execute_step/async', { raw: 'ARROW1', headers: { 'content-type': 'application/vnd.apache.arrow.stream' } });
+    assert.equal(res.status, 501, res.text);
+    assert.match(res.body.detail, /no Horizon equivalent/);
   });
 
   it('404 and 405 under /nixtla name this surface', async () => {

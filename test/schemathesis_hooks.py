@@ -85,6 +85,10 @@ def _fix_forecast(body: dict) -> None:
     # store needs them; finetune_steps needs a fine-tunable model (chronos-2), which this server lacks
     for field in ("series_ids", "store", "finetune_steps", "finetune_learning_rate"):
         body.pop(field, None)
+    # multivariate and samples need a model whose library does them (chronos-2 …, chronos or a statistical model with
+    # simulate), seed needs samples: their answers and 422s are tested in node (test/api.joint-and-samples.test.ts)
+    for field in ("multivariate", "samples", "seed"):
+        body.pop(field, None)
     body.setdefault("series", [{"target": [1.0, 2.0, 3.0]}])
     body.setdefault("freq", "MS")  # optional only with series_ids
     freq = body["freq"]
@@ -123,6 +127,8 @@ def _fix_forecast(body: dict) -> None:
             target[-holdout - 1:] = [v if isinstance(v, (int, float)) else fill for v in target[-holdout - 1:]]
         if target[-1] is None:
             target[-1] = fill  # `context` keeps the last steps: they must hold a number
+        if sum(isinstance(v, (int, float)) and not isinstance(v, bool) for v in target) < 2:
+            target[:0] = [fill]  # a request's series needs two observed values (its 422 is tested in node)
         n = len(target)
         series["index"] = _dates(freq, 0, n)
         hist = series.get("hist_variables")

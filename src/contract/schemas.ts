@@ -20,6 +20,11 @@ export const Warning = Type.Object({
 export const SeriesPrediction = Type.Object({
   prediction: Type.Record(Type.String(), Type.Array(Type.Number()), { description: '"mean" plus one array per requested quantile level, keyed by the level as a string' }),
   index: Type.Array(Type.String(), { description: 'forecast dates' }),
+  samples: Type.Optional(Type.Array(Type.Array(Type.Number()), { description: 'with `samples: N`: N sample paths of horizon values each, drawn with the model\'s own sampling' })),
+  contributions: Type.Optional(Type.Object({
+    base: Type.Array(Type.Number(), { description: 'per step: the mean forecast without any covariate' }),
+    features: Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'per covariate (its name as sent), per step: its Shapley value; base + Σ features = mean' }),
+  }, { description: 'with `explain: true`: each covariate\'s contribution to the mean forecast (SHAP values over every coalition of the series\' covariates)' })),
 });
 
 const Scores = { mase: Type.Union([Type.Number(), Type.Null()]), wql: Type.Union([Type.Number(), Type.Null()]), smape: Type.Number() };
@@ -32,12 +37,28 @@ export const BacktestMetrics = Type.Object({
   series: Type.Array(Type.Object(Scores), { description: 'series[i] scores input series i' }),
 });
 
+export const ModelPool = Type.Object({
+  source: Type.Union([Type.Literal('request'), Type.Literal('operator'), Type.Literal('foundation'), Type.Literal('cost')], {
+    description: '`request`: the models the request named; `operator`: the deployment\'s configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always)',
+  }),
+  budget_ms: Type.Optional(Type.Number({ description: '`cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series' })),
+  left_out: Type.Optional(Type.Array(Type.Object({ model: Type.String(), estimate_ms: Type.Number({ description: 'its estimated ms per series on this request' }) }), {
+    description: '`cost` only: the served statistical models over the budget on this request',
+  })),
+}, { description: 'where the models of prism or auto came from, and (sized by cost) what was left out' });
+
+export const PrismInfo = Type.Object({
+  members: Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models blended' }),
+  pool: ModelPool,
+}, { description: 'model "prism" only: the members it blended for this request' });
+
 export const AutoInfo = Type.Object({
   scope: Type.Union([Type.Literal('series'), Type.Literal('request')]),
   metric: Type.String({ description: 'the cross-validation score that picked (wql, mase or smape; ties by MASE)' }),
   n_windows: Type.Integer({ description: 'rolling origins cross-validated per series (fewer for a series too short for them)' }),
   step: Type.Integer({ description: 'steps between origins (= horizon)' }),
   candidates: Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models cross-validated' }),
+  pool: Type.Optional(ModelPool),
   leaderboard: Type.Array(Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Type.Union([Type.Number(), Type.Null()]) }), { description: 'the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series' }),
   series: Type.Array(Type.Object({
     model: Type.String({ description: 'the model that forecast this series' }),
@@ -56,6 +77,7 @@ export const ForecastResponse = Type.Object({
   metrics: Type.Union([BacktestMetrics, Type.Null()], { description: 'null unless the request has `evaluation`' }),
   warnings: Type.Array(Warning),
   auto: Type.Optional(AutoInfo),
+  prism: Type.Optional(PrismInfo),
 }, { $id: 'ForecastResponse' });
 
 export const ModelInfo = Type.Object({

@@ -56,7 +56,12 @@ export function shapeAnswer(request: ContractShape, answer: InferResponse): Fore
       for (let t = 0; t < horizon; t++) if (sorted[l][t] < sorted[l - 1][t]) sorted[l][t] = sorted[l - 1][t];
     }
     ascending.forEach((q, l) => { prediction[String(q)] = sorted[l]; });
-    return [{ prediction, index: request.forecastIndex[i] }];
+    // sample paths (a request's `samples`): each a path of horizon finite values
+    if (p.samples) return [{ prediction, index: request.forecastIndex[i], samples: p.samples.map((path, k) => check(`samples[${k}]`, path)) }];
+    if (!p.contributions) return [{ prediction, index: request.forecastIndex[i] }];
+    const { base, features } = p.contributions;
+    const contributions = { base: check('base', base), features: Object.fromEntries(Object.entries(features).map(([name, v]) => [name, check(name, v)])) };
+    return [{ prediction, index: request.forecastIndex[i], contributions }];
   });
   return {
     status: 'completed',

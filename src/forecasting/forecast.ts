@@ -3,7 +3,8 @@ import { HorizonError } from '../errors.ts';
 import { normalizeForecastRequest, RequestValidationError, type ForecastRequestBody, type NormalizedRequest } from './normalize.ts';
 import { planBacktest, scoreBacktest, type BacktestPlan, type EvaluationOptions } from './backtest.ts';
 import type { InferenceClient, InferRequest, InferResponse } from '../runtime/inference.ts';
-import { PRISM_ID, runPrism, type PrismMember } from './prism.ts';
+import { PRISM_ID, runPrism, usableMembers, type PrismMember } from './prism.ts';
+import { costSizedPool, type PoolInfo } from './model-pool.ts';
 import { findModel } from '../runtime/catalog.ts';
 import { covariateErrors, covariateKinds, howToServeCovariateModels, kindWords, servedCovariateModels } from './covariates.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
@@ -11,6 +12,8 @@ import type { PullManager, PullProgress } from '../runtime/model-pull.ts';
 import { contractShape, toContract, type ForecastResult } from './contract.ts';
 import type { AnswerThreads } from './answer-threads.ts';
 import { noteLogFields } from '../contract/request-context.ts';
+import { checkExplainModel, checkExplainSeries } from './explain.ts';
+import { jointAndSamplesErrors, type JointAndSamples } from './joint-and-samples.ts';
 
 // toContract lives in contract.ts (it also runs in the answer threads); re-exported for its callers
 export { toContract, type ForecastResult };
@@ -18,8 +21,17 @@ export { toContract, type ForecastResult };
 /** A validated forecast, ready to run now or to store as a job. */
 export interface ForecastPlan extends NormalizedRequest {
   backtest?: BacktestPlan;
-  /** model prism with the request's `prism_members`: the members it combines (else the deployment's) */
+  /** model prism: the members it combines — the request's `prism_members`, else the deployment's (HORIZON_PRISM_MEMBERS,
+   * served foundation models) or the statistical pool sized by this request's cost (model-pool.ts) */
   prism_members?: PrismMember[];
+  /** model prism: where its members came from (the answer's `prism.pool`) */
+  prism_pool?: PoolInfo;
+  /** `explain: true`: the worker also answers each covariate's contribution (explain.ts) */
+  explain?: boolean;
+  /** `multivariate: true`: the series forecast jointly; `samples`: sample paths per series, with `seed` (joint-and-samples.ts) */
+  multivariate?: boolean;
+  samples?: number;
+  seed?: number;
 }
 
 /** A model a request names in a list (`auto_candidates`, `prism_members`): an id (`"id:size"` also) or {model, model_size}. */
@@ -132,10 +144,12 @@ export function checkWeights(registry: ModelRegistry, pulls: PullManager | undef
 
 /** Everything that can make a request a 4xx, checked before anything is charged or stored. */
 export function planForecast(
-  request: ForecastRequestBody & { evaluation?: EvaluationOptions; prism_members?: ModelRef[] }, registry: ModelRegistry,
-  options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {},
+  request: ForecastRequestBody & JointAndSamples & { evaluation?: EvaluationOptions; prism_members?: ModelRef[]; explain?: boolean }, registry: ModelRegistry,
+  options: { pulls?: PullManager; mode?: 'sync' | 'job'; minObserved?: number } = {},
 ): ForecastPlan {
-  const { prism_members: memberRefs, ...body } = request;
+  const { prism_members: memberRefs, explain, ...body } = request;
+  // an explanation needs one model that uses covariates: checked first (prism's members are planned without it)
+  if (explain) checkExplainModel(registry, body.model ?? registry.defaultModel);
   rejectPrismMembers(request, body.model ?? registry.defaultModel);
   // prism with the request's members: each checked as `model` would be (planned first, so the log fields stay prism's)
   const members = memberRefs && planPrismMembers(memberRefs, body, registry, options);
@@ -143,7 +157,7 @@ export function planForecast(
   const model = findModel(registry.catalog, body.model ?? registry.defaultModel);
   const sized = body.model_size === undefined && model ? { ...body, model_size: registry.defaultSize(model) } : body;
   noteLogFields({ model: sized.model ?? registry.defaultModel, size: sized.model_size, series: Array.isArray(body.series) ? body.series.length : undefined });
-  const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel);
+  const normalized = normalizeForecastRequest(sized, registry.catalog, registry.defaultModel, { minObserved: options.minObserved });
   noteLogFields({ model: normalized.model, size: normalized.size });
   if (normalized.model === PRISM_ID) refuseCovariatesOfPrism(body.series, registry);
   // prism is served while two of the deployment's members are; with its own members (each served) it needs none of those
@@ -151,8 +165,32 @@ export function planForecast(
     registry.groupFor(normalized.model);
     checkWeights(registry, options.pulls, normalized.model, normalized.size, options.mode ?? 'sync');
   }
-  const plan: ForecastPlan = members ? { ...normalized, prism_members: members } : normalized;
+  const plan: ForecastPlan = members ? { ...normalized, prism_members: members, prism_pool: { source: 'request' } }
+    : normalized.model === PRISM_ID ? { ...normalized, ...deploymentPrism(registry, normalized) } : normalized;
+  if (explain) { checkExplainSeries(normalized.model, normalized.series); plan.explain = true; }
+  // a joint forecast, sample paths: only where the model's library does it, else a 422 naming the models that do
+  const joint = jointAndSamplesErrors(request, findModel(registry.catalog, normalized.model), body.series, normalized.horizon, registry);
+  if (joint.length) throw new RequestValidationError(joint);
+  if (request.multivariate) plan.multivariate = true;
+  if (request.samples) Object.assign(plan, { samples: request.samples }, request.seed === undefined ? {} : { seed: request.seed });
   return body.evaluation ? { ...plan, backtest: planBacktest(body.evaluation, normalized, registry.catalog) } : plan;
+}
+
+/** prism's members for a request that names none: HORIZON_PRISM_MEMBERS, else the served foundation models, else the
+ * statistical models whose estimated cost per series for this request fits HORIZON_POOL_BUDGET_MS (model-pool.ts). */
+function deploymentPrism(registry: ModelRegistry, request: NormalizedRequest): Pick<ForecastPlan, 'prism_members' | 'prism_pool'> {
+  const source = registry.prismSource();
+  if (source !== 'statistical') return { prism_members: registry.prismMembers(), prism_pool: { source } };
+  const { models, info } = costSizedPool(registry, request.freq, request.series);
+  return { prism_members: models.map((id) => registry.prismMemberOf(id, findModel(registry.catalog, id)!.default_size)), prism_pool: info };
+}
+
+/** The answer's `prism` object: the members blended (those that can forecast the horizon) and where they came from. */
+function prismInfo(registry: ModelRegistry, plan: ForecastPlan): ForecastResult['prism'] {
+  const members = usableMembers(registry.catalog, plan.prism_members ?? registry.prismMembers(), plan.horizon);
+  // (a job stored before pools were sized has no prism_pool: it runs the deployment's members)
+  const source = registry.prismSource();
+  return { members: members.map((m) => ({ model: m.model, model_size: m.size })), pool: plan.prism_pool ?? { source: source === 'statistical' ? 'cost' : source } };
 }
 
 /** One model call: a worker's, or the ensemble's (which calls the workers of its members: the request's
@@ -188,13 +226,18 @@ export async function runForecast(
   ]);
   if (onTiming && answer.timing) onTiming(answer.timing);
   const result = toContract(plan, answer);
+  if (plan.model === PRISM_ID) result.prism = prismInfo(registry, plan);
   if (plan.backtest && backtest) result.metrics = { ...scoreBacktest(plan.backtest, backtest, [...plan.quantiles].sort((a, b) => a - b)) };
   return result;
 }
 
 /** The model call of a plan: what goes to the worker (or prism). */
 function inferRequestOf(plan: NormalizedRequest): InferRequest {
-  return { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
+  const request: InferRequest = { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
+  const { multivariate, samples, seed } = plan as ForecastPlan;
+  if (multivariate) request.multivariate = true;
+  if (samples) Object.assign(request, { samples }, seed === undefined ? {} : { seed });
+  return (plan as ForecastPlan).explain ? { ...request, explain: true } : request;
 }
 
 /** The sync route's plain forecast when its answer is large: the worker's answer text goes to an answer
@@ -207,7 +250,7 @@ export function forecastBytes(
   onTiming?: (timing: Record<string, number>) => void,
 ): Promise<Buffer> | undefined {
   if (!threads?.worthIt(plan.series.length, plan.horizon, plan.quantiles.length)) return undefined;
-  if (plan.backtest || plan.model === PRISM_ID) return undefined;
+  if (plan.backtest || plan.model === PRISM_ID || plan.explain) return undefined;
   noteLogFields({ answer: 'thread' }); // the request's log line says where its answer was written
   return (async () => {
     const text = await inference.inferText(registry.groupFor(plan.model), inferRequestOf(plan));

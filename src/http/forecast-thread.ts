@@ -15,7 +15,7 @@ import type { ForecastPlan } from '../forecasting/forecast.ts';
 import { jobView } from './routes/job-view.ts';
 import type { JobViewRow } from '../store/jobs.ts';
 import type { JobPlanJob, JobPlanReply } from '../jobs/threaded-job.ts';
-import { normalizeForecastRequest, RequestValidationError, type ForecastRequestBody } from '../forecasting/normalize.ts';
+import { MIN_REQUEST_OBSERVED, normalizeForecastRequest, RequestValidationError, type ForecastRequestBody } from '../forecasting/normalize.ts';
 import { callCostMs } from '../forecasting/cost.ts';
 import { AUTO_FIELDS, AUTO_ID } from '../forecasting/auto.ts';
 import { PRISM_ID } from '../forecasting/prism.ts';
@@ -81,14 +81,16 @@ export function planRequest({ id, bytes, stored, context, job }: RequestJob): Re
   if (ids && typeof body.model === 'string' && Object.hasOwn(ids, body.model)) body.model = ids[body.model];
   // model "auto" (unless the catalog has such a model), prism and a backtest make more than one model call
   const auto = body.model === AUTO_ID && !findModel(catalog, AUTO_ID);
-  // inline fine-tuning (finetune_steps) runs on the loop's path too (src/forecasting/inline-fine-tuning.ts)
-  if (auto || body.model === PRISM_ID || body.evaluation !== undefined || body.finetune_steps) return { id, kind: 'fallback' };
+  // inline fine-tuning (finetune_steps) and explanations (explain) run on the loop's path too
+  if (auto || body.model === PRISM_ID || body.evaluation !== undefined || body.finetune_steps || body.explain) return { id, kind: 'fallback' };
+  // a joint forecast (multivariate) and sample paths: the loop's path too, whose model call goes whole (inference.ts)
+  if (body.multivariate || body.samples) return { id, kind: 'fallback' };
   // auto fields or prism_members with another model: rejectAutoFields and planForecast answer it on the loop
   if (AUTO_FIELDS.some((f) => body[f] !== undefined) || body.prism_members !== undefined) return { id, kind: 'fallback' };
   try {
     const model = findModel(catalog, (body.model as string | undefined) ?? defaultModel);
     const sized = body.model_size === undefined && model ? { ...body, model_size: context.defaultSizes[model.id] } : body;
-    const plan = normalizeForecastRequest(sized as unknown as ForecastRequestBody, catalog, defaultModel);
+    const plan = normalizeForecastRequest(sized as unknown as ForecastRequestBody, catalog, defaultModel, { minObserved: MIN_REQUEST_OBSERVED });
     // a job stores its plan (forecast.ts planForecast's, for a plain model call: the normalised request)
     if (job) {
       const planText = encoder.encode(JSON.stringify(plan));

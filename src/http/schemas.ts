@@ -1,11 +1,11 @@
 // TypeBox schemas: they validate requests (Ajv, unknown fields rejected) and generate the OpenAPI
 // document at /v1/openapi.json — one definition for both.
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { AutoInfo, BacktestMetrics, ForecastResponse, ModelInfo, SeriesPrediction, UnavailableReason, Warning } from '../contract/schemas.ts';
+import { AutoInfo, BacktestMetrics, ForecastResponse, ModelInfo, PrismInfo, SeriesPrediction, UnavailableReason, Warning } from '../contract/schemas.ts';
 
 // The answer shapes the layers below http use (forecasting, runtime) live in src/contract; the
 // routes and the OpenAPI document keep taking them from here.
-export { AutoInfo, BacktestMetrics, ForecastResponse, ModelInfo, SeriesPrediction, UnavailableReason, Warning };
+export { AutoInfo, BacktestMetrics, ForecastResponse, ModelInfo, PrismInfo, SeriesPrediction, UnavailableReason, Warning };
 
 const NumberOrNull = Type.Union([Type.Number(), Type.Null()]);
 /** Variable names: `__proto__` is refused by the JSON parser (prototype pollution guard) with a 400. */
@@ -50,11 +50,31 @@ export const ForecastRequest = Type.Object({
     holdout: Type.Optional(Type.Integer({ minimum: 1, description: 'steps held out at the end of each series; default: horizon' })),
     season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short' })),
   }, { additionalProperties: false, description: 'asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate' })),
-  auto_candidates: Type.Optional(Type.Array(ModelRef, { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4)' })),
+  auto_candidates: Type.Optional(Type.Array(ModelRef, { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request\'s cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it)' })),
   auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s winner on it by 20 % (else the request\'s winner)' })),
   auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default mase, ties by MASE)' })),
-  prism_members: Type.Optional(Type.Array(ModelRef, { minItems: 2, maxItems: 6, description: 'model "prism" only: the models it combines instead of the deployment\'s (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto' })),
+  prism_members: Type.Optional(Type.Array(ModelRef, { minItems: 2, maxItems: 6, description: 'model "prism" only: the models it combines instead of the deployment\'s (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request\'s cost: HORIZON_POOL_BUDGET_MS; the answer\'s `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto' })),
   finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'POST /v1/forecast only: fine-tune the model (chronos-2) on this request\'s own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs' })),
+  explain: Type.Optional(Type.Boolean({
+    description: 'POST /v1/forecast only: also each covariate\'s contribution to the mean forecast, per step (`series[i][0].contributions`: SHAP values, '
+      + 'base + Σ features = mean; the base is the forecast without covariates). For one model that uses covariates; 2^M forecasts per series of M '
+      + 'covariates (at most 10), at most 4,096 per call (413 use_job_api above; docs/api.md#explanations)',
+  })),
+  multivariate: Type.Optional(Type.Boolean({
+    description: 'true: forecast the request\'s series jointly, as one group, with the model\'s own multivariate mode (chronos-2: cross-learning '
+      + 'group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); '
+      + 'each series\' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths)',
+  })),
+  samples: Type.Optional(Type.Integer({
+    minimum: 1, maximum: 10000,
+    description: 'sample paths per series, drawn with the model\'s own sampling (`series[i][0].samples`: samples arrays of horizon values): chronos '
+      + '(Chronos-T5\'s token sampling) and the statistical models whose statsforecast class has simulate (naive, seasonal-naive, auto-ets, damped-ets, '
+      + 'auto-arima, auto-theta, ces); others: 422 naming these. At most 2,000,000 values per request (series × samples × horizon)',
+  })),
+  seed: Type.Optional(Type.Integer({
+    minimum: -9007199254740991, maximum: 9007199254740991,
+    description: 'with samples: mixed into each series\' sampling seed (which is derived from its values: the same request always draws the same paths)',
+  })),
   finetune_learning_rate: Type.Optional(Type.Number({
     exclusiveMinimum: 0, maximum: 1, description: 'with finetune_steps: the learning rate (default 1e-5; lora 1e-4)',
   })),
@@ -209,6 +229,7 @@ export const Job = Type.Object({
   metrics: Type.Optional(Type.Union([BacktestMetrics, Type.Null()])),
   warnings: Type.Optional(Type.Array(Warning)),
   auto: Type.Optional(AutoInfo),
+  prism: Type.Optional(PrismInfo),
 }, { additionalProperties: false });
 
 export const JobList = Type.Object({

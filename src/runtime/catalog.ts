@@ -46,6 +46,11 @@ export interface CatalogModel {
   /** what one series costs to fit and forecast, for the estimate of a request's model time
    * (src/forecasting/cost.ts); absent: estimated 0 (the foundation models: never refused, never chunked) */
   cost?: ModelCost;
+  /** its library forecasts a request's series jointly (`multivariate: true`; the adapter's predict_joint): at most
+   * `max_series` together, with covariates only where `covariates` */
+  multivariate?: { max_series: number; covariates: boolean };
+  /** its library draws sample paths (`samples: N`; the adapter's sample_paths) */
+  sample_paths?: boolean;
 }
 
 /** A series of n observations (n capped at the size's max_context) with season length m costs

@@ -57,7 +57,13 @@ export function encodeInferRequest(request: InferRequest, float32 = true): Recor
 /** A base64 /infer answer with its arrays decoded, as the rest of the control plane reads it: "dtype"
  * float32 or float64 (absent: float64, what a worker without float32 answers sends). */
 type EncodedForecast = { mean: string; quantiles: Record<string, string> };
-type EncodedPrediction = EncodedForecast & { backtest?: EncodedForecast[]; in_sample?: EncodedForecast };
+type EncodedPrediction = EncodedForecast & { backtest?: EncodedForecast[]; in_sample?: EncodedForecast; contributions?: { base: string; features: Record<string, string> }; samples?: string };
+
+/** One base64 float64 string of paths after paths, `horizon` values each, as arrays (sample paths). */
+function samplePaths(text: string, horizon: number): number[][] {
+  const values = decodeFloat64(text);
+  return Array.from({ length: horizon ? values.length / horizon : 0 }, (_, k) => values.slice(k * horizon, (k + 1) * horizon));
+}
 export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> & { dtype?: string; predictions: EncodedPrediction[] }): InferResponse {
   if (!Array.isArray(answer.predictions)) return answer as unknown as InferResponse; // toContract names the fault
   const { dtype = 'float64', ...rest } = answer;
@@ -74,6 +80,13 @@ export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> &
       if (p.backtest) decoded.backtest = p.backtest.map(float64);
       // in-sample values too (NaN where nothing is fitted)
       if (p.in_sample) decoded.in_sample = float64(p.in_sample);
+      // sample paths too (float64 always)
+      if (p.samples !== undefined) decoded.samples = samplePaths(p.samples, decoded.mean.length);
+      // feature contributions too (explain)
+      if (p.contributions) {
+        const { base, features } = p.contributions;
+        decoded.contributions = { base: decodeFloat64(base), features: Object.fromEntries(Object.entries(features).map(([name, values]) => [name, decodeFloat64(values)])) };
+      }
       return decoded;
     }),
   };

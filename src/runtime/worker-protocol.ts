@@ -28,7 +28,17 @@ export interface InferRequest {
   horizon: number;
   quantiles: number[];
   series: RuntimeSeries[];
+  /** forecast the series jointly, as one group (models with catalog `multivariate`; never coalesced nor chunked) */
+  multivariate?: boolean;
+  /** sample paths per series (models with catalog `sample_paths`), drawn from seeds of the series' values and `seed` */
+  samples?: number;
+  seed?: number;
+  /** also each covariate's contribution to the mean (SHAP values; docs/runtime-protocol.md "explain") */
+  explain?: boolean;
 }
+
+/** A series' feature contributions: base + Σ features = mean at every step. */
+export interface Contributions { base: number[]; features: Record<string, number[]> }
 
 export interface Prediction {
   mean: number[]; quantiles: Record<string, number[]>;
@@ -36,6 +46,10 @@ export interface Prediction {
   backtest?: { mean: number[]; quantiles: Record<string, number[]> }[];
   /** with a series' `in_sample`: one value per target value, NaN where the model fits nothing */
   in_sample?: { mean: number[]; quantiles: Record<string, number[]> };
+  /** with the request's `samples`: the sample paths, samples × horizon values */
+  samples?: number[][];
+  /** with `explain`: each covariate's contribution to `mean` */
+  contributions?: Contributions;
 }
 
 export interface InferResponse {

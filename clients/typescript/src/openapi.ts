@@ -3307,7 +3307,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -3325,6 +3325,8 @@ export interface paths {
                             /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                             season_length?: number;
                         };
+                        /** @description POST /v1/forecast only: also each covariate's contribution to the mean forecast, per step (`series[i][0].contributions`: SHAP values, base + Σ features = mean; the base is the forecast without covariates). For one model that uses covariates; 2^M forecasts per series of M covariates (at most 10), at most 4,096 per call (413 use_job_api above; docs/api.md#explanations) */
+                        explain?: boolean;
                         /** @description with finetune_steps: the learning rate (default 1e-5; lora 1e-4) */
                         finetune_learning_rate?: number;
                         /** @description with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job's `mode` */
@@ -3338,13 +3340,19 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
-                        /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
+                        /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
+                        multivariate?: boolean;
+                        /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request's cost: HORIZON_POOL_BUDGET_MS; the answer's `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
                         prism_members?: (string | {
                             model: string;
                             model_size?: string;
                         })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description sample paths per series, drawn with the model's own sampling (`series[i][0].samples`: samples arrays of horizon values): chronos (Chronos-T5's token sampling) and the statistical models whose statsforecast class has simulate (naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ces); others: 422 naming these. At most 2,000,000 values per request (series × samples × horizon) */
+                        samples?: number;
+                        /** @description with samples: mixed into each series' sampling seed (which is derived from its values: the same request always draws the same paths) */
+                        seed?: number;
                         /** @description the series to forecast; required unless series_ids names stored series instead */
                         series?: components["schemas"]["InputSeries"][];
                         /** @description instead of series: ids of the account's stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404 */
@@ -3422,6 +3430,19 @@ export interface paths {
                                 metric: string;
                                 /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
                                 n_windows: number;
+                                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                pool?: {
+                                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                    budget_ms?: number;
+                                    /** @description `cost` only: the served statistical models over the budget on this request */
+                                    left_out?: {
+                                        /** @description its estimated ms per series on this request */
+                                        estimate_ms: number;
+                                        model: string;
+                                    }[];
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                    source: "request" | "operator" | "foundation" | "cost";
+                                };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
                                 series: {
@@ -3459,14 +3480,46 @@ export interface paths {
                             /** @description the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i) */
                             model: string;
                             model_size: string;
+                            /** @description model "prism" only: the members it blended for this request */
+                            prism?: {
+                                /** @description the models blended */
+                                members: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                pool: {
+                                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                    budget_ms?: number;
+                                    /** @description `cost` only: the served statistical models over the budget on this request */
+                                    left_out?: {
+                                        /** @description its estimated ms per series on this request */
+                                        estimate_ms: number;
+                                        model: string;
+                                    }[];
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                    source: "request" | "operator" | "foundation" | "cost";
+                                };
+                            };
                             /** @description series[i] holds the prediction of input series i */
                             series: {
+                                /** @description with `explain: true`: each covariate's contribution to the mean forecast (SHAP values over every coalition of the series' covariates) */
+                                contributions?: {
+                                    /** @description per step: the mean forecast without any covariate */
+                                    base: number[];
+                                    /** @description per covariate (its name as sent), per step: its Shapley value; base + Σ features = mean */
+                                    features: {
+                                        [key: string]: number[];
+                                    };
+                                };
                                 /** @description forecast dates */
                                 index: string[];
                                 /** @description "mean" plus one array per requested quantile level, keyed by the level as a string */
                                 prediction: {
                                     [key: string]: number[];
                                 };
+                                /** @description with `samples: N`: N sample paths of horizon values each, drawn with the model's own sampling */
+                                samples?: number[][];
                             }[][];
                             /** @enum {string} */
                             status: "completed";
@@ -3650,6 +3703,19 @@ export interface paths {
                                     metric: string;
                                     /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
                                     n_windows: number;
+                                    /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                    pool?: {
+                                        /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                        budget_ms?: number;
+                                        /** @description `cost` only: the served statistical models over the budget on this request */
+                                        left_out?: {
+                                            /** @description its estimated ms per series on this request */
+                                            estimate_ms: number;
+                                            model: string;
+                                        }[];
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                        source: "request" | "operator" | "foundation" | "cost";
+                                    };
                                     scope: "series" | "request";
                                     /** @description series[i]: what forecast input series i */
                                     series: {
@@ -3694,6 +3760,27 @@ export interface paths {
                                 } | null;
                                 model: string;
                                 model_size?: string;
+                                /** @description model "prism" only: the members it blended for this request */
+                                prism?: {
+                                    /** @description the models blended */
+                                    members: {
+                                        model: string;
+                                        model_size: string;
+                                    }[];
+                                    /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                    pool: {
+                                        /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                        budget_ms?: number;
+                                        /** @description `cost` only: the served statistical models over the budget on this request */
+                                        left_out?: {
+                                            /** @description its estimated ms per series on this request */
+                                            estimate_ms: number;
+                                            model: string;
+                                        }[];
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                        source: "request" | "operator" | "foundation" | "cost";
+                                    };
+                                };
                                 /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
                                 progress?: {
                                     /** @description chunks whose result is stored (a restarted job does not run them again) */
@@ -3702,12 +3789,23 @@ export interface paths {
                                     chunks_total: number;
                                 };
                                 series?: {
+                                    /** @description with `explain: true`: each covariate's contribution to the mean forecast (SHAP values over every coalition of the series' covariates) */
+                                    contributions?: {
+                                        /** @description per step: the mean forecast without any covariate */
+                                        base: number[];
+                                        /** @description per covariate (its name as sent), per step: its Shapley value; base + Σ features = mean */
+                                        features: {
+                                            [key: string]: number[];
+                                        };
+                                    };
                                     /** @description forecast dates */
                                     index: string[];
                                     /** @description "mean" plus one array per requested quantile level, keyed by the level as a string */
                                     prediction: {
                                         [key: string]: number[];
                                     };
+                                    /** @description with `samples: N`: N sample paths of horizon values each, drawn with the model's own sampling */
+                                    samples?: number[][];
                                 }[][];
                                 /** Format: date-time */
                                 started_at?: string;
@@ -3755,7 +3853,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -3773,6 +3871,8 @@ export interface paths {
                             /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                             season_length?: number;
                         };
+                        /** @description POST /v1/forecast only: also each covariate's contribution to the mean forecast, per step (`series[i][0].contributions`: SHAP values, base + Σ features = mean; the base is the forecast without covariates). For one model that uses covariates; 2^M forecasts per series of M covariates (at most 10), at most 4,096 per call (413 use_job_api above; docs/api.md#explanations) */
+                        explain?: boolean;
                         /** @description with finetune_steps: the learning rate (default 1e-5; lora 1e-4) */
                         finetune_learning_rate?: number;
                         /** @description with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job's `mode` */
@@ -3786,13 +3886,19 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
-                        /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
+                        /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
+                        multivariate?: boolean;
+                        /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request's cost: HORIZON_POOL_BUDGET_MS; the answer's `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
                         prism_members?: (string | {
                             model: string;
                             model_size?: string;
                         })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description sample paths per series, drawn with the model's own sampling (`series[i][0].samples`: samples arrays of horizon values): chronos (Chronos-T5's token sampling) and the statistical models whose statsforecast class has simulate (naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ces); others: 422 naming these. At most 2,000,000 values per request (series × samples × horizon) */
+                        samples?: number;
+                        /** @description with samples: mixed into each series' sampling seed (which is derived from its values: the same request always draws the same paths) */
+                        seed?: number;
                         /** @description the series to forecast; required unless series_ids names stored series instead */
                         series?: components["schemas"]["InputSeries"][];
                         /** @description instead of series: ids of the account's stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404 */
@@ -4019,6 +4125,19 @@ export interface paths {
                                 metric: string;
                                 /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
                                 n_windows: number;
+                                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                pool?: {
+                                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                    budget_ms?: number;
+                                    /** @description `cost` only: the served statistical models over the budget on this request */
+                                    left_out?: {
+                                        /** @description its estimated ms per series on this request */
+                                        estimate_ms: number;
+                                        model: string;
+                                    }[];
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                    source: "request" | "operator" | "foundation" | "cost";
+                                };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
                                 series: {
@@ -4063,6 +4182,27 @@ export interface paths {
                             } | null;
                             model: string;
                             model_size?: string;
+                            /** @description model "prism" only: the members it blended for this request */
+                            prism?: {
+                                /** @description the models blended */
+                                members: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                pool: {
+                                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                    budget_ms?: number;
+                                    /** @description `cost` only: the served statistical models over the budget on this request */
+                                    left_out?: {
+                                        /** @description its estimated ms per series on this request */
+                                        estimate_ms: number;
+                                        model: string;
+                                    }[];
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                    source: "request" | "operator" | "foundation" | "cost";
+                                };
+                            };
                             /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
                             progress?: {
                                 /** @description chunks whose result is stored (a restarted job does not run them again) */
@@ -4071,12 +4211,23 @@ export interface paths {
                                 chunks_total: number;
                             };
                             series?: {
+                                /** @description with `explain: true`: each covariate's contribution to the mean forecast (SHAP values over every coalition of the series' covariates) */
+                                contributions?: {
+                                    /** @description per step: the mean forecast without any covariate */
+                                    base: number[];
+                                    /** @description per covariate (its name as sent), per step: its Shapley value; base + Σ features = mean */
+                                    features: {
+                                        [key: string]: number[];
+                                    };
+                                };
                                 /** @description forecast dates */
                                 index: string[];
                                 /** @description "mean" plus one array per requested quantile level, keyed by the level as a string */
                                 prediction: {
                                     [key: string]: number[];
                                 };
+                                /** @description with `samples: N`: N sample paths of horizon values each, drawn with the model's own sampling */
+                                samples?: number[][];
                             }[][];
                             /** Format: date-time */
                             started_at?: string;
@@ -4159,6 +4310,19 @@ export interface paths {
                                 metric: string;
                                 /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
                                 n_windows: number;
+                                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                pool?: {
+                                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                    budget_ms?: number;
+                                    /** @description `cost` only: the served statistical models over the budget on this request */
+                                    left_out?: {
+                                        /** @description its estimated ms per series on this request */
+                                        estimate_ms: number;
+                                        model: string;
+                                    }[];
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                    source: "request" | "operator" | "foundation" | "cost";
+                                };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
                                 series: {
@@ -4203,6 +4367,27 @@ export interface paths {
                             } | null;
                             model: string;
                             model_size?: string;
+                            /** @description model "prism" only: the members it blended for this request */
+                            prism?: {
+                                /** @description the models blended */
+                                members: {
+                                    model: string;
+                                    model_size: string;
+                                }[];
+                                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                                pool: {
+                                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                                    budget_ms?: number;
+                                    /** @description `cost` only: the served statistical models over the budget on this request */
+                                    left_out?: {
+                                        /** @description its estimated ms per series on this request */
+                                        estimate_ms: number;
+                                        model: string;
+                                    }[];
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                                    source: "request" | "operator" | "foundation" | "cost";
+                                };
+                            };
                             /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
                             progress?: {
                                 /** @description chunks whose result is stored (a restarted job does not run them again) */
@@ -4211,12 +4396,23 @@ export interface paths {
                                 chunks_total: number;
                             };
                             series?: {
+                                /** @description with `explain: true`: each covariate's contribution to the mean forecast (SHAP values over every coalition of the series' covariates) */
+                                contributions?: {
+                                    /** @description per step: the mean forecast without any covariate */
+                                    base: number[];
+                                    /** @description per covariate (its name as sent), per step: its Shapley value; base + Σ features = mean */
+                                    features: {
+                                        [key: string]: number[];
+                                    };
+                                };
                                 /** @description forecast dates */
                                 index: string[];
                                 /** @description "mean" plus one array per requested quantile level, keyed by the level as a string */
                                 prediction: {
                                     [key: string]: number[];
                                 };
+                                /** @description with `samples: N`: N sample paths of horizon values each, drawn with the model's own sampling */
+                                samples?: number[][];
                             }[][];
                             /** Format: date-time */
                             started_at?: string;
@@ -5731,7 +5927,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ForecastRequest: {
-            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4) */
+            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
             auto_candidates?: (string | {
                 model: string;
                 model_size?: string;
@@ -5749,6 +5945,8 @@ export interface components {
                 /** @description MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short */
                 season_length?: number;
             };
+            /** @description POST /v1/forecast only: also each covariate's contribution to the mean forecast, per step (`series[i][0].contributions`: SHAP values, base + Σ features = mean; the base is the forecast without covariates). For one model that uses covariates; 2^M forecasts per series of M covariates (at most 10), at most 4,096 per call (413 use_job_api above; docs/api.md#explanations) */
+            explain?: boolean;
             /** @description with finetune_steps: the learning rate (default 1e-5; lora 1e-4) */
             finetune_learning_rate?: number;
             /** @description with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job's `mode` */
@@ -5762,13 +5960,19 @@ export interface components {
             model?: string;
             /** @description a size of the model; default: its default_size */
             model_size?: string;
-            /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else auto-ets, auto-theta, seasonal-naive); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
+            /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
+            multivariate?: boolean;
+            /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request's cost: HORIZON_POOL_BUDGET_MS; the answer's `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
             prism_members?: (string | {
                 model: string;
                 model_size?: string;
             })[];
             /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
             quantiles?: number[];
+            /** @description sample paths per series, drawn with the model's own sampling (`series[i][0].samples`: samples arrays of horizon values): chronos (Chronos-T5's token sampling) and the statistical models whose statsforecast class has simulate (naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ces); others: 422 naming these. At most 2,000,000 values per request (series × samples × horizon) */
+            samples?: number;
+            /** @description with samples: mixed into each series' sampling seed (which is derived from its values: the same request always draws the same paths) */
+            seed?: number;
             /** @description the series to forecast; required unless series_ids names stored series instead */
             series?: components["schemas"]["InputSeries"][];
             /** @description instead of series: ids of the account's stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404 */
@@ -5795,6 +5999,19 @@ export interface components {
                 metric: string;
                 /** @description rolling origins cross-validated per series (fewer for a series too short for them) */
                 n_windows: number;
+                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                pool?: {
+                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                    budget_ms?: number;
+                    /** @description `cost` only: the served statistical models over the budget on this request */
+                    left_out?: {
+                        /** @description its estimated ms per series on this request */
+                        estimate_ms: number;
+                        model: string;
+                    }[];
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                    source: "request" | "operator" | "foundation" | "cost";
+                };
                 scope: "series" | "request";
                 /** @description series[i]: what forecast input series i */
                 series: {
@@ -5832,14 +6049,46 @@ export interface components {
             /** @description the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i) */
             model: string;
             model_size: string;
+            /** @description model "prism" only: the members it blended for this request */
+            prism?: {
+                /** @description the models blended */
+                members: {
+                    model: string;
+                    model_size: string;
+                }[];
+                /** @description where the models of prism or auto came from, and (sized by cost) what was left out */
+                pool: {
+                    /** @description `cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series */
+                    budget_ms?: number;
+                    /** @description `cost` only: the served statistical models over the budget on this request */
+                    left_out?: {
+                        /** @description its estimated ms per series on this request */
+                        estimate_ms: number;
+                        model: string;
+                    }[];
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
+                    source: "request" | "operator" | "foundation" | "cost";
+                };
+            };
             /** @description series[i] holds the prediction of input series i */
             series: {
+                /** @description with `explain: true`: each covariate's contribution to the mean forecast (SHAP values over every coalition of the series' covariates) */
+                contributions?: {
+                    /** @description per step: the mean forecast without any covariate */
+                    base: number[];
+                    /** @description per covariate (its name as sent), per step: its Shapley value; base + Σ features = mean */
+                    features: {
+                        [key: string]: number[];
+                    };
+                };
                 /** @description forecast dates */
                 index: string[];
                 /** @description "mean" plus one array per requested quantile level, keyed by the level as a string */
                 prediction: {
                     [key: string]: number[];
                 };
+                /** @description with `samples: N`: N sample paths of horizon values each, drawn with the model's own sampling */
+                samples?: number[][];
             }[][];
             /** @enum {string} */
             status: "completed";

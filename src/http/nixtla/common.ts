@@ -7,6 +7,7 @@ import { findModel, type Covariates } from '../../runtime/catalog.ts';
 import { AUTO_ID, defaultCandidates } from '../../forecasting/auto.ts';
 import { howToServeCovariateModels, kindWords, servedCovariateModels, usesKinds } from '../../forecasting/covariates.ts';
 import { FINE_TUNABLE_ADAPTERS } from '../../forecasting/inline-fine-tuning.ts';
+import { describeModels, jointModels, samplingModels } from '../../forecasting/joint-and-samples.ts';
 import { currentRequest } from '../request-context.ts';
 import { nixtlaTerms, type NixtlaSeries } from './translate.ts';
 import { kindsOf, type SdkColumns } from './columns.ts';
@@ -23,7 +24,9 @@ export const TIMEGPT_NAME = /^(timegpt(-[a-z0-9.-]+)?|azureai)$/i;
 export type Task = 'forecast' | 'cross_validation' | 'anomaly_detection';
 
 /** What a call asks to run: `model` as sent, the SDK's finetuned_model_id, its exogenous columns, its finetune_steps. */
-export interface ModelAsk { requested: string; finetunedModelId?: string | null; columns?: SdkColumns; finetuneSteps?: number }
+export interface ModelAsk { requested: string; finetunedModelId?: string | null; columns?: SdkColumns; finetuneSteps?: number; explain?: boolean;
+  /** forecast(multivariate=True) / simulate(): a TimeGPT name runs a model that forecasts jointly / draws sample paths */
+  needs?: 'multivariate' | 'samples' }
 
 /** The Horizon model a requested name runs: a TimeGPT name means HORIZON_NIXTLA_DEFAULT_MODEL, or with finetune_steps the
  * fine-tunable base (chronos-2); `auto` picks a model per forecast, and POST /v1/anomalies' auto one per series (anomaly
@@ -37,8 +40,13 @@ export function resolveModel(ctx: NixtlaContext, request: FastifyRequest, reply:
   let model = ask.finetunedModelId ?? (timegpt ? ctx.nixtlaDefaultModel : ask.requested);
   if (!ask.finetunedModelId && timegpt && (ask.finetuneSteps ?? 0) > 0 && task !== 'anomaly_detection') {
     model = fineTunableBase(ctx, 'finetune_steps');
+  } else if (!ask.finetunedModelId && timegpt && ask.needs) {
+    model = capableModel(ctx, ask.needs);
   } else if (model === AUTO_ID && task === 'anomaly_detection' && !(ask.columns && kindsOf(ask.columns))) {
     // POST /v1/anomalies' own "auto": a statistical model per series from its candidates' in-sample fits
+  } else if (model === AUTO_ID && timegpt && ask.explain) {
+    // feature_contributions explain one model's forecast: one of auto's candidates that uses the covariates
+    model = oneModelForAuto(ctx, ask.columns && kindsOf(ask.columns));
   } else if (model === AUTO_ID && task !== 'forecast') {
     if (!timegpt) {
       throw validationError([{ field: 'model', reason: `"auto" picks a model per forecast; ${task} runs one model: name one (GET /nixtla/v2/models)` }]);
@@ -62,6 +70,18 @@ export function fineTunableBase(ctx: NixtlaContext, field: string): string {
   });
   const reason = `a TimeGPT name fine-tunes Horizon's fine-tunable model, which this deployment does not serve (${how.join('; ')})`;
   throw validationError([{ field, reason }]);
+}
+
+/** What a TimeGPT name runs for a joint forecast or sample paths: HORIZON_NIXTLA_DEFAULT_MODEL (then HORIZON_DEFAULT_MODEL)
+ * where it can, else the first served model that can (catalog order: chronos-2 / chronos, then the statistical ones);
+ * none served: a 422 naming each and what serves it. */
+function capableModel(ctx: NixtlaContext, needs: 'multivariate' | 'samples'): string {
+  const able = needs === 'multivariate' ? jointModels(ctx.registry) : samplingModels(ctx.registry);
+  const served = new Set(ctx.registry.availableIds());
+  const pick = [ctx.nixtlaDefaultModel, ctx.registry.defaultModel, ...able.map((m) => m.id)].find((id) => served.has(id) && able.some((m) => m.id === id));
+  if (pick) return pick;
+  const what = needs === 'multivariate' ? 'forecasts series jointly' : 'draws sample paths';
+  throw validationError([{ field: needs === 'multivariate' ? 'multivariate' : 'model', reason: `no served model ${what}: ${describeModels(ctx.registry, able)}` }]);
 }
 
 /** auto's candidates that use every kind of covariate sent: the operator's (HORIZON_AUTO_CANDIDATES) that do and are
@@ -95,7 +115,7 @@ export function sayModel(ctx: NixtlaContext, reply: FastifyReply, ...models: str
 /** TimeGPT's settings: the SDK sends them with every call; accepted at their defaults, a 422 otherwise. */
 export interface TimegptSettings {
   finetune_steps?: number; finetune_depth?: number; finetune_loss?: string; finetuned_model_id?: string | null;
-  multivariate?: boolean; model_parameters?: Record<string, unknown> | null; feature_contributions?: boolean;
+  multivariate?: boolean; model_parameters?: Record<string, unknown> | null; feature_contributions?: boolean; feature_contributions_type?: string;
   job_options?: { timeout_seconds?: number };
   series: NixtlaSeries;
 }
@@ -128,8 +148,10 @@ export function unsupportedSettings(body: TimegptSettings, task: Task, job = fal
     errors.push({ field: 'finetune_steps', reason: `${body.finetune_steps}: inline fine-tuning is for forecast and cross_validation; ${FINETUNE_HOW}` });
   }
   finetuneMode(body, errors);
-  if (body.multivariate) errors.push({ field: 'multivariate', reason: 'true: multivariate forecasts are a TimeGPT feature; Horizon\'s models forecast each series on its own' });
-  if (body.feature_contributions) errors.push({ field: 'feature_contributions', reason: 'true: Horizon computes no feature contributions (SHAP values)' });
+  if (body.multivariate && task !== 'forecast') {
+    errors.push({ field: 'multivariate', reason: `true: a joint (multivariate) forecast is forecast(multivariate=True) (POST /v1/forecast's multivariate); ${task} forecasts each series on its own` });
+  }
+  featureContributions(body, task, job, errors);
   if (body.model_parameters && Object.keys(body.model_parameters).length > 0) {
     errors.push({ field: 'model_parameters', reason: `${Object.keys(body.model_parameters).join(', ')}: TimeGPT model settings have no Horizon equivalent` });
   }
@@ -242,4 +264,20 @@ function horizonErrorOf(status: number, problem: Problem | undefined, headers: R
   return new HorizonError(code, errors?.length ? errors.slice(0, 5).map((e) => `${e.field}: ${e.reason}`).join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : '') : detail, {
     errors, headers, unavailable: problem?.unavailable_reason,
   });
+}
+
+/** feature_contributions: Shapley values of a synchronous forecast (POST /v1/forecast `explain`); elsewhere a 422 naming why. */
+function featureContributions(body: TimegptSettings, task: Task, job: boolean, errors: FieldError[]): void {
+  if (!body.feature_contributions) return;
+  const type = body.feature_contributions_type ?? 'shapley';
+  if (task !== 'forecast') {
+    const where = task === 'cross_validation' ? 'cross-validation and in-sample (add_history) forecasts' : 'anomaly detection';
+    errors.push({ field: 'feature_contributions', reason: `true: Horizon explains forecast() only (POST /v1/forecast explain), not ${where}` });
+  } else if (job) {
+    const reason = 'true: explanations run synchronously only (POST /v1/forecast explain): call forecast(), with fewer series per call if it is too large';
+    errors.push({ field: 'feature_contributions', reason });
+  } else if (type !== 'shapley') {
+    const why = 'Horizon\'s feature contributions are Shapley values (shap\'s exact explainer over every coalition of the covariates): "shapley" only';
+    errors.push({ field: 'feature_contributions_type', reason: `${JSON.stringify(type)}: ${why}` });
+  }
 }

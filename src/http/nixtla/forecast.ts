@@ -24,6 +24,7 @@ export function forecastRequest(
   const sdkColumns = forecastColumns(columns, future);
   const model = resolveModel(ctx, request, reply, 'forecast', {
     requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns, finetuneSteps: body.finetune_steps,
+    explain: body.feature_contributions === true && !job, needs: body.multivariate ? 'multivariate' : undefined,
   });
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
@@ -34,7 +35,11 @@ export function forecastRequest(
   throwIfAny(errors);
   // finetune_steps: /v1/forecast's inline fine-tuning (it names which models can be fine-tuned), in the mode of finetune_depth
   const finetune = (body.finetune_steps ?? 0) > 0 ? { finetune_steps: body.finetune_steps, finetune_mode: finetuneMode(body, []) } : {};
-  return { horizon: { series, horizon: body.h, freq, model, quantiles, ...finetune }, bands };
+  // feature_contributions: /v1/forecast's explain (Shapley values per exogenous column; its 422s name feature_contributions)
+  const explain = body.feature_contributions ? { explain: true } : {};
+  // multivariate=True: /v1/forecast's joint forecast (it names the models that can, joint-and-samples.ts)
+  const joint = body.multivariate ? { multivariate: true } : {};
+  return { horizon: { series, horizon: body.h, freq, model, quantiles, ...finetune, ...explain, ...joint }, bands };
 }
 
 /** POST /nixtla/v2/forecast — NixtlaClient.forecast(): POST /v1/forecast, one quota unit. */

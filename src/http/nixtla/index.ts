@@ -23,6 +23,7 @@ import { modelRoutes } from './models.ts';
 import { accountRoutes } from './account.ts';
 import { finetuneRoutes } from './finetune.ts';
 import { notBuiltRoutes } from './not-built.ts';
+import { simulateRoutes } from './simulate.ts';
 
 /** The plugin, registered by buildApp under the prefix /nixtla. HORIZON_NIXTLA_DEFAULT_MODEL must name a
  * catalog model or "auto" (checked here, so a typo stops the start rather than failing every call). */
@@ -69,6 +70,7 @@ export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, '
     modelRoutes(app, ctx);
     accountRoutes(app, ctx);
     finetuneRoutes(app, ctx);
+    simulateRoutes(app, ctx);
     notBuiltRoutes(app);
   };
 }

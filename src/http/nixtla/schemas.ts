@@ -23,10 +23,10 @@ const timegpt = {
   finetune_depth: Type.Optional(Type.Integer({ description: '1 only (Horizon\'s fine-tuning has no depth setting)' })),
   finetune_loss: Type.Optional(Type.String({ description: '"default" only (Horizon\'s fine-tuning trains on its own loss)' })),
   finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the account\'s fine-tuned model (POST /v1/fine-tuning-jobs) to run instead of `model`' })),
-  multivariate: Type.Optional(Type.Boolean({ description: 'false only: Horizon\'s models forecast each series on its own' })),
+  multivariate: Type.Optional(Type.Boolean({ description: 'forecast: true runs the series jointly (POST /v1/forecast\'s multivariate: chronos-2, toto-2, timesfm-3; a TimeGPT name runs the first served of them); elsewhere false only' })),
   model_parameters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'null or {} only: TimeGPT settings without a Horizon equivalent' })),
-  feature_contributions: Type.Optional(Type.Boolean({ description: 'false only: Horizon computes no feature contributions' })),
-  feature_contributions_type: Type.Optional(Type.String()),
+  feature_contributions: Type.Optional(Type.Boolean({ description: 'forecast: each exogenous column\'s SHAP value per step (POST /v1/forecast `explain`); false elsewhere' })),
+  feature_contributions_type: Type.Optional(Type.String({ description: '"shapley" only (Horizon\'s explanations are Shapley values)' })),
   job_options: Type.Optional(Type.Object({ timeout_seconds: Type.Optional(Type.Integer()) }, {
     description: 'async job submissions only, without timeout_seconds (a Horizon job has no timeout of its own): any other use is a 422',
     additionalProperties: false,
@@ -89,8 +89,12 @@ export const ModelParams = Type.Object({
 const Intervals = Type.Union([Type.Record(Type.String(), Type.Array(Num)), Type.Null()], { description: '"lo-<level>" and "hi-<level>" per level' });
 const Warnings = Type.Array(Type.Unknown(), { description: 'Horizon\'s warnings (the SDK does not show them)' });
 
+const FeatureContributions = Type.Union([Type.Array(Type.Array(Num)), Type.Null()], {
+  description: 'with feature_contributions: per exogenous column (X\'s order) then the base value, one value per forecast row (series × h); null otherwise',
+});
+
 export const NixtlaForecastResponse = Type.Object({
-  mean: Type.Array(Num), intervals: Intervals, weights_x: Type.Null(), feature_contributions: Type.Null(),
+  mean: Type.Array(Num), intervals: Intervals, weights_x: Type.Null(), feature_contributions: FeatureContributions,
   model: Type.String({ description: 'the Horizon model that forecast' }), warnings: Warnings,
 });
 

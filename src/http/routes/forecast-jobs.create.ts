@@ -8,7 +8,9 @@ import { chargeRequest, withRefundOn5xx } from '../charge.ts';
 import { insertJob, type JobSummary } from '../../store/jobs.ts';
 import { JsonText, writePayload } from '../../store/job-payloads.ts';
 import { planForecast } from '../../forecasting/forecast.ts';
+import { MIN_REQUEST_OBSERVED } from '../../forecasting/normalize.ts';
 import { isAuto, planAuto, rejectAutoFields, storedAutoJob, type AutoBody } from '../../forecasting/auto.ts';
+import { refuseJointAndSamples } from '../../forecasting/joint-and-samples.ts';
 import { seriesRefsHook } from '../series-refs.ts';
 import { checkPlannedJob, LargeBody, planInThread } from '../large-forecast.ts';
 import { HorizonError } from '../../errors.ts';
@@ -40,15 +42,20 @@ export const forecastJobsCreate: Route = (app, deps) => {
       throw request.validationError;
     }
     const owner = ownerOf(request);
+    if ((body as { explain?: boolean }).explain) {
+      const reason = 'true: explanations run synchronously only (POST /v1/forecast, at most 4,096 forecasts of coalitions per call): send fewer series per call';
+      throw new HorizonError('validation_failed', reason, { errors: [{ field: 'explain', reason }] });
+    }
     if ((body as { finetune_steps?: number }).finetune_steps) {
       const reason = 'finetune_steps is for POST /v1/forecast (fine-tune, forecast, keep nothing); a job that fine-tunes is POST /v1/fine-tuning-jobs, whose model then forecasts here';
       throw new HorizonError('validation_failed', reason, { errors: [{ field: 'finetune_steps', reason }] });
     }
     // model "auto": validated now (every 4xx before the 202), planned again when the job runs
     if (!isAuto(body.model, deps.registry)) rejectAutoFields(body);
+    else refuseJointAndSamples(body, 'model "auto" picks among models that may not', deps.registry);
     const plan = isAuto(body.model, deps.registry)
       ? storedAutoJob(planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit }, { pulls: deps.pulls, mode: 'job' }))
-      : planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job' });
+      : planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job', minObserved: MIN_REQUEST_OBSERVED });
     // store: true — the job keeps its forecasts for scoring when it completes (server.ts)
     if (request.seriesRefs?.store) Object.assign(plan, { stored_series: { ...request.seriesRefs, accountId: owner.accountId } });
     return accepted(reply, await storeJob(deps, request, reply, plan.model, plan));

@@ -5,12 +5,15 @@ import { ownerOf } from '../auth.ts';
 import { chargeRequest, withRefundOn5xx } from '../charge.ts';
 import { forecastBytes, planForecast, runForecast, serverTiming } from '../../forecasting/forecast.ts';
 import { isAuto, planAuto, rejectAutoFields, runAuto, type AutoBody } from '../../forecasting/auto.ts';
-import { autoCostMs, checkSyncBudget, forecastCostMs } from '../../forecasting/cost.ts';
+import { autoCostMs, checkExplainBudget, checkSyncBudget, forecastCostMs } from '../../forecasting/cost.ts';
+import { checkExplainModel, explainEvaluations } from '../../forecasting/explain.ts';
+import { RequestValidationError } from '../../forecasting/normalize.ts';
 import { syncBudgetMs } from '../../config.ts';
 import { LargeBody, planInThread, runPlanned } from '../large-forecast.ts';
 import { seriesRefsHook, storeSyncForecasts } from '../series-refs.ts';
-import { DEFAULT_QUANTILES } from '../../forecasting/normalize.ts';
+import { DEFAULT_QUANTILES, MIN_REQUEST_OBSERVED } from '../../forecasting/normalize.ts';
 import { forecastFineTuned } from '../inline-fine-tuning.ts';
+import { refuseJointAndSamples } from '../../forecasting/joint-and-samples.ts';
 
 /** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
  * header carries the worker's load, queue and infer milliseconds (load 0: the model was warm).
@@ -39,9 +42,15 @@ export const forecastCreate: Route = (app, deps) => {
       throw request.validationError;
     }
     const owner = ownerOf(request);
+    const explain = (body as { explain?: boolean }).explain === true;
+    if (explain) refuseExplainWith(body as { finetune_steps?: number });
     // finetune_steps: fine-tune on these series, forecast, keep nothing (src/http/inline-fine-tuning.ts)
+    // multivariate / samples need one model that does them (joint-and-samples.ts): not a fine-tuning, not auto
+    if ((body as { finetune_steps?: number }).finetune_steps) refuseJointAndSamples(body, 'inline fine-tuning forecasts each series on its own', deps.registry);
+    if (isAuto(body.model, deps.registry)) refuseJointAndSamples(body, 'model "auto" picks among models that may not', deps.registry);
     if ((body as { finetune_steps?: number }).finetune_steps) return forecastFineTuned(deps, request, reply, body, owner.accountId);
     if (isAuto(body.model, deps.registry)) {
+      if (explain) checkExplainModel(deps.registry, 'auto');
       const auto = planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit }, { pulls: deps.pulls, mode: 'sync' });
       // too much for one synchronous call: 413 use_job_api at once, nothing charged (src/forecasting/cost.ts)
       checkSyncBudget(autoCostMs(deps.registry, auto, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/forecast-jobs', body.series.length);
@@ -53,8 +62,9 @@ export const forecastCreate: Route = (app, deps) => {
       });
     }
     rejectAutoFields(body);
-    const plan = planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync' });
+    const plan = planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync', minObserved: MIN_REQUEST_OBSERVED });
     checkSyncBudget(forecastCostMs(deps.registry, plan, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/forecast-jobs', plan.series.length);
+    if (plan.explain) checkExplainBudget(explainEvaluations(plan.series), plan.series.length);
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
     const onTiming = (timing: Record<string, number>) => {
       const value = serverTiming(timing);
@@ -75,3 +85,10 @@ export const forecastCreate: Route = (app, deps) => {
     });
   });
 };
+
+/** explain with inline fine-tuning: the explanation would be of a model made for this call alone, 2^M fine-tunings. */
+function refuseExplainWith(body: { finetune_steps?: number }): void {
+  if (!body.finetune_steps) return;
+  const reason = `true with finetune_steps ${body.finetune_steps}: explain a kept model instead (POST /v1/fine-tuning-jobs, then model = its id)`;
+  throw new RequestValidationError([{ field: 'explain', reason }]);
+}
