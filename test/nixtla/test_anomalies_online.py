@@ -4,6 +4,7 @@ detect_anomalies() with the SDK's defaults on 30 hourly series × 336 values is 
 from __future__ import annotations
 
 import math
+import time
 from statistics import NormalDist
 
 import httpx
@@ -135,7 +136,9 @@ def test_detect_anomalies_30_hourly_series_default_settings_one_request(server) 
     on 30 hourly series × 336 values: answered by the first request, none retried."""
     df = hourly_panel(30, 336)
     sdk = Counting(base_url=f"{server.url}/nixtla", api_key=server.key)
+    started = time.monotonic()
     out = sdk.detect_anomalies(df, freq="h")
+    print(f"\n# detect_anomalies, 30 hourly series × 336, SDK defaults: answered in {time.monotonic() - started:.1f} s (the SDK's timeout: 60 s)")
     # the model's metadata (the SDK asks it before every call), then the detection: once, not retried
     assert sdk.requests == ["GET /nixtla/model_params", "POST /nixtla/v2/anomaly_detection"], sdk.requests
     ref = v1_anomalies(server, {"series": v1_series(df, "%Y-%m-%dT%H:%M:%S"), "freq": "H", "model": "auto", "level": 99})
