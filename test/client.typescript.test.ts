@@ -95,6 +95,23 @@ describe('TypeScript SDK against the real server', () => {
     assert.deepEqual((await h.getJob(accepted.job_id)).series, done.series);
   });
 
+  it('createAnomalyJob(), waitForAnomalyJob(), listAnomalyJobs(), cancelAnomalyJob(): the result equals POST /v1/anomalies', async () => {
+    const n = 48;
+    const target = Array.from({ length: n }, (_, i) => 100 + 10 * Math.sin((2 * Math.PI * i) / 12) + (i * 7 % 5) + (i === 40 ? 60 : 0));
+    const dates = monthlyDates('2018-01', n);
+    const body = { series: [{ target, index: dates.map((d) => new Date(`${d}T00:00:00Z`)) }], freq: 'MS' as const, model: 'seasonal-naive' };
+    const accepted = await h.createAnomalyJob(body);
+    assert.deepEqual([accepted.status, accepted.model, accepted.mode], ['queued', 'seasonal-naive', 'in-sample']);
+    const done = await h.waitForAnomalyJob(accepted.job_id, { intervalMs: 50 });
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const sync = await server.request('POST', '/v1/anomalies', { body: { ...body, series: [{ target, index: dates }] } });
+    assert.equal(sync.status, 200, sync.text);
+    assert.deepEqual(done.result, sync.body, 'Dates sent as the API\'s strings; the job equals the synchronous answer');
+    assert.ok(done.result!.series[0].anomalies.includes(40));
+    assert.equal((await h.listAnomalyJobs({ pageSize: 1 })).jobs[0].job_id, accepted.job_id);
+    await horizonError(() => h.cancelAnomalyJob(accepted.job_id), { status: 409, code: 'job_not_cancellable' });
+  });
+
   it('cancelJob(), and 409 for cancelling it again', async () => {
     const accepted = await h.createJob(slowRequest() as unknown as ForecastInput);
     const cancelled = await h.cancelJob(accepted.job_id);

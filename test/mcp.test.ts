@@ -199,7 +199,7 @@ for (const [name, transportFor] of Object.entries(transports)) {
       assert.match(r.summary, /^seasonal-naive, level 99 %: \d+ anomal(y|ies) in 1 series \(\d+ timesteps scored\): series 0 at /);
     });
 
-    it('job_status: a forecast job and a cross-validation job, queued with as_job, end with the synchronous answer', async () => {
+    it('job_status: a forecast job, a cross-validation job and an anomaly job, queued with as_job, end with the synchronous answer', async () => {
       const job = await call(client, 'forecast', { model: 'auto-ets', horizon: 5, freq: 'MS', series: [{ target, index }], as_job: true });
       assert.ok(!job.isError, job.text);
       assert.equal(job.structured.kind, 'forecast');
@@ -221,10 +221,22 @@ for (const [name, transportFor] of Object.entries(transports)) {
       const cvRaw = await server.request('POST', '/v1/cross-validation', { body: cvBody });
       assert.deepEqual(cvDone.structured.result.leaderboard, cvRaw.body.leaderboard);
 
+      const spiky = target.map((v, i) => (i === 40 ? v + 200 : v));
+      const anomalyJob = await call(client, 'detect_anomalies', { model: 'seasonal-naive', freq: 'MS', series: [{ target: spiky, index }], as_job: true });
+      assert.ok(!anomalyJob.isError, anomalyJob.text);
+      assert.equal(anomalyJob.structured.kind, 'anomalies');
+      assert.match(anomalyJob.summary, /^anomaly job \S+ queued \(seasonal-naive, mode in-sample, 1 series\); poll it with job_status$/);
+      const anomalyDone = await waitForTool(client, anomalyJob.structured.job_id); // no kind: found as an anomaly job
+      assert.equal(anomalyDone.structured.status, 'completed', anomalyDone.text);
+      assert.equal(anomalyDone.structured.kind, 'anomalies');
+      const direct = await call(client, 'detect_anomalies', { model: 'seasonal-naive', freq: 'MS', series: [{ target: spiky, index }] });
+      assert.deepEqual(anomalyDone.structured.result, direct.structured, 'the job\'s result as detect_anomalies answers it');
+      assert.ok(anomalyDone.summary.startsWith(`anomaly job ${anomalyJob.structured.job_id}: completed — seasonal-naive, level 99 %: `), anomalyDone.summary);
+
       const missing = await call(client, 'job_status', { job_id: '00000000-0000-4000-8000-000000000000' });
       assert.equal(missing.isError, true);
       assert.equal(missing.structured.error.status, 404);
-      assert.match(missing.text, /^404 not_found: no forecast job or cross-validation job "00000000-/);
+      assert.match(missing.text, /^404 not_found: no forecast, cross-validation or anomaly job "00000000-/);
     });
 
     it('quota: one unit per forecast call and per cross-validated model, as over /v1; list_models and job_status are free; a spent quota is an isError 429', async () => {

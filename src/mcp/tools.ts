@@ -278,6 +278,11 @@ async function connectChecked(server: McpServer, transport: Transport): Promise<
   };
 }
 
+/** The job kinds job_status reads, in the order it looks an id up. */
+const JOB_PATHS = { forecast: '/v1/forecast-jobs', cross_validation: '/v1/cross-validation-jobs', anomalies: '/v1/anomaly-jobs' } as const;
+type JobKind = keyof typeof JOB_PATHS;
+const JOB_NOUNS: Record<JobKind, string> = { forecast: 'forecast', cross_validation: 'cross-validation', anomalies: 'anomaly' };
+
 /** An MCP server with Horizon's tools, each calling the API through `callApi`. Its connect() answers requests with
  * invalid params (tools/call without a name, arguments that are not an object, …) with −32602 Invalid params. */
 export function createMcpServer(callApi: CallApi, version: string): McpServer {
@@ -373,6 +378,7 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
       step: z.number().optional().describe('forecast steps ahead; default 1'),
       context: z.number().optional().describe('history per window; default 128'),
       min_history: z.number().optional().describe('values before the first scored timestep; default two seasons of freq'),
+      as_job: AS_JOB,
     }),
     annotations: { readOnlyHint: false, openWorldHint: false },
   }, async (args) => {
@@ -381,6 +387,10 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
       const data = dataOf(args);
       names = data.names;
       const body = { series: data.series, ...(data.freq === undefined ? {} : { freq: data.freq }), ...pick(args, ['model', 'model_size', 'level', 'step', 'context', 'min_history']) };
+      if (args.as_job) {
+        const job = await api(callApi, 'POST', '/v1/anomaly-jobs', body);
+        return result(`anomaly job ${job.job_id} ${job.status} (${job.model}, mode ${job.mode}, ${data.series.length} series); poll it with job_status`, { kind: 'anomalies', ...job });
+      }
       const r = await api(callApi, 'POST', '/v1/anomalies', body);
       const compact = compactAnomalies(r, names);
       return result(anomaliesSummary(compact, names), compact);
@@ -389,42 +399,47 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
 
   server.registerTool('job_status', {
     title: 'Job status',
-    description: `The state of a forecast job or a cross-validation job (from forecast or cross_validate with as_job): queued, running, completed (with the result, as those tools answer it), failed (with the error) or cancelled. Free (no quota). ${TOOL_NOTE}`,
+    description: `The state of a forecast, cross-validation or anomaly job (from forecast, cross_validate or detect_anomalies with as_job): queued, running, completed (with the result, as those tools answer it), failed (with the error) or cancelled. Free (no quota). ${TOOL_NOTE}`,
     inputSchema: z.strictObject({
       job_id: z.string().describe('the job_id the job was created with'),
-      kind: z.enum(['forecast', 'cross_validation']).optional().describe('which kind of job; default: looked up as a forecast job, then as a cross-validation job'),
+      kind: z.enum(['forecast', 'cross_validation', 'anomalies']).optional().describe('which kind of job; default: looked up as each kind in turn'),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async (args) => run(() => [], async () => {
     const id = encodeURIComponent(args.job_id);
-    let kind = args.kind ?? 'forecast';
+    const kinds = args.kind ? [args.kind] : (Object.keys(JOB_PATHS) as JobKind[]);
+    let kind: JobKind | undefined;
     let job: any;
-    try {
-      job = await api(callApi, 'GET', kind === 'forecast' ? `/v1/forecast-jobs/${id}` : `/v1/cross-validation-jobs/${id}`);
-    } catch (error) {
-      if (args.kind !== undefined || !(error instanceof ToolError) || error.problem.status !== 404) throw error;
-      kind = 'cross_validation';
-      try { job = await api(callApi, 'GET', `/v1/cross-validation-jobs/${id}`); } catch (cvError) {
-        if (!(cvError instanceof ToolError) || cvError.problem.status !== 404) throw cvError;
-        throw new ToolError({ ...cvError.problem, detail: `no forecast job or cross-validation job ${JSON.stringify(args.job_id)} for this account` });
+    for (const k of kinds) {
+      try {
+        job = await api(callApi, 'GET', `${JOB_PATHS[k]}/${id}`);
+        kind = k;
+        break;
+      } catch (error) {
+        if (args.kind !== undefined || !(error instanceof ToolError) || error.problem.status !== 404) throw error;
+        if (k === kinds.at(-1)) throw new ToolError({ ...error.problem, detail: `no forecast, cross-validation or anomaly job ${JSON.stringify(args.job_id)} for this account` });
       }
     }
-    const { series, metrics: _metrics, warnings, auto, model_size, result: cvResult, ...state } = job;
+    const { series, metrics: _metrics, warnings, auto, model_size, result: jobResult, ...state } = job;
     let outcome = '';
     let compact: Record<string, unknown> = { kind, ...state };
     if (kind === 'forecast' && job.status === 'completed' && series) {
       const answer = { model: job.model, model_size, series, warnings: warnings ?? [], auto } as ForecastAnswer;
       compact = { ...compact, result: compactForecast(answer, []) };
       outcome = ` — ${forecastSummary(answer, [])}`;
-    } else if (kind === 'cross_validation' && job.status === 'completed' && cvResult) {
-      compact = { ...compact, result: compactCrossValidation(cvResult) };
-      outcome = ` — ${crossValidationSummary(cvResult)}`;
+    } else if (kind === 'cross_validation' && job.status === 'completed' && jobResult) {
+      compact = { ...compact, result: compactCrossValidation(jobResult) };
+      outcome = ` — ${crossValidationSummary(jobResult)}`;
+    } else if (kind === 'anomalies' && job.status === 'completed' && jobResult) {
+      const answer = compactAnomalies(jobResult, []);
+      compact = { ...compact, model_size, result: answer };
+      outcome = ` — ${anomaliesSummary(answer, [])}`;
     } else if (job.error) {
       outcome = `: ${job.error.code}: ${job.error.detail}`;
     } else if (job.progress) {
       outcome = ` (${job.progress.chunks_done} of ${job.progress.chunks_total} chunks done)`;
     }
-    return result(`${kind === 'forecast' ? 'forecast' : 'cross-validation'} job ${job.job_id}: ${job.status}${outcome}`, compact);
+    return result(`${JOB_NOUNS[kind!]} job ${job.job_id}: ${job.status}${outcome}`, compact);
   }));
 
   return server;

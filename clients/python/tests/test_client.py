@@ -96,6 +96,22 @@ def test_forecast_job_wait_get_list(server, client, airpassengers):
     assert caught.value.status == 409 and caught.value.code == "job_not_cancellable"
 
 
+def test_anomaly_job_equals_the_sync_answer(server, client):
+    n = 48
+    target = [100 + 10 * float(np.sin(2 * np.pi * i / 12)) + (i * 7 % 5) + (60 if i == 40 else 0) for i in range(n)]
+    body = {"series": [{"target": target, "index": [d.strftime("%Y-%m-01") for d in pd.date_range("2018-01-01", periods=n, freq="MS")]}],
+            "freq": "MS", "model": "seasonal-naive"}
+    job = client.create_anomaly_job(body)
+    assert (job["status"], job["model"], job["mode"]) == ("queued", "seasonal-naive", "in-sample")
+    done = client.wait_for_anomaly_job(job["job_id"], timeout=120)
+    assert done["result"] == server.raw("POST", "/v1/anomalies", body).json(), "the job's result is the synchronous answer"
+    assert 40 in done["result"]["series"][0]["anomalies"]
+    assert client.get_anomaly_job(job["job_id"])["status"] == "completed"
+    with pytest.raises(ConflictError) as caught:
+        client.cancel_anomaly_job(job["job_id"])
+    assert caught.value.code == "job_not_cancellable"
+
+
 def test_cancel_job_and_failed_wait(server, client):
     # a slow auto-arima job queued behind others; cancel it whichever state it is in
     index = pd.date_range("2020-01-01", periods=600, freq="h")

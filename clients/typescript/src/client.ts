@@ -21,6 +21,12 @@ export type CreatedApiKey = Body<'/v1/api-keys', 'post', 201>;
 export type FineTuningRequest = NonNullable<paths['/v1/fine-tuning-jobs']['post']['requestBody']>['content']['application/json'];
 export type FineTuningJob = Body<'/v1/fine-tuning-jobs/{id}', 'get', 200>;
 export type FineTuningJobPage = Body<'/v1/fine-tuning-jobs', 'get', 200>;
+export type AnomaliesRequest = NonNullable<paths['/v1/anomaly-jobs']['post']['requestBody']>['content']['application/json'];
+export type AnomalyJobAccepted = Body<'/v1/anomaly-jobs', 'post', 202>;
+export type AnomalyJob = Body<'/v1/anomaly-jobs/{id}', 'get', 200>;
+export type AnomalyJobPage = Body<'/v1/anomaly-jobs', 'get', 200>;
+/** AnomaliesRequest, except that dates may be Dates. */
+export type AnomaliesInput = Omit<AnomaliesRequest, 'series'> & { series: ForecastInput['series'] };
 export type ModelInfo = Body<'/v1/models/{id}', 'get', 200>;
 export type StoredSeries = Body<'/v1/series/{id}', 'get', 200>;
 export type StoredSeriesPut = NonNullable<paths['/v1/series/{id}']['put']['requestBody']>['content']['application/json'];
@@ -223,6 +229,45 @@ export class Horizon {
   /** DELETE /v1/forecast-jobs/{id}: cancels a queued or running job (409 job_not_cancellable once it finished). */
   async cancelJob(id: string, options?: CallOptions): Promise<Job> {
     return (await this.#call<Job>('DELETE', `/v1/forecast-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** POST /v1/anomaly-jobs: the body of POST /v1/anomalies, run as a job (docs/api.md, "Anomaly detection"); not retried unless `retry: true`. */
+  async createAnomalyJob(request: AnomaliesInput, options?: CallOptions): Promise<AnomalyJobAccepted> {
+    const body = toRequest(request as unknown as ForecastInput) as unknown as AnomaliesRequest;
+    return (await this.#call<AnomalyJobAccepted>('POST', '/v1/anomaly-jobs', { body, idempotent: false, ...options })).body;
+  }
+
+  /** GET /v1/anomaly-jobs/{id}: state, progress, and `result` (the POST /v1/anomalies answer) once completed. */
+  async getAnomalyJob(id: string, options?: CallOptions): Promise<AnomalyJob> {
+    return (await this.#call<AnomalyJob>('GET', `/v1/anomaly-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** Polls an anomaly job until it is completed, failed or cancelled (as waitForJob). */
+  async waitForAnomalyJob(id: string, options: Omit<WaitOptions, 'onPoll'> & { onPoll?: (job: AnomalyJob) => void } = {}): Promise<AnomalyJob> {
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    let interval = options.intervalMs ?? 250;
+    for (;;) {
+      const job = await this.getAnomalyJob(id, options);
+      options.onPoll?.(job);
+      if (TERMINAL.has(job.status)) return job;
+      if (Date.now() + interval > deadline) throw new HorizonError({ status: 0, code: 'wait_timeout', detail: `anomaly job ${id} is still ${job.status} after ${options.timeoutMs} ms` });
+      await sleep(interval, options.signal);
+      interval = Math.min(options.maxIntervalMs ?? 5_000, interval * 1.5);
+    }
+  }
+
+  /** GET /v1/anomaly-jobs: one page of the account's anomaly jobs, newest first (without results). */
+  async listAnomalyJobs(params: { status?: JobStatus; cursor?: string; pageSize?: number } = {}, options?: CallOptions): Promise<AnomalyJobPage> {
+    const query = new URLSearchParams();
+    if (params.pageSize !== undefined) query.set('limit', String(params.pageSize));
+    if (params.status) query.set('status', params.status);
+    if (params.cursor) query.set('cursor', params.cursor);
+    return (await this.#call<AnomalyJobPage>('GET', `/v1/anomaly-jobs${String(query) ? `?${query}` : ''}`, options)).body;
+  }
+
+  /** DELETE /v1/anomaly-jobs/{id}: cancels a queued or running anomaly job (409 job_not_cancellable once it finished). */
+  async cancelAnomalyJob(id: string, options?: CallOptions): Promise<AnomalyJob> {
+    return (await this.#call<AnomalyJob>('DELETE', `/v1/anomaly-jobs/${encodeURIComponent(id)}`, options)).body;
   }
 
   /** POST /v1/fine-tuning-jobs: fine-tunes a model on your series into a private model (docs/fine-tuning.md); not retried unless `retry: true`. */

@@ -1,6 +1,7 @@
 // @horizon-forecast/client: a typed client for the Horizon forecasting API. Zero runtime dependencies.
 export { Horizon, JobPages, apiDate, toRequest } from './client.ts';
 export type {
+  AnomaliesInput, AnomaliesRequest, AnomalyJob, AnomalyJobAccepted, AnomalyJobPage,
   ApiKey, CallOptions, CreatedApiKey, DateLike, FineTuningInput, FineTuningJob, FineTuningJobPage, FineTuningRequest, ModelInfo, ForecastInput, ForecastRequest, ForecastResponse, Freq, HorizonOptions,
   InputSeries, Job, JobAccepted, JobPage, JobStatus, ModelList, RetryOptions, WaitOptions, Warmup,
   StoredSeries, StoredSeriesPut, StoredSeriesPage, ObservationsAppended, Observations, SeriesAccuracy, ModelAccuracy, StoredForecastInput,

@@ -229,6 +229,23 @@ class Horizon(_Base):
     def revoke_api_key(self, key_id: str) -> None:
         self._request("DELETE", f"/v1/api-keys/{key_id}")
 
+    # --- anomaly jobs (docs/api.md, "Anomaly detection") ---
+
+    def create_anomaly_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/anomaly-jobs with a POST /v1/anomalies body; returns {job_id, status: "queued", model, model_size, mode, created_at}."""
+        return self._request("POST", "/v1/anomaly-jobs", json_body=body, idempotent=False, retry=retry)[0]
+
+    def get_anomaly_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("GET", f"/v1/anomaly-jobs/{job_id}")[0]
+
+    def wait_for_anomaly_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2,
+                             max_poll_interval: float = 5.0) -> dict[str, Any]:
+        """Polls until the anomaly job completed (returned; `result` is the POST /v1/anomalies answer) or failed/cancelled (JobFailedError)."""
+        return self._poll(f"/v1/anomaly-jobs/{job_id}", f"anomaly job {job_id}", timeout, poll_interval, max_poll_interval)
+
+    def cancel_anomaly_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("DELETE", f"/v1/anomaly-jobs/{job_id}")[0]
+
     # --- fine-tuning (docs/fine-tuning.md) ---
 
     def create_fine_tuning_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
@@ -410,6 +427,19 @@ class AsyncHorizon(_Base):
 
     async def revoke_api_key(self, key_id: str) -> None:
         await self._request("DELETE", f"/v1/api-keys/{key_id}")
+
+    async def create_anomaly_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/anomaly-jobs", json_body=body, idempotent=False, retry=retry))[0]
+
+    async def get_anomaly_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("GET", f"/v1/anomaly-jobs/{job_id}"))[0]
+
+    async def wait_for_anomaly_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2,
+                                   max_poll_interval: float = 5.0) -> dict[str, Any]:
+        return await self._poll(f"/v1/anomaly-jobs/{job_id}", f"anomaly job {job_id}", timeout, poll_interval, max_poll_interval)
+
+    async def cancel_anomaly_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("DELETE", f"/v1/anomaly-jobs/{job_id}"))[0]
 
     async def create_fine_tuning_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
         return (await self._request("POST", "/v1/fine-tuning-jobs", json_body=body, idempotent=False, retry=retry))[0]
