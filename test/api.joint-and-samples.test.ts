@@ -5,7 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, monthlyDates, waitForJob, type TestServer } from './helpers.ts';
+import { startTestServer, monthlyDates, pollUntil, waitForJob, type TestServer } from './helpers.ts';
 import { assertClose, reference, seriesSeeds, wave, writeFixtures, HORIZON } from './parity.ts';
 
 let server: TestServer;
@@ -56,6 +56,17 @@ describe('multivariate: a joint forecast', () => {
     const job = await waitForJob(server, res.body.job_id, undefined, (s) => s === 'completed' || s === 'failed');
     const sync = await forecast({ model: 'chronos-2', model_size: 'small', multivariate: true });
     assert.deepEqual(job.series, sync.series);
+  });
+
+  it('a fine-tuned chronos-2 (the account\'s private model) forecasts jointly as its base does', async () => {
+    const res = await server.request('POST', '/v1/fine-tuning-jobs', { body: { model: 'chronos-2', model_size: 'small', series, freq: 'MS', horizon: HORIZON, steps: 3, name: 'joint-ft' } });
+    assert.equal(res.status, 202, res.text);
+    const done = await pollUntil('the fine-tuning job', async () => (await server.request('GET', `/v1/fine-tuning-jobs/${res.body.job_id}`)).body,
+      (job) => ['completed', 'failed'].includes(job.status), 240_000);
+    assert.equal(done.status, 'completed', JSON.stringify(done.error));
+    const joint = await forecast({ model: 'joint-ft', multivariate: true });
+    const alone = await forecast({ model: 'joint-ft' });
+    assert.ok(joint.series.some((s: any, i: number) => s[0].prediction.mean.some((v: number, t: number) => v !== alone.series[i][0].prediction.mean[t])));
   });
 
   it('is a 422 naming the models that forecast jointly, for any other model or with auto', async () => {

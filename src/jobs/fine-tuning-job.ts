@@ -47,7 +47,7 @@ export function checkPrivateModelsExist(request: unknown, entries: readonly Cata
   }
 }
 
-/** A private model as a catalog entry: its base's adapter, group, caps, covariates and licence, one size. */
+/** A private model as a catalog entry: its base's adapter, group, caps, covariates, licence and joint / sampling modes, one size. */
 export function privateCatalogEntry(row: PrivateModelRow, catalog: Catalog): CatalogModel | undefined {
   const base = findModel(catalog, row.base_model);
   const caps = base?.sizes[row.base_size];
@@ -57,6 +57,8 @@ export function privateCatalogEntry(row: PrivateModelRow, catalog: Catalog): Cat
     adapter: base.adapter, group: base.group, default_size: row.base_size,
     sizes: { [row.base_size]: { max_context: caps.max_context, max_horizon: caps.max_horizon } },
     covariates: base.covariates, license: base.license,
+    // its base's library modes (a fine-tuned chronos-2 forecasts jointly as chronos-2 does: the same adapter)
+    ...(base.multivariate && { multivariate: base.multivariate }), ...(base.sample_paths && { sample_paths: base.sample_paths }),
   };
 }
 
