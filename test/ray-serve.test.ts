@@ -58,7 +58,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 before(async () => {
   assert.ok(existsSync(join(BIN, 'ray')), 'ray is not installed in runtime/.venv-core: run bash runtime/setup.sh core (ray[serve] is in core.txt)');
   tmp = mkdtempSync(join(tmpdir(), 'hzray-'));
-  weights = writeFixtures(['chronos-bolt']);
+  weights = writeFixtures(['chronos-bolt', 'chronos-2']); // chronos-2: a joint (multivariate) forecast
   const gcs = await freePort();
   gcsAddress = `127.0.0.1:${gcs}`;
   const http = await freePort();
@@ -162,6 +162,21 @@ describe('Ray Serve inference backend', () => {
       assert.equal(a.body.timing.batch_series, 1);
       assert.equal(b.body.timing.batch_series, 1);
       assert.deepEqual(a.body.predictions[0], alone[0]);
+    }
+  });
+
+  it('a joint forecast (one predict call outside @serve.batch) and sample paths equal the local worker\'s', async () => {
+    const three = [0, 1, 2].map(series);
+    for (const [extra, tol] of [[{ model: 'chronos-2', model_size: 'small', multivariate: true }, 1e-5], [{ model: 'auto-ets', samples: 3, seed: 1 }, 0]] as const) {
+      const body = { freq: 'MS', horizon: HORIZON, quantiles: QUANTILES, series: three, ...extra };
+      const [a, b] = await Promise.all([cluster.request('POST', '/v1/forecast', { body }), local.request('POST', '/v1/forecast', { body })]);
+      assert.equal(a.status, 200, a.text);
+      assert.equal(b.status, 200, b.text);
+      if (tol === 0) { assert.deepEqual(a.body.series, b.body.series); continue; }
+      a.body.series.forEach((s: any, i: number) => s[0].prediction.mean.forEach((v: number, t: number) => {
+        const wanted = b.body.series[i][0].prediction.mean[t];
+        assert.ok(Math.abs(v - wanted) <= tol * (Math.abs(wanted) + 100), `joint series ${i} mean[${t}]: ${v} vs ${wanted}`);
+      }));
     }
   });
 
