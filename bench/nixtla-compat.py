@@ -3,6 +3,14 @@
 with pandas, one httpx POST, the answer back into a DataFrame, as a user without the SDK writes it).
 
     .tools/venv-nixtla/bin/python bench/nixtla-compat.py [--series 1000] [--length 120] [--runs 5] [--models seasonal-naive,auto-ets]
+        [--calls forecast,feature_contributions,online,multivariate] [--explain-series 100]
+
+The calls (finetune excluded: a training's time is not the translation's): `forecast` (each of --models);
+`feature_contributions`: forecast(X_df=…, hist_exog_list=…, feature_contributions=True) on chronos-2's tiny checkpoint
+(--explain-series series with one known-future and one historical column) against POST /v1/forecast with explain;
+`online`: detect_anomalies_online(h=1, detection_size=12) against POST /v1/anomalies with detection_size;
+`multivariate`: forecast(multivariate=True) on chronos-2 against POST /v1/forecast with multivariate (skipped, said so,
+where this tree's /nixtla refuses it).
 
 Starts its own server (clients/python/tests/server.ts: real PGlite, real worker, unlimited quota), checks
 that both paths give the same numbers, then times them interleaved (one of each per run, alternating
@@ -21,7 +29,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pandas as pd
-from nixtla import NixtlaClient
+from nixtla import ApiError, NixtlaClient
 
 from horizon_server import start_horizon
 
@@ -31,8 +39,9 @@ REPO = Path(__file__).resolve().parents[1]
 def start_server() -> tuple[subprocess.Popen, str, str]:
     # unlimited quota; synchronous calls of any size (1,000 auto-ets fits are over the default budget of
     # half the 120 s worker-call timeout, which sends them to the job API)
+    # (chronos-2's tiny checkpoint: a model with covariates and a joint forecast, for the explanations and multivariate)
     return start_horizon({"HORIZON_DEFAULT_DAILY_QUOTA": "0", "HORIZON_DEFAULT_WEEKLY_QUOTA": "0",
-                          "HORIZON_INFERENCE_TIMEOUT_MS": "900000", "HORIZON_SYNC_BUDGET_MS": "900000"})
+                          "HORIZON_INFERENCE_TIMEOUT_MS": "900000", "HORIZON_SYNC_BUDGET_MS": "900000"}, fixtures=["chronos-2"])
 
 
 def panel(n_series: int, length: int) -> pd.DataFrame:
@@ -100,6 +109,130 @@ def via_v1(http: httpx.Client, df: pd.DataFrame, model: str, h: int, level: list
     return out, time.perf_counter() - started, answered - posted
 
 
+def with_covariates(df: pd.DataFrame, h: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The panel with a known-future column (promo; its future in X_df) and a historical-only one (temp)."""
+    df = df.assign(promo=(df.groupby("unique_id").cumcount() % 4 == 0).astype(float), temp=np.round(np.sin(np.arange(len(df)) / 5), 3))
+    last = df.groupby("unique_id", sort=True)["ds"].max()
+    future = pd.concat([pd.DataFrame({"unique_id": uid, "ds": pd.date_range(end, periods=h + 1, freq="MS")[1:], "promo": np.arange(h) % 4 == 0})
+                        for uid, end in last.items()], ignore_index=True).astype({"promo": float})
+    return df, future
+
+
+def v1_covariate_series(df: pd.DataFrame, future: pd.DataFrame) -> list[dict]:
+    futures = {uid: g for uid, g in future.groupby("unique_id", sort=True)}
+    return [{"target": g["y"].tolist(), "index": g["ds"].dt.strftime("%Y-%m-%d").tolist(),
+             "hist_variables": {"promo": g["promo"].tolist(), "temp": g["temp"].tolist()},
+             "future_variables": {"promo": futures[uid]["promo"].tolist()},
+             "future_variables_index": futures[uid]["ds"].dt.strftime("%Y-%m-%d").tolist()}
+            for uid, g in df.sort_values(["unique_id", "ds"]).groupby("unique_id", sort=True)]
+
+
+def contributions_via_nixtla(client: NixtlaClient, data, h: int) -> tuple[pd.DataFrame, float, float]:
+    df, future = data
+    client._model_params.clear()
+    TimedClient.http = 0.0
+    started = time.perf_counter()
+    client.forecast(df, h=h, X_df=future, hist_exog_list=["temp"], model="chronos-2", feature_contributions=True)
+    return client.feature_contributions, time.perf_counter() - started, TimedClient.http
+
+
+def contributions_via_v1(http: httpx.Client, data, h: int) -> tuple[pd.DataFrame, float, float]:
+    df, future = data
+    started = time.perf_counter()
+    uids = sorted(df["unique_id"].unique())
+    body = {"model": "chronos-2", "horizon": h, "freq": "MS", "quantiles": [], "explain": True, "series": v1_covariate_series(df, future)}
+    posted = time.perf_counter()
+    res = http.post("/v1/forecast", json=body)
+    answered = time.perf_counter()
+    res.raise_for_status()
+    rows = {"unique_id": [], "ds": [], "TimeGPT": [], "promo": [], "temp": [], "base_value": []}
+    for uid, s in zip(uids, res.json()["series"]):
+        p = s[0]
+        rows["unique_id"] += [uid] * h
+        rows["ds"] += p["index"]
+        rows["TimeGPT"] += p["prediction"]["mean"]
+        for name in ("promo", "temp"):
+            rows[name] += p["contributions"]["features"][name]
+        rows["base_value"] += p["contributions"]["base"]
+    out = pd.DataFrame(rows)
+    out["ds"] = pd.to_datetime(out["ds"])
+    return out, time.perf_counter() - started, answered - posted
+
+
+def online_via_nixtla(client: NixtlaClient, df: pd.DataFrame, h: int) -> tuple[pd.DataFrame, float, float]:
+    client._model_params.clear()
+    TimedClient.http = 0.0
+    started = time.perf_counter()
+    out = client.detect_anomalies_online(df, h=1, detection_size=12, model="seasonal-naive", level=99)
+    return out, time.perf_counter() - started, TimedClient.http
+
+
+def online_via_v1(http: httpx.Client, df: pd.DataFrame, h: int) -> tuple[pd.DataFrame, float, float]:
+    started = time.perf_counter()
+    groups = [(uid, g) for uid, g in df.sort_values(["unique_id", "ds"]).groupby("unique_id", sort=True)]
+    body = {"model": "seasonal-naive", "freq": "MS", "level": 99, "detection_size": 12, "step": 1,
+            "series": [{"target": g["y"].tolist(), "index": g["ds"].dt.strftime("%Y-%m-%d").tolist()} for _, g in groups]}
+    posted = time.perf_counter()
+    res = http.post("/v1/anomalies", json=body)
+    answered = time.perf_counter()
+    res.raise_for_status()
+    rows = {"unique_id": [], "ds": [], "TimeGPT": [], "anomaly": []}
+    for (uid, _), s in zip(groups, res.json()["series"]):
+        rows["unique_id"] += [uid] * len(s["index"])
+        rows["ds"] += s["index"]
+        rows["TimeGPT"] += s["forecast"]
+        rows["anomaly"] += s["anomaly"]
+    out = pd.DataFrame(rows)
+    out["ds"] = pd.to_datetime(out["ds"])
+    return out, time.perf_counter() - started, answered - posted
+
+
+def joint_via_nixtla(client: NixtlaClient, df: pd.DataFrame, h: int) -> tuple[pd.DataFrame, float, float]:
+    client._model_params.clear()
+    TimedClient.http = 0.0
+    started = time.perf_counter()
+    out = client.forecast(df, h=h, model="chronos-2", multivariate=True)
+    return out, time.perf_counter() - started, TimedClient.http
+
+
+def joint_via_v1(http: httpx.Client, df: pd.DataFrame, h: int) -> tuple[pd.DataFrame, float, float]:
+    started = time.perf_counter()
+    groups = [(uid, g) for uid, g in df.sort_values(["unique_id", "ds"]).groupby("unique_id", sort=True)]
+    body = {"model": "chronos-2", "horizon": h, "freq": "MS", "quantiles": [], "multivariate": True,
+            "series": [{"target": g["y"].tolist(), "index": g["ds"].dt.strftime("%Y-%m-%d").tolist()} for _, g in groups]}
+    posted = time.perf_counter()
+    res = http.post("/v1/forecast", json=body)
+    answered = time.perf_counter()
+    res.raise_for_status()
+    out = pd.DataFrame({"unique_id": [uid for uid, _ in groups for _ in range(h)],
+                        "TimeGPT": [v for s in res.json()["series"] for v in s[0]["prediction"]["mean"]]})
+    return out, time.perf_counter() - started, answered - posted
+
+
+def timed(name: str, runs: int, nixtla_fn, v1_fn, client, http, data, h: int, columns: list[str]) -> None:
+    """Warm-up and the check (the same numbers both ways, `columns`), then `runs` interleaved pairs; prints the medians."""
+    a, _, _ = nixtla_fn(client, data, h)
+    b, _, _ = v1_fn(http, data, h)
+    for c in columns:
+        np.testing.assert_array_equal(a[c].to_numpy(), b[c].to_numpy(), err_msg=f"{name}: {c}")
+    times = {"nixtla": [], "v1": [], "nixtla_http": [], "v1_http": []}
+    for run in range(runs):
+        order = [("nixtla", nixtla_fn, client), ("v1", v1_fn, http)]
+        for key, fn, c in (order if run % 2 == 0 else order[::-1]):
+            _, total, in_http = fn(c, data, h)
+            times[key].append(total)
+            times[f"{key}_http"].append(in_http)
+    report(name, times)
+
+
+def report(name: str, times: dict[str, list[float]]) -> None:
+    print(f"  {name}: runs /nixtla {', '.join(f'{t:.3f}' for t in times['nixtla'])} s; /v1 {', '.join(f'{t:.3f}' for t in times['v1'])} s")
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"  {name:21s} /nixtla (SDK) {med['nixtla']:.3f} s (http {med['nixtla_http']:.3f}, client {med['nixtla'] - med['nixtla_http']:.3f})"
+          f" | /v1 by hand {med['v1']:.3f} s (http {med['v1_http']:.3f}, client {med['v1'] - med['v1_http']:.3f})"
+          f" | ratio {med['v1'] / med['nixtla']:.3f} (http only {med['v1_http'] / med['nixtla_http']:.3f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--series", type=int, default=1000)
@@ -107,7 +240,11 @@ def main() -> None:
     parser.add_argument("--horizon", type=int, default=12)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--models", default="seasonal-naive")
+    parser.add_argument("--calls", default="forecast,feature_contributions,online,multivariate")
+    parser.add_argument("--explain-series", type=int, default=100)
+    parser.add_argument("--joint-series", type=int, default=8, help="multivariate: series forecast jointly (chronos-2 group attention)")
     args = parser.parse_args()
+    calls = set(args.calls.split(","))
     level = [80, 95]
 
     process, url, key = start_server()
@@ -116,7 +253,7 @@ def main() -> None:
         client = TimedClient(base_url=f"{url}/nixtla", api_key=key, timeout=600)
         http = httpx.Client(base_url=url, headers={"authorization": f"Bearer {key}"}, timeout=600)
         print(f"nixtla-compat: {args.series} monthly series × {args.length} values, h={args.horizon}, level={level}, {args.runs} runs, {os.cpu_count()} cores")
-        for model in args.models.split(","):
+        for model in (args.models.split(",") if "forecast" in calls else []):
             # warm-up and the check: the same numbers both ways
             a, _, _ = via_nixtla(client, df, model, args.horizon, level)
             b, _, _ = via_v1(http, df, model, args.horizon, level)
@@ -129,11 +266,22 @@ def main() -> None:
                     _, total, in_http = fn(c, df, model, args.horizon, level)
                     times[name].append(total)
                     times[f"{name}_http"].append(in_http)
-            print(f"  {model}: runs /nixtla {', '.join(f'{t:.3f}' for t in times['nixtla'])} s; /v1 {', '.join(f'{t:.3f}' for t in times['v1'])} s")
-            med = {k: statistics.median(v) for k, v in times.items()}
-            print(f"  {model:15s} /nixtla (SDK) {med['nixtla']:.3f} s (http {med['nixtla_http']:.3f}, client {med['nixtla'] - med['nixtla_http']:.3f})"
-                  f" | /v1 by hand {med['v1']:.3f} s (http {med['v1_http']:.3f}, client {med['v1'] - med['v1_http']:.3f})"
-                  f" | ratio {med['v1'] / med['nixtla']:.3f} (http only {med['v1_http'] / med['nixtla_http']:.3f})")
+            report(model, times)
+        small = df[df["unique_id"].isin(sorted(df["unique_id"].unique())[:args.explain_series])]
+        if "feature_contributions" in calls:
+            columns = ["TimeGPT", "promo", "temp", "base_value"]
+            timed(f"feature_contributions ({args.explain_series} series, chronos-2 tiny)", args.runs, contributions_via_nixtla, contributions_via_v1,
+                  client, http, with_covariates(small, args.horizon), args.horizon, columns)
+        if "online" in calls:
+            timed(f"detect_anomalies_online ({args.series} series)", args.runs, online_via_nixtla, online_via_v1, client, http, df, args.horizon,
+                  ["TimeGPT", "anomaly"])
+        if "multivariate" in calls:
+            joint = df[df["unique_id"].isin(sorted(df["unique_id"].unique())[:args.joint_series])]
+            try:
+                timed(f"multivariate ({args.joint_series} series, chronos-2 tiny)", args.runs, joint_via_nixtla, joint_via_v1, client, http, joint,
+                      args.horizon, ["TimeGPT"])
+            except ApiError as error:
+                print(f"  multivariate: not measured, /nixtla answered {error.status_code}: {str(error)[:200]}")
     finally:
         process.stdin.close()
         process.wait(timeout=60)

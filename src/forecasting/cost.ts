@@ -118,3 +118,17 @@ export function checkSyncBudget(estimateMs: number, budgetMs: number, jobPath: s
     + (instead ?? `send the same body to POST ${jobPath}: a job runs it in chunks that each fit the worker-call timeout, `
       + `and GET ${jobPath}/{job_id} shows its progress and result`));
 }
+
+/** The forecasts a synchronous explanation may cost (explain.ts: 2^M per series of M covariates): about what a
+ * foundation model forecasts in a few seconds on a CPU (one batch of 256 series of 1-2 s, on chronos-2 base). */
+export const EXPLAIN_SYNC_EVALUATIONS = 4096;
+
+/** 413 use_job_api when an explanation is over EXPLAIN_SYNC_EVALUATIONS forecasts: checked before anything is charged.
+ * Explanations run synchronously only, so the way out is fewer series (or covariates) per call. */
+export function checkExplainBudget(evaluations: number, series: number): void {
+  if (evaluations <= EXPLAIN_SYNC_EVALUATIONS) return;
+  throw new HorizonError('use_job_api',
+    `explaining this request (${series} series) takes ${evaluations} forecasts (2^M per series of M covariates), over the `
+    + `${EXPLAIN_SYNC_EVALUATIONS} a synchronous call may make; explanations run synchronously only: send fewer series per call `
+    + '(or fewer covariates per series)');
+}

@@ -200,11 +200,32 @@ function intervalsOf(bands: readonly LevelBand[], predictions: readonly Predicti
   return out;
 }
 
+type Contributions = { base: number[]; features: Record<string, number[]> };
+
 /** POST /v1/forecast's answer (or a completed forecast job's) → the SDK's forecast answer. */
-export function forecastAnswer(result: { model: string; series: { prediction: Prediction }[][]; warnings?: unknown[] }, bands?: LevelBand[]) {
+export function forecastAnswer(
+  result: { model: string; series: { prediction: Prediction; contributions?: Contributions }[][]; warnings?: unknown[] }, bands?: LevelBand[],
+) {
   const predictions = result.series.map((s) => s[0].prediction);
   const levels = bands ?? bandsOfKeys(Object.keys(predictions[0] ?? {}));
-  return { mean: predictions.flatMap((p) => p.mean), intervals: intervalsOf(levels, predictions), weights_x: null, feature_contributions: null, model: result.model, warnings: result.warnings ?? [] };
+  const contributions = featureContributions(result.series.map((s) => s[0].contributions));
+  const mean = predictions.flatMap((p) => p.mean);
+  const intervals = intervalsOf(levels, predictions);
+  return { mean, intervals, weights_x: null, feature_contributions: contributions, model: result.model, warnings: result.warnings ?? [] };
+}
+
+/** /v1's `contributions` (explain) → the SDK's `feature_contributions`: one flat row per exogenous column in X's order
+ * (x0, x1 …), then the base value, each over every series' horizon in the series order (the SDK zips them with its
+ * columns and `base_value`). A column a series does not have contributes 0 there. Null without contributions. */
+function featureContributions(perSeries: (Contributions | undefined)[]): number[][] | null {
+  if (!perSeries.some((c) => c !== undefined)) return null;
+  const names = [...new Set(perSeries.flatMap((c) => Object.keys(c?.features ?? {})))]
+    .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  const row = (pick: (c: Contributions) => number[] | undefined) => perSeries.flatMap((c) => {
+    const values = c && pick(c);
+    return values ?? Array.from({ length: c?.base.length ?? 0 }, () => 0);
+  });
+  return [...names.map((name) => row((c) => c.features[name])), row((c) => c.base)];
 }
 
 /** A Horizon job's status as the SDK names it. */
@@ -337,5 +358,6 @@ export function nixtlaTerms(text: string): string {
     .replace(/\bmodels\[0\]\.(model_size|model)\b/g, '$1')
     .replace(/^horizon\b/, 'h')
     .replace(/^step\b/, 'step_size')
-    .replace(/^quantiles\b/, 'level');
+    .replace(/^quantiles\b/, 'level')
+    .replace(/^explain\b/, 'feature_contributions');
 }
