@@ -25,6 +25,7 @@ import { routes } from './routes/index.ts';
 import type { App, AppContext, AppDeps } from './app-types.ts';
 import { nixtlaApi } from './nixtla/index.ts';
 import { KeyCache } from './key-cache.ts';
+import { drainTooLargeBody } from './too-large-body.ts';
 import { Telemetry } from './telemetry.ts';
 import { runInContext, type LogFields } from './request-context.ts';
 import { clientGoneSignal } from './client-gone.ts';
@@ -121,6 +122,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       duration_ms: Math.round(reply.elapsedTime * 1e3) / 1e3, ...request.logFields,
     }, 'request completed');
   });
+  // a client that left before its answer gets no onResponse (Fastify's onRequestAbort fires only while the body is
+  // still being read): its line says 499 client_closed_request; the work it left is dropped (client-gone.ts)
+  app.addHook('onRequest', async (request, reply) => {
+    let finished = false;
+    reply.raw.once('finish', () => { finished = true; });
+    reply.raw.once('close', () => {
+      if (finished) return;
+      request.log.info({
+        account_id: request.owner?.accountId, method: request.method, route: request.routeOptions.url ?? 'unmatched',
+        url: request.url.split('?')[0], status: 499, duration_ms: Math.round(reply.elapsedTime * 1e3) / 1e3,
+        ...request.logFields, code: 'client_closed_request',
+      }, 'request aborted by the client');
+    });
+  });
   const context: AppContext = { ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}) };
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
   // a charged unit is settled as its answer leaves, refunded if that answer is a 5xx (charge.ts)
@@ -135,6 +150,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
     if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
     else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
+    // the client still sending gets this answer, not EPIPE (too-large-body.ts)
+    if (horizonError.code === 'payload_too_large') drainTooLargeBody(request, reply, deps.config.bodyLimitBytes);
     sendProblem(request, reply, horizonError);
   });
 
