@@ -119,4 +119,39 @@ describe('horizon forecast (CLI) against the real server', () => {
     assert.equal(unreachable.code, 1);
     assert.match(unreachable.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
   });
+
+  it('a one-row CSV and a misspelled flag: precise usage errors (exit 2) (issue 37)', async () => {
+    const one = join(dir, 'one-row.csv');
+    writeFileSync(one, 'month,sales\n2024-01,10\n');
+    const oneRow = await cli([one, '--horizon', '3']);
+    assert.equal(oneRow.code, 2);
+    assert.match(oneRow.stderr, /one-row\.csv has one data row \(2024-01-01\): a forecast needs each series' history, at least 2 dates with values/);
+    assert.doesNotMatch(oneRow.stderr, /pass --freq/, 'a frequency is not what it lacks');
+    const typo = await cli([join(SAMPLES, 'airpassengers.csv'), '--horizn', '12']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /^horizon: unknown option --horizn; did you mean --horizon\?\n\nusage: horizon forecast/);
+    const far = await cli([join(SAMPLES, 'airpassengers.csv'), '--horizon', '12', '--zzzzzz']);
+    assert.equal(far.code, 2);
+    assert.match(far.stderr, /^horizon: unknown option --zzzzzz; the options are --horizon, --model, /);
+  });
+
+  it('a body over the server\'s limit: the server\'s 413 payload_too_large, plain and --job, not "cannot reach" (issue 37)', async () => {
+    // a server with a 100 kB limit and a CSV of ~8 MB of JSON (as a 23 MB file against the default 10 MiB): the
+    // server answers long before the upload ends; closing the connection then made the upload fail with EPIPE
+    const small = await startTestServer({ HORIZON_BODY_LIMIT_BYTES: '100000' });
+    try {
+      const big = join(dir, 'big.csv');
+      const days = Array.from({ length: 2000 }, (_, i) => new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10));
+      const names = Array.from({ length: 200 }, (_, c) => `s${c}`);
+      writeFileSync(big, [`day,${names.join(',')}`, ...days.map((d, r) => `${d},${names.map((_, c) => (r * 7 + c) % 1000 + 0.25).join(',')}`)].join('\n'));
+      for (const job of [[], ['--job']]) {
+        const run = await cli([big, '--horizon', '3', '--model', 'naive', ...job], { HORIZON_URL: small.url, HORIZON_API_KEY: small.key });
+        assert.equal(run.code, 1, run.stderr);
+        assert.match(run.stderr, /^horizon: 413 payload_too_large: the body is larger than the limit of 100000 bytes \(HORIZON_BODY_LIMIT_BYTES\)/, job.join(' '));
+        assert.doesNotMatch(run.stderr, /cannot reach|EPIPE/);
+      }
+      // the connection stays usable: the next request on the server answers
+      assert.equal((await small.request('GET', '/v1/models')).status, 200);
+    } finally { await small.close(); }
+  });
 });

@@ -113,6 +113,13 @@ describe('horizon CLI', () => {
     const unknown = await horizon('frobnicate');
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /usage/);
+    // a misspelled flag names the right one (issue 37), for the operator commands as for forecast and series
+    const typo = await horizon('accounts', 'create', 'typo', '--daily-quot', '5');
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /^horizon: unknown option --daily-quot; did you mean --daily-quota\?\n\nusage:/);
+    const mcp = await horizon('mcp', '--ur', 'http://x');
+    assert.equal(mcp.code, 2);
+    assert.match(mcp.stderr, /^horizon: unknown option --ur; did you mean --url\?/);
   });
 
   it('refuses to open the embedded store while a live server holds it', async () => {

@@ -144,6 +144,11 @@ for (const [name, transportFor] of Object.entries(transports)) {
       assert.ok(field, JSON.stringify(freq.structured.error));
       assert.match(field.reason, /did you mean "MS"/);
       assert.match(freq.text, /^422 validation_failed: .*\n- freq: must be one of/);
+      // the tool's own check (series[].start needs freq to place the dates) gives the API's hint too (issue 37)
+      const fromStart = await call(client, 'forecast', { model: 'naive', horizon: 3, freq: 'M', series: [{ target, start: '2020-01-01' }] });
+      assert.equal(fromStart.isError, true);
+      assert.match(fromStart.structured.error.errors.find((e: any) => e.field === 'freq')?.reason ?? '', /did you mean "MS"/, JSON.stringify(fromStart.structured));
+      assert.match(fromStart.text, /did you mean "MS"/);
       // a per-series reason names the series (and the CSV column it came from)
       const csv = ['month,north,south', ...index.map((d, i) => `${d.slice(0, 7)},${target[i]},${other[i] ?? ''}`)].join('\n');
       const horizon = await call(client, 'forecast', { model: 'naive', horizon: 0, csv });

@@ -199,6 +199,18 @@ test('the hourly and weekly samples and an uploaded file: every column is a seri
     // this answer's panel, not the previous sample's: the picker lists this sample's columns
     await page.waitForFunction((n) => document.querySelectorAll('#series-pick option').length === n, columns);
     await page.waitForSelector('[data-model-panel="0"] .chart svg');
+    // every label of the chart lies inside it: ETTh1's last x-axis date was cut at the right edge (issue 37)
+    const outside = await page.$eval('[data-model-panel="0"] .chart svg', (svg) => {
+      const box = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('text')].map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }))
+        .filter(({ r }) => r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5))
+        .map(({ text, r }) => `"${text}" spans ${Math.round(r.left)}–${Math.round(r.right)} px, the chart ${Math.round(box.left)}–${Math.round(box.right)}`);
+    });
+    assert.deepEqual(outside, [], `${sample}: chart labels cut at its edge`);
+    // …and the forecast's last date is one of them (in the CSV's format: no seconds)
+    const lastDate = (answer.series[0][0].index.at(-1) as string).replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d):00Z?$/, '$1');
+    const labels = await page.$$eval('[data-model-panel="0"] .chart svg text', (texts) => texts.map((t) => t.textContent));
+    assert.ok(labels.includes(lastDate), `${sample}: no label ${lastDate} among ${labels.join(', ')}`);
     // the last column: the panel's title and table follow the picker
     await page.selectOption('#series-pick', String(columns - 1));
     const name = await page.$eval('#series-pick', (s: HTMLSelectElement) => s.options[s.selectedIndex].textContent);
@@ -281,6 +293,15 @@ test('the page and its assets are public, unknown assets are a problem+json 404,
   const unknown = await server.request('GET', '/playground/assets/secret.txt', { key: null });
   assert.equal(unknown.status, 404);
   assert.match(unknown.headers.get('content-type')!, /application\/problem\+json/);
+  // the browser's icon: the page links the logo, and /favicon.ico (asked for by browsers anyway) is it, not a 404
+  const icon = [...page.text.matchAll(/<link rel="icon" href="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(icon, ['/playground/assets/horizon-logo.svg']);
+  for (const path of [...icon, '/favicon.ico']) {
+    const res = await server.request('GET', path, { key: null });
+    assert.equal(res.status, 200, path);
+    assert.equal(res.headers.get('content-type'), 'image/svg+xml', path);
+    assert.match(res.text, /^<svg[\s\S]*<\/svg>\s*$/, path);
+  }
 
   const browserPage = await openConnected();
   assert.equal(await browserPage.evaluate(() => sessionStorage.getItem('horizon.apiKey')), server.key);

@@ -2,7 +2,7 @@
 // validation-errors.ts) and through the real server.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closest, editDistance, suggestFreq } from '../src/forecasting/did-you-mean.ts';
+import { closest, editDistance, modelHint, suggestFreq } from '../src/forecasting/did-you-mean.ts';
 import { startTestServer, type TestServer, forecastErrors } from './helpers.ts';
 
 describe('did-you-mean', () => {
@@ -28,6 +28,18 @@ describe('did-you-mean', () => {
     const cases: [string, string | null][] = [['M', 'MS'], ['ME', 'MS'], ['m', 'MS'], ['ms', 'MS'], ['h', 'H'], ['1H', 'H'], ['1h', 'H'], ['hourly', 'H'],
       ['d', 'D'], ['1D', 'D'], ['W-SUN', 'W'], ['QS', 'Q'], ['Q-DEC', 'Q'], ['A', 'Y'], ['YS', 'Y'], ['A-DEC', 'Y'], ['monthly', 'MS'], ['T', null], ['5min', null]];
     for (const [value, expected] of cases) assert.equal(suggestFreq(value), expected, value);
+  });
+
+  test('model ids: other libraries\' names map to Horizon\'s, a model Horizon lacks names what it has instead (issue 37)', () => {
+    const ids = ['naive', 'seasonal-naive', 'auto-ets', 'auto-arima', 'auto-theta', 'mstl', 'chronos-2', 'toto-2'];
+    const cases: [string, string][] = [['arima', '; did you mean "auto-arima"?'], ['ARIMA', '; did you mean "auto-arima"?'], ['AutoARIMA', '; did you mean "auto-arima"?'],
+      ['auto_arima', '; did you mean "auto-arima"?'], ['ets', '; did you mean "auto-ets"?'], ['SeasonalNaive', '; did you mean "seasonal-naive"?'], ['toto', '; did you mean "toto-2"?'],
+      ['autoets', '; did you mean "auto-ets"?'], ['naiv', '; did you mean "naive"?'], ['xgboost', '']];
+    for (const [value, hint] of cases) assert.equal(modelHint(value, ids), hint, value);
+    assert.equal(modelHint('prophet', ids), '; Horizon has no Prophet: for a trend with yearly and weekly seasonality, did you mean "mstl" or "auto"?');
+    // only what this deployment has is suggested
+    assert.equal(modelHint('prophet', ['naive']), '; Horizon has no Prophet: for a trend with yearly and weekly seasonality, did you mean "auto"?');
+    assert.equal(modelHint('arima', ['naive']), '');
   });
 });
 
@@ -86,7 +98,27 @@ describe('422 reasons through the server', () => {
   test('near-miss model ids and sizes get a hint', async () => {
     const model = await errorsFor((b) => { b.model = 'naiv'; });
     assert.match(model[0].reason, /^model "naiv" is not a known model id; did you mean "naive"\?; valid ids: /);
+    const arima = await errorsFor((b) => { b.model = 'arima'; });
+    assert.match(arima[0].reason, /^model "arima" is not a known model id; did you mean "auto-arima"\?; valid ids: /);
+    const prophet = await errorsFor((b) => { b.model = 'prophet'; });
+    assert.match(prophet[0].reason, /^model "prophet" is not a known model id; Horizon has no Prophet: for a trend with yearly and weekly seasonality, did you mean "mstl" or "auto"\?; valid ids: /);
     const size = await errorsFor((b) => { b.model = 'auto-ets'; b.model_size = 'Default'; });
     assert.match(size[0].reason, /did you mean "default"\?/);
   });
+
+  test('a series with one observed value: a 422 naming it, for a model, prism and a job; two values forecast (issue 37)', async () => {
+    const reason = 'series 1 has 1 observed value; a forecast needs at least 2: from one value no model can estimate a step or a spread, and its interval would have zero width';
+    for (const model of ['naive', 'auto-ets', 'prism']) {
+      const errors = await errorsFor((b) => { b.model = model; b.series.push({ index: [b.series[0].index[0], b.series[0].index[1]], target: [null, 7] }); });
+      assert.deepEqual(errors, [{ series: 1, field: 'series[1].target', reason }], model);
+    }
+    const body = { model: 'naive', freq: 'MS', horizon: 2, series: [{ index: ['2024-01-01', '2024-02-01'], target: [5, 7] }, { index: ['2024-01-01'], target: [3] }] };
+    const job = await server.request('POST', '/v1/forecast-jobs', { body });
+    assert.equal(job.status, 422, job.text);
+    assert.deepEqual(job.body.errors, [{ series: 1, field: 'series[1].target', reason }]);
+    const two = await server.request('POST', '/v1/forecast', { body: { ...body, series: [body.series[0]], quantiles: [0.1, 0.9] } });
+    assert.equal(two.status, 200, two.text);
+    assert.ok(two.body.series[0][0].prediction['0.9'][0] > two.body.series[0][0].prediction['0.1'][0], 'two values give an interval of some width');
+  });
 });
+

@@ -14,7 +14,8 @@ const escape = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': 
 export function drawForecast(element, { historyIndex, history, prediction, colors }) {
   const levels = levelsOf(prediction.prediction);
   const n = history.length;
-  const dates = [...historyIndex, ...prediction.index];
+  // one date format on the axis: the API's hourly dates carry seconds (T23:00:00), the CSV's do not (T23:00)
+  const dates = [...historyIndex, ...prediction.index].map((d) => d.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d):00Z?$/, '$1'));
   const pad = (values, before) => [...Array(before).fill(null), ...values, ...Array(dates.length - before - values.length).fill(null)];
   const mean = prediction.prediction.mean;
 
@@ -100,7 +101,8 @@ export function drawStored(element, { index, target, forecasts }) {
   return timeChart(element, dates, series, ['actuals', ...(forecasts.length ? ['past forecasts (mean)'] : []), ...bandNames], tooltip);
 }
 
-/** The playground's one chart setup: dates on a category axis, zoom, an axis tooltip, the given legend. */
+/** The playground's one chart setup: dates on a category axis, zoom, an axis tooltip, the given legend. The first
+ * and last dates are always labelled, aligned inwards: centred on the edge, the last one was cut (ETTh1's hourly dates). */
 function timeChart(element, dates, series, legend, tooltip) {
   const chart = globalThis.echarts.init(element, null, { renderer: 'svg' });
   chart.setOption({
@@ -110,7 +112,7 @@ function timeChart(element, dates, series, legend, tooltip) {
     tooltip: { trigger: 'axis', className: 'hz-tooltip', formatter: tooltip, textStyle: { color: '#0f172a' }, axisPointer: { type: 'line' } },
     toolbox: { right: 8, feature: { dataZoom: { yAxisIndex: 'none', title: { zoom: 'zoom to a selection', back: 'undo zoom' } }, restore: { title: 'reset' } } },
     dataZoom: [{ type: 'inside' }, { type: 'slider', bottom: 14, height: 22 }],
-    xAxis: { type: 'category', data: dates, boundaryGap: false, axisLabel: { hideOverlap: true } },
+    xAxis: { type: 'category', data: dates, boundaryGap: false, axisLabel: { hideOverlap: true, showMinLabel: true, showMaxLabel: true, alignMinLabel: 'left', alignMaxLabel: 'right' } },
     yAxis: { type: 'value', scale: true, splitLine: { lineStyle: { color: '#e5e7eb' } } },
     series,
   });

@@ -2,7 +2,7 @@
 // series into a private model of the key's account (POST /v1/fine-tuning-jobs through the TypeScript
 // SDK), shows the training's progress, and prints the model id to forecast with. Same CSV format as
 // `horizon forecast` (the playground's parser).
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './args.ts';
 import { Horizon, type FineTuningInput, type FineTuningJob } from '../../clients/typescript/src/index.ts';
 import { ForecastUsageError, readSeriesCsv, reportRequestError } from './forecast.ts';
 
@@ -24,7 +24,7 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
 }
 
 export async function fineTuneCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCliArgs({
     args: argv, allowPositionals: true, strict: true,
     options: {
       horizon: { type: 'string' }, model: { type: 'string', default: 'chronos-2' }, 'model-size': { type: 'string' }, freq: { type: 'string' },
@@ -32,7 +32,7 @@ export async function fineTuneCommand(argv: string[], io: Io = { stdout: process
       name: { type: 'string' }, 'no-wait': { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
       url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
-  });
+  }, (message) => new ForecastUsageError(message));
   if (values.help) { io.stdout.write(`${FINE_TUNE_USAGE}\n`); return 0; }
   const [file, ...extra] = positionals;
   if (!file) throw new ForecastUsageError('fine-tune needs a CSV file (or - for stdin)');

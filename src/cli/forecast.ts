@@ -1,11 +1,11 @@
 // `horizon forecast data.csv --horizon 24 …`: for a user with a CSV and a running server. Reads the
 // CSV with the playground's parser (web/data.js: same format, same messages), calls the server
 // through the TypeScript SDK (clients/typescript), and writes the forecast as the playground's CSV.
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './args.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Horizon, HorizonError, type ForecastInput, type Freq, type Job } from '../../clients/typescript/src/index.ts';
-import { apiIndex, CsvError, forecastCsv, inferFreq, parseCsv, parseQuantiles } from '../../web/data.js';
+import { apiIndex, CsvError, forecastCsv, inferFreq, parseCsv, parseQuantiles, type CsvDate } from '../../web/data.js';
 
 // web/data.js uses the Papa Parse global, as in the browser
 (globalThis as { Papa?: unknown }).Papa ??= createRequire(import.meta.url)('papaparse');
@@ -23,23 +23,41 @@ export class ForecastUsageError extends Error {
   constructor(message: string, showUsage = true) { super(message); this.showUsage = showUsage; }
 }
 
-/** A data file (or - for stdin) read as the playground reads it — a date column, one column a series — with its
- * frequency (--freq, else inferred) and the API's index; a file or CSV problem becomes `fail(message)`, the
- * command's own usage error (forecast, fine-tune and series append read the same format). */
-export function readSeriesCsv(file: string, freqOption: string | undefined, fail: (message: string) => Error): { names: string[]; columns: (number | null)[][]; freq: Freq; index: string[] } {
+/** A data file as the playground reads it: a date column, one column a series. */
+export interface DataCsv { names: string[]; columns: (number | null)[][]; dates: CsvDate[] }
+
+/** A data file (or - for stdin) read as the playground reads it; a file or CSV problem becomes `fail(message)`,
+ * the command's own usage error (forecast, fine-tune and series append read the same format). */
+export function readDataCsv(file: string, fail: (message: string) => Error): DataCsv {
   let text: string;
   try { text = readFileSync(file === '-' ? 0 : file, 'utf8'); } catch (error) {
     throw fail(`cannot read ${file}: ${(error as Error).message}`);
   }
   try {
-    const csv = parseCsv(text);
-    const freq = (freqOption ?? inferFreq(csv.dates)) as Freq | null;
-    if (!freq) throw new CsvError('the frequency cannot be inferred from the dates (their usual step is not an hour, day, week, month, quarter or year); pass --freq');
-    return { names: csv.names, columns: csv.columns, freq, index: apiIndex(csv.dates, freq) as string[] };
+    const { names, columns, dates } = parseCsv(text);
+    return { names, columns, dates };
   } catch (error) {
     if (error instanceof CsvError) throw fail(`${file}: ${error.message}`);
     throw error;
   }
+}
+
+/** The API's index of the CSV's dates for `freq` (date-times for hourly data, dates otherwise). */
+export function indexOf(csv: DataCsv, freq: Freq): string[] {
+  return apiIndex(csv.dates, freq) as string[];
+}
+
+/** A forecast's (or fine-tuning's) data: the CSV with its frequency (--freq, else inferred) and the API's index. A
+ * one-row file says so: one date has no step to infer from, and one value per series is not a history. */
+export function readSeriesCsv(file: string, freqOption: string | undefined, fail: (message: string) => Error): { names: string[]; columns: (number | null)[][]; freq: Freq; index: string[] } {
+  const csv = readDataCsv(file, fail);
+  if (csv.dates.length === 1) {
+    throw fail(`${file} has one data row (${csv.dates[0].date}): a forecast needs each series' history, at least 2 dates with values `
+      + '(and the frequency is read from their steps); add the earlier rows');
+  }
+  const freq = (freqOption ?? inferFreq(csv.dates)) as Freq | null;
+  if (!freq) throw fail(`${file}: the frequency cannot be inferred from the dates (their usual step is not an hour, day, week, month, quarter or year); pass --freq`);
+  return { names: csv.names, columns: csv.columns, freq, index: indexOf(csv, freq) };
 }
 
 /** Writes an API problem (with each field error, naming the CSV column of its series) or an unreachable
@@ -50,11 +68,22 @@ export function reportRequestError(error: unknown, names: string[], baseUrl: str
     io.stderr.write(`horizon: ${error.status || ''} ${error.code}: ${error.detail}${fields}\n`);
     return true;
   }
-  if (error instanceof TypeError && /fetch failed/.test(error.message)) {
-    io.stderr.write(`horizon: cannot reach ${baseUrl} (${(error.cause as Error | undefined)?.message ?? error.message}); is the server running? (--url / HORIZON_URL)\n`);
-    return true;
+  const unreachable = connectionProblem(error, baseUrl);
+  if (unreachable) io.stderr.write(`horizon: ${unreachable}\n`);
+  return unreachable !== undefined;
+}
+
+/** What a fetch that got no answer means, for a person; undefined for any other error. */
+export function connectionProblem(error: unknown, baseUrl: string): string | undefined {
+  if (!(error instanceof TypeError && /fetch failed/.test(error.message))) return undefined;
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  // the connection went while the body was being sent: the server (or a proxy) answered before reading it all
+  // (Horizon itself reads a too-large body to its end and answers 413, src/http/too-large-body.ts)
+  if (cause?.code === 'EPIPE' || cause?.code === 'ECONNRESET') {
+    return `${baseUrl} closed the connection while the request was being sent (${cause.message}): it refused the body before `
+      + 'reading it all, most often for its size (413 payload_too_large, HORIZON_BODY_LIMIT_BYTES); send fewer series per request';
   }
-  return false;
+  return `cannot reach ${baseUrl} (${cause?.message ?? error.message}); is the server running? (--url / HORIZON_URL)`;
 }
 
 function quantilesOption(text: string): number[] {
@@ -89,14 +118,14 @@ function progress(io: Io): { update(job: Job): void; done(): void } {
 }
 
 export async function forecastCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCliArgs({
     args: argv, allowPositionals: true, strict: true,
     options: {
       horizon: { type: 'string' }, model: { type: 'string' }, 'model-size': { type: 'string' }, freq: { type: 'string' },
       quantiles: { type: 'string' }, out: { type: 'string' }, job: { type: 'boolean', default: false },
       url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
-  });
+  }, (message) => new ForecastUsageError(message));
   if (values.help) { io.stdout.write(`${FORECAST_USAGE}\n`); return 0; }
   const [file, ...extra] = positionals;
   if (!file) throw new ForecastUsageError('forecast needs a CSV file (or - for stdin)');

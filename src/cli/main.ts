@@ -1,7 +1,7 @@
 // The operator CLI (contract B.9): serve; accounts; keys; models; forecast; mcp; eval.
 // Account and key commands open the same store the server uses; an embedded store held by a running
 // server is reached through that server's admin API instead (cli/accounts.ts).
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './args.ts';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../config.ts';
@@ -80,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'fine-tune') return fineTuneCommand(argv.slice(1));
   if (argv[0] === 'series') return seriesCommand(argv.slice(1));
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1));
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCliArgs({
     args: argv, allowPositionals: true, strict: true,
     options: {
       json: { type: 'boolean', default: false },
@@ -96,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
       force: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
-  });
+  }, (message) => new UsageError(message));
   const [group, command, ...rest] = positionals;
   const json = values.json ?? false;
   if (values.help || !group) { process.stdout.write(`${USAGE}\n`); return values.help ? 0 : 2; }

@@ -2,7 +2,7 @@
 // (Claude Desktop and the like). Like `horizon forecast` it talks to a running server over HTTP
 // (HORIZON_URL, HORIZON_API_KEY), so the API's auth, quotas and validation apply to every tool call.
 // stdout carries the protocol only; anything for a person goes to stderr.
-import { parseArgs } from 'node:util';
+import { parseCliArgs } from './args.ts';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer, type CallApi } from '../mcp/tools.ts';
 import { VERSION } from '../server.ts';
@@ -31,10 +31,10 @@ export function fetchCaller(baseUrl: string, key: string): CallApi {
 }
 
 export async function mcpCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCliArgs({
     args: argv, allowPositionals: true, strict: true,
     options: { url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
+  }, (message) => new McpUsageError(message));
   if (values.help) { process.stderr.write(`${MCP_USAGE}\n`); return 0; }
   if (positionals.length) throw new McpUsageError(`unexpected arguments: ${positionals.join(' ')}`);
   const key = values.key ?? env.HORIZON_API_KEY;

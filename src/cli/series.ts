@@ -2,15 +2,19 @@
 // series, the header naming each series id) to stored series in one POST /v1/series/observations (all
 // or nothing); --create makes the series that do not exist yet with PUT /v1/series/{id} first.
 // `horizon series accuracy <id>` prints a series' rolling accuracy. docs/stored-series.md.
-import { parseArgs } from 'node:util';
-import { readSeriesCsv } from './forecast.ts';
+import { parseCliArgs } from './args.ts';
+import { connectionProblem, indexOf, readDataCsv } from './forecast.ts';
+import { accuracyTable, type SeriesAccuracy } from './accuracy-table.ts';
+import { inferFreq } from '../../web/data.js';
+import type { Freq } from '../../clients/typescript/src/index.ts';
 
 
 export const SERIES_USAGE = `usage: horizon series append <data.csv|-> [--create] [--freq MS|D|W|H|Q|Y] [--url URL] [--key KEY]
-       horizon series accuracy <series-id> [--window N] [--url URL] [--key KEY]
+       horizon series accuracy <series-id> [--window N] [--json] [--url URL] [--key KEY]
   CSV: a header row (dates, then one stored series id per column), one row per date; an empty cell is
   skipped. Each column is appended to the series of that id (all columns in one request: all or nothing);
-  --create first creates the series that do not exist (freq from --freq or the dates).
+  --create first creates the series that do not exist (freq from --freq or the dates). A file of one row (one
+  new date) appends with each stored series' freq. accuracy prints a table per model and step (--json: the answer).
   server: --url or HORIZON_URL (default http://localhost:8080); key: --key or HORIZON_API_KEY`;
 
 const FREQS = new Set(['MS', 'D', 'W', 'H', 'Q', 'Y']);
@@ -25,10 +29,10 @@ interface Io { stdout: { write(s: string): unknown }; stderr: { write(s: string)
 interface Problem { status: number; code?: string; detail?: string; errors?: { field: string; reason: string }[] }
 
 export async function seriesCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCliArgs({
     args: argv, allowPositionals: true, strict: true,
-    options: { create: { type: 'boolean', default: false }, freq: { type: 'string' }, window: { type: 'string' }, url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
+    options: { create: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, freq: { type: 'string' }, window: { type: 'string' }, url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  }, (message) => new SeriesUsageError(message));
   if (values.help) { io.stdout.write(`${SERIES_USAGE}\n`); return 0; }
   const [action, target, ...extra] = positionals;
   if (action !== 'append' && action !== 'accuracy') throw new SeriesUsageError(`unknown series command ${JSON.stringify(action ?? '')}: append or accuracy`);
@@ -43,7 +47,7 @@ export async function seriesCommand(argv: string[], io: Io = { stdout: process.s
     try {
       res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (error) {
-      throw new SeriesUsageError(`cannot reach ${baseUrl} (${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}); is the server running? (--url / HORIZON_URL)`, false);
+      throw new SeriesUsageError(connectionProblem(error, baseUrl) ?? `cannot reach ${baseUrl} (${(error as Error).message})`, false);
     }
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
@@ -58,23 +62,38 @@ export async function seriesCommand(argv: string[], io: Io = { stdout: process.s
     const window = values.window ? `?window=${encodeURIComponent(values.window)}` : '';
     const res = await call('GET', `/v1/series/${encodeURIComponent(target)}/accuracy${window}`);
     if (res.status !== 200) return fail(`accuracy of ${target}`, res.body as Problem);
-    io.stdout.write(`${JSON.stringify(res.body, null, 2)}\n`);
+    io.stdout.write(`${values.json ? JSON.stringify(res.body, null, 2) : accuracyTable(res.body as SeriesAccuracy)}\n`);
     return 0;
   }
 
-  const csv = readSeriesCsv(target, values.freq, (message) => new SeriesUsageError(message, false));
-  const freq: string = csv.freq;
+  const csv = readDataCsv(target, (message) => new SeriesUsageError(message, false));
+  // --freq, else the dates' step, else (one new row: no step) each stored series' own freq
+  const given = (values.freq ?? inferFreq(csv.dates)) as Freq | null;
+  const stored = new Map<string, Freq>();
+  if (!given) {
+    for (const id of csv.names) {
+      const existing = await call('GET', `/v1/series/${encodeURIComponent(id)}?tail=0&forecasts=0`);
+      if (existing.status === 200) stored.set(id, (existing.body as { freq: Freq }).freq);
+      else if (existing.status !== 404) return fail(`series ${id}`, existing.body as Problem);
+      else if (values.create) {
+        throw new SeriesUsageError(`${target}: series ${id} does not exist yet and its frequency cannot be inferred from ${csv.dates.length === 1 ? 'one date' : 'the dates'}; pass --freq to create it`, false);
+      }
+    }
+  }
   // an empty cell is not appended (an explicit gap would be stored as missing for good)
   const columns = csv.names.map((id, c) => {
     const values = csv.columns[c];
+    const freq = given ?? stored.get(id) ?? 'D'; // an unknown series without --create: the API's 404 names it
+    const index = indexOf(csv, freq);
     const kept = values.flatMap((v, r) => (v === null ? [] : [r]));
-    return { id, index: kept.map((r) => csv.index[r]), target: kept.map((r) => values[r] as number) };
+    return { id, freq, index: kept.map((r) => index[r]), target: kept.map((r) => values[r] as number) };
   }).filter((s) => s.index.length > 0);
   if (values.create) {
     for (const s of columns) {
       const existing = await call('GET', `/v1/series/${encodeURIComponent(s.id)}?tail=0&forecasts=0`);
       if (existing.status === 200) continue;
       if (existing.status !== 404) return fail(`series ${s.id}`, existing.body as Problem);
+      const freq = s.freq;
       const created = await call('PUT', `/v1/series/${encodeURIComponent(s.id)}`, { freq, index: s.index, target: s.target });
       if (created.status !== 201) return fail(`creating series ${s.id}`, created.body as Problem);
       io.stderr.write(`horizon: created series ${s.id} (${s.index.length} values, freq ${freq})\n`);

@@ -46,6 +46,35 @@ export function didYouMean(value: string, candidates: readonly string[]): string
   return match === null || match === value ? '' : `; did you mean ${JSON.stringify(match)}?`;
 }
 
+// other libraries' names for models Horizon has under its own id (statsforecast's class names, R's forecast
+// package, the foundation models' short names); keys are lower case without separators
+const MODEL_ALIASES: Record<string, string> = {
+  arima: 'auto-arima', sarima: 'auto-arima', autoarima: 'auto-arima', ets: 'auto-ets', autoets: 'auto-ets',
+  theta: 'auto-theta', autotheta: 'auto-theta', snaive: 'seasonal-naive', seasonalnaive: 'seasonal-naive',
+  dampedets: 'damped-ets', dynoptimizedtheta: 'dyn-opt-theta', autoces: 'ces', toto: 'toto-2', timesfm25: 'timesfm-2',
+  timesfm3: 'timesfm-3', moirai: 'moirai-2', tabpfn: 'tabpfn-ts', chronosbolt: 'chronos-bolt', chronos2: 'chronos-2',
+};
+
+// models Horizon does not have, and what it has instead (each suggested only where the deployment has it)
+const NOT_HERE: Record<string, { name: string; instead: string[]; why: string }> = {
+  prophet: { name: 'Prophet', instead: ['mstl', 'auto'], why: 'for a trend with yearly and weekly seasonality' },
+  neuralprophet: { name: 'NeuralProphet', instead: ['mstl', 'auto'], why: 'for a trend with yearly and weekly seasonality' },
+};
+
+/** The hint for an unknown model id: `; did you mean "auto-arima"?` for another library's name of a model here, what
+ * Horizon has instead of one it lacks (prophet), else the closest id (didYouMean); '' when none fits. */
+export function modelHint(value: string, candidates: readonly string[]): string {
+  const key = value.toLowerCase().replace(/[\s_.-]/g, '');
+  const alias = MODEL_ALIASES[key];
+  if (alias && alias !== value && candidates.includes(alias)) return `; did you mean ${JSON.stringify(alias)}?`;
+  const missing = NOT_HERE[key];
+  const instead = missing?.instead.filter((id) => id === 'auto' || candidates.includes(id)) ?? [];
+  if (missing && instead.length > 0) {
+    return `; Horizon has no ${missing.name}: ${missing.why}, did you mean ${instead.map((id) => JSON.stringify(id)).join(' or ')}?`;
+  }
+  return didYouMean(value, candidates);
+}
+
 // pandas offset aliases and plain words for the six contract frequencies (M and ME are month end in
 // pandas; the contract's monthly freq is MS, which also takes month-end dates, see calendar.ts)
 const FREQ_ALIASES: Record<string, Freq> = {

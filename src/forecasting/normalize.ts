@@ -20,7 +20,7 @@ import type { Catalog, CatalogModel, Freq } from '../runtime/catalog.ts';
 import { FREQS, findModel } from '../runtime/catalog.ts';
 import type { FieldError } from '../errors.ts';
 import type { ForecastDatesResult, ParsedIndex, ParseIndexResult } from './calendar.ts';
-import { didYouMean, suggestFreq } from './did-you-mean.ts';
+import { didYouMean, modelHint, suggestFreq } from './did-you-mean.ts';
 import type { RuntimeSeries } from '../runtime/worker-protocol.ts';
 
 // the runtime's series shape is the worker protocol's; re-exported for the forecasting code that builds it
@@ -120,7 +120,7 @@ function resolveModel(requested: string | undefined, catalog: Catalog, defaultMo
   if (model) return model;
   if (requested === undefined) throw new Error(`the default model ${show(defaultModel)} is not in the model catalog`);
   const valid = catalog.models.map((m) => m.id).join(', ');
-  errors.push({ field: 'model', reason: `model ${show(id)} is not a known model id${didYouMean(id, catalog.models.map((m) => m.id))}; valid ids: ${valid}` });
+  errors.push({ field: 'model', reason: `model ${show(id)} is not a known model id${modelHint(id, catalog.models.map((m) => m.id))}; valid ids: ${valid}` });
   return undefined;
 }
 
@@ -194,6 +194,18 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
+}
+
+/** A 422 for each series with some, but fewer than `minimum`, observed values (none is checkSeries' error). */
+function checkObservedCount(series: readonly InputSeries[], minimum: number, errors: FieldError[]): void {
+  for (const [i, { target }] of series.entries()) {
+    const observed = target.filter((v) => typeof v === 'number').length;
+    if (observed === 0 || observed >= minimum) continue;
+    errors.push({
+      series: i, field: `series[${i}].target`,
+      reason: `series ${i} has ${observed} observed value; a forecast needs at least ${minimum}: from one value no model can estimate a step or a spread, and its interval would have zero width`,
+    });
+  }
 }
 
 /** Checks one series on its own; returns its parsed index when the series has no error. */
@@ -351,7 +363,12 @@ function routeCovariates(i: number, series: InputSeries, settings: Settings, onG
 }
 
 /** Validates a schema-checked body against the catalog and builds the runtime request; throws RequestValidationError listing every problem. */
-export function normalizeForecastRequest(body: ForecastRequestBody, catalog: Catalog, defaultModel: string): NormalizedRequest {
+/** The observed values a request's own series needs (docs/decisions.md): from one value no model estimates a step or a
+ * spread, so its forecast would repeat it inside a zero-width interval. Windows that backtests, cross-validation, auto and
+ * anomalies cut from a series are not requests and keep the one-value minimum. */
+export const MIN_REQUEST_OBSERVED = 2;
+
+export function normalizeForecastRequest(body: ForecastRequestBody, catalog: Catalog, defaultModel: string, options: { minObserved?: number } = {}): NormalizedRequest {
   const errors: FieldError[] = [];
   const warnings: RequestWarning[] = [];
 
@@ -366,6 +383,7 @@ export function normalizeForecastRequest(body: ForecastRequestBody, catalog: Cat
 
   const parse = freq && indexParser(freq);
   const indexes = body.series.map((series, i) => checkSeries(i, series, freq, horizon, errors, parse));
+  if (options.minObserved) checkObservedCount(body.series, options.minObserved, errors);
 
   const series: RuntimeSeries[] = [];
   const forecastIndex: string[][] = [];

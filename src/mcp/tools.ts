@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { dateAtStep, parseIndex } from '../forecasting/calendar.ts';
+import { suggestFreq } from '../forecasting/did-you-mean.ts';
 import { FREQS, type Freq } from '../runtime/catalog.ts';
 import { apiIndex, CsvError, inferFreq, parseCsv } from '../../web/data.js';
 
@@ -89,7 +90,11 @@ function dataOf(args: { series?: z.infer<typeof Series>[]; csv?: string; freq?: 
 /** `n` dates on the freq grid from `start`, as the API's calendar places them. */
 function datesFrom(start: string, n: number, freq: string | undefined, i: number): string[] {
   if (freq === undefined) throw invalid('freq', `required: series[${i}].start needs it to place the following dates`);
-  if (!(FREQS as readonly string[]).includes(freq)) throw invalid('freq', `must be one of ${FREQS.join(', ')}, got ${JSON.stringify(freq)}`);
+  if (!(FREQS as readonly string[]).includes(freq)) {
+    // the API's own hint (freq "M" → "MS"): this check answers before the API sees the request
+    const near = suggestFreq(freq);
+    throw invalid('freq', `must be one of ${FREQS.join(', ')}, got ${JSON.stringify(freq)}${near ? `; did you mean ${JSON.stringify(near)}?` : ''}`);
+  }
   const parsed = parseIndex(freq as Freq, [start]);
   if (!parsed.ok) throw invalid(`series[${i}].start`, parsed.error.reason, i);
   return Array.from({ length: n }, (_, k) => dateAtStep(parsed.index.grid, k));

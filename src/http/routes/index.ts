@@ -13,6 +13,7 @@ import { apiKeysList } from './api-keys.list.ts';
 import { apiKeysRevoke } from './api-keys.revoke.ts';
 import { playgroundGet } from './playground.get.ts';
 import { playgroundAssetsGet } from './playground.assets.get.ts';
+import { faviconGet } from './favicon.get.ts';
 import { metricsGet } from './metrics.get.ts';
 import { adminAccountsList } from './admin-accounts.list.ts';
 import { adminAccountsUpdate } from './admin-accounts.update.ts';
@@ -49,7 +50,7 @@ import { seriesObservationsAppendMany } from './series-observations.append-many.
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
-  playgroundGet, playgroundAssetsGet, metricsGet, adminAccountsList, adminAccountsUpdate, adminAccountsCreate, adminKeysList, adminKeysCreate, adminKeysRevoke, crossValidationCreate,
+  playgroundGet, playgroundAssetsGet, faviconGet, metricsGet, adminAccountsList, adminAccountsUpdate, adminAccountsCreate, adminKeysList, adminKeysCreate, adminKeysRevoke, crossValidationCreate,
   anomaliesCreate, anomalyJobsCreate, anomalyJobsGet, anomalyJobsList, anomalyJobsCancel,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,

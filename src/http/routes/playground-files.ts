@@ -24,7 +24,7 @@ export const PLAYGROUND_HEADERS = {
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.csv': 'text/csv; charset=utf-8', '.md': 'text/markdown; charset=utf-8', '': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8', '.md': 'text/markdown; charset=utf-8', '.svg': 'image/svg+xml', '': 'text/plain; charset=utf-8',
 };
 
 function file(path: string, cacheControl = 'no-cache'): PlaygroundFile {
@@ -45,6 +45,7 @@ export function playgroundFiles(): { page: PlaygroundFile; assets: Map<string, P
     ['chart.js', file(join(web, 'chart.js'))],
     ['series.js', file(join(web, 'series.js'))],
     ['style.css', file(join(web, 'style.css'))],
+    ['horizon-logo.svg', file(join(web, 'horizon-logo.svg'))],
     [`echarts-${echartsVersion}.min.js`, file(join(echartsDist, 'echarts.common.min.js'), versioned)],
     [`papaparse-${papaparseVersion}.min.js`, file(join(papaparseDir, 'papaparse.min.js'), versioned)],
   ]);
