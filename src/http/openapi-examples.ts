@@ -77,6 +77,9 @@ const crossValidationResponse = {"horizon": 3, "n_windows": 2, "step": 3, "refit
 
 const job = { job_id: '0b5e8f5e-4c1a-4f7e-9a51-2f4c3b1d9e77', status: 'completed', model: 'naive', created_at: '2026-01-05T09:30:00.000Z', started_at: '2026-01-05T09:30:00.120Z', finished_at: '2026-01-05T09:30:00.310Z', attempts: 1 };
 const cvJob = { job_id: '5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58', status: 'completed', models: [{ model: 'naive', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }], created_at: '2026-01-05T09:31:00.000Z', started_at: '2026-01-05T09:31:00.140Z', finished_at: '2026-01-05T09:31:00.420Z', attempts: 1 };
+const anomaliesResponse = {"model":"seasonal-naive","model_size":"default","mode":"in-sample","level":99,"step":1,"context":100000,"min_history":24,"quantiles":[0.005,0.5,0.995],"n_windows":12,"n_anomalies":1,"series":[{"scored_from":24,"index":["1951-01-01","1951-02-01","1951-03-01","1951-04-01","1951-05-01","1951-06-01","1951-07-01","1951-08-01","1951-09-01","1951-10-01","1951-11-01","1951-12-01"],"actual":[145,150,178,163,172,260,199,199,184,162,146,166],"forecast":[115,126,141,135,125,149,170,170,158,133,114,140],"median":[115,126,141,135,125,149,170,170,158,133,114,140],"lo":[30.723,41.723,56.723,50.723,40.723,64.723,85.723,85.723,73.723,48.723,29.723,55.723],"hi":[199.277,210.277,225.277,219.277,209.277,233.277,254.277,254.277,242.277,217.277,198.277,224.277],"anomaly":[false,false,false,false,false,true,false,false,false,false,false,false],"score":[0.356,0.285,0.439,0.332,0.558,1.317,0.344,0.344,0.309,0.344,0.38,0.309],"anomalies":[29]}],"warnings":[]};
+// an anomaly job: the answer's model, size and mode, known at submit
+const anomalyJob = { job_id: '9d4e2b7a-1c3f-4a5e-8b6d-7f0a2c4e6b81', status: 'completed', model: 'seasonal-naive', model_size: 'default', mode: 'in-sample', created_at: '2026-01-05T09:30:00.000Z', started_at: '2026-01-05T09:30:00.110Z', finished_at: '2026-01-05T09:30:00.190Z', attempts: 1 };
 const apiKey = { id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', name: 'ci-pipeline', prefix: 'hzn_Ab3dE', created_at: '2026-01-05T09:30:00.000Z', revoked_at: null };
 
 /** Keyed `METHOD /path` as in the document (`{id}` for parameters). */
@@ -113,7 +116,7 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   },
   'POST /v1/anomalies': {
     request: { spike: { summary: 'Three years of airline passengers with a spike in June 1951, seasonal-naive at level 99', value: anomalies } },
-    response: { 200: {"model":"seasonal-naive","model_size":"default","mode":"in-sample","level":99,"step":1,"context":100000,"min_history":24,"quantiles":[0.005,0.5,0.995],"n_windows":12,"n_anomalies":1,"series":[{"scored_from":24,"index":["1951-01-01","1951-02-01","1951-03-01","1951-04-01","1951-05-01","1951-06-01","1951-07-01","1951-08-01","1951-09-01","1951-10-01","1951-11-01","1951-12-01"],"actual":[145,150,178,163,172,260,199,199,184,162,146,166],"forecast":[115,126,141,135,125,149,170,170,158,133,114,140],"median":[115,126,141,135,125,149,170,170,158,133,114,140],"lo":[30.723,41.723,56.723,50.723,40.723,64.723,85.723,85.723,73.723,48.723,29.723,55.723],"hi":[199.277,210.277,225.277,219.277,209.277,233.277,254.277,254.277,242.277,217.277,198.277,224.277],"anomaly":[false,false,false,false,false,true,false,false,false,false,false,false],"score":[0.356,0.285,0.439,0.332,0.558,1.317,0.344,0.344,0.309,0.344,0.38,0.309],"anomalies":[29]}],"warnings":[]} },
+    response: { 200: anomaliesResponse },
   },
   'POST /v1/forecast-jobs': {
     request: { monthly: { summary: 'Queue the monthly forecast as a job', value: monthly } },
@@ -129,6 +132,13 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'GET /v1/cross-validation-jobs/{id}': { response: { 200: { ...cvJob, result: crossValidationResponse } } },
   'GET /v1/cross-validation-jobs': { response: { 200: { jobs: [cvJob], next_cursor: null } } },
   'DELETE /v1/cross-validation-jobs/{id}': { response: { 200: { ...cvJob, status: 'cancelled', started_at: undefined, attempts: 0 } } },
+  'POST /v1/anomaly-jobs': {
+    request: { spike: { summary: 'Queue the airline passengers\' anomaly detection as a job', value: anomalies } },
+    response: { 202: { job_id: anomalyJob.job_id, status: 'queued', model: 'seasonal-naive', model_size: 'default', mode: 'in-sample', created_at: anomalyJob.created_at } },
+  },
+  'GET /v1/anomaly-jobs/{id}': { response: { 200: { ...anomalyJob, result: anomaliesResponse } } },
+  'GET /v1/anomaly-jobs': { response: { 200: { jobs: [anomalyJob], next_cursor: null } } },
+  'DELETE /v1/anomaly-jobs/{id}': { response: { 200: { ...anomalyJob, status: 'cancelled', started_at: undefined, attempts: 0 } } },
   'POST /v1/api-keys': {
     request: { ci: { summary: 'A key for a CI pipeline', value: { name: 'ci-pipeline' } } },
     response: { 201: { id: apiKey.id, name: apiKey.name, key: 'hzn_Ab3dE…(secret, shown once)', prefix: apiKey.prefix, created_at: apiKey.created_at } },
