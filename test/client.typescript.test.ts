@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -216,13 +216,19 @@ describe('TypeScript SDK against the real server', () => {
     assert.equal(counting.statuses.at(-1), 200);
   });
 
-  it('the package builds with its own tsconfig (tsc → dist) and the built ESM answers like the source', async () => {
+  it('the package builds with its own tsconfig (tsc → dist), equal to its checked-in dist/, and the built ESM answers like the source', async () => {
     const out = mkdtempSync(join(tmpdir(), 'horizon-sdk-dist-'));
     try {
       const pkg = new URL('../clients/typescript/', import.meta.url).pathname;
       await promisify(execFile)(process.execPath, [join(pkg, 'node_modules/typescript/bin/tsc'), '-p', join(pkg, 'tsconfig.json'), '--outDir', out], { timeout: 120_000 });
       const built = await import(pathToFileURL(join(out, 'index.js')).href) as typeof import('../clients/typescript/src/index.ts');
       assert.ok(readFileSync(join(out, 'index.d.ts'), 'utf8').includes('Horizon'), 'declarations are emitted');
+      // the package ships built (`npm install …/clients/typescript` needs no compiler): dist/ is this build
+      const shipped = join(pkg, 'dist');
+      assert.deepEqual(readdirSync(shipped).sort(), readdirSync(out).sort(), 'clients/typescript/dist holds the build\'s files');
+      for (const file of readdirSync(out)) {
+        assert.equal(readFileSync(join(shipped, file), 'utf8'), readFileSync(join(out, file), 'utf8'), `clients/typescript/dist/${file} is stale: rebuild with node scripts/update-sdk-types.ts`);
+      }
       const client = new built.Horizon({ baseUrl: server.url, apiKey: server.key });
       const body = simpleRequest() as unknown as ForecastInput;
       assert.deepEqual(await client.forecast(body), await h.forecast(body));

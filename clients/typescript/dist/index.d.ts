@@ -1,0 +1,4 @@
+export { Horizon, JobPages, apiDate, toRequest } from './client.ts';
+export type { AnomaliesInput, AnomaliesRequest, AnomalyJob, AnomalyJobAccepted, AnomalyJobPage, ApiKey, CallOptions, CreatedApiKey, DateLike, FineTuningInput, FineTuningJob, FineTuningJobPage, FineTuningRequest, ModelInfo, ForecastInput, ForecastRequest, ForecastResponse, Freq, HorizonOptions, InputSeries, Job, JobAccepted, JobPage, JobStatus, ModelList, RetryOptions, WaitOptions, Warmup, StoredSeries, StoredSeriesPut, StoredSeriesPage, ObservationsAppended, Observations, SeriesAccuracy, ModelAccuracy, StoredForecastInput, } from './client.ts';
+export { HorizonError, type FieldError } from './errors.ts';
+export type { components, paths } from './openapi.ts';
