@@ -3,7 +3,7 @@
 with pandas, one httpx POST, the answer back into a DataFrame, as a user without the SDK writes it).
 
     .tools/venv-nixtla/bin/python bench/nixtla-compat.py [--series 1000] [--length 120] [--runs 5] [--models seasonal-naive,auto-ets]
-        [--calls forecast,feature_contributions,online,multivariate] [--explain-series 100]
+        [--calls forecast,feature_contributions,online,multivariate] [--explain-series 1000] [--joint-series 256]
 
 The calls (finetune excluded: a training's time is not the translation's): `forecast` (each of --models);
 `feature_contributions`: forecast(X_df=…, hist_exog_list=…, feature_contributions=True) on chronos-2's tiny checkpoint
@@ -241,8 +241,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--models", default="seasonal-naive")
     parser.add_argument("--calls", default="forecast,feature_contributions,online,multivariate")
-    parser.add_argument("--explain-series", type=int, default=100)
-    parser.add_argument("--joint-series", type=int, default=8, help="multivariate: series forecast jointly (chronos-2 group attention)")
+    parser.add_argument("--explain-series", type=int, default=1000)
+    parser.add_argument("--joint-series", type=int, default=256, help="multivariate: series forecast jointly (chronos-2 group attention, at most 256)")
     args = parser.parse_args()
     calls = set(args.calls.split(","))
     level = [80, 95]
