@@ -87,7 +87,8 @@ def _fix_forecast(body: dict) -> None:
         body.pop(field, None)
     # multivariate and samples need a model whose library does them (chronos-2 …, chronos or a statistical model with
     # simulate), seed needs samples: their answers and 422s are tested in node (test/api.joint-and-samples.test.ts)
-    for field in ("multivariate", "samples", "seed"):
+    # explain needs a model that uses covariates (chronos-2 …): tested in node (test/api.explain.test.ts)
+    for field in ("multivariate", "samples", "seed", "explain"):
         body.pop(field, None)
     body.setdefault("series", [{"target": [1.0, 2.0, 3.0]}])
     body.setdefault("freq", "MS")  # optional only with series_ids
