@@ -50,7 +50,10 @@ export async function seriesCommand(argv: string[], io: Io = { stdout: process.s
       throw new SeriesUsageError(connectionProblem(error, baseUrl) ?? `cannot reach ${baseUrl} (${(error as Error).message})`, false);
     }
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    // any HTTP error is reported with its status, also one that is not the API's problem+json (a proxy's page)
+    try { return { status: res.status, body: text ? JSON.parse(text) : { status: res.status } }; } catch {
+      return { status: res.status, body: { status: res.status, detail: text.slice(0, 300).trim() } };
+    }
   };
   const fail = (what: string, problem: Problem) => {
     const fields = (problem.errors ?? []).map((e) => `\n  ${e.field}: ${e.reason}`).join('');
