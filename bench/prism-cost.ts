@@ -16,9 +16,9 @@
 //
 // Sets: monthly = the first 200 M3 monthly training parts (h 18); hourly = 28 synthetic hourly series of
 // 1,500 points with daily and weekly seasons (h 48), the size of the hidden set that timed out.
-// True medians over the rounds (the mean of the two middle values for an even count). prism's members are
-// those the service's own rule gives on this deployment (prismMembers with its config: the answer does not
-// name them yet); auto's candidates are read from its answer. Measures and reports; never asserts.
+// True medians over the rounds (the mean of the two middle values for an even count). prism's members and
+// auto's candidates are read from their answers (`prism.members`, `auto.candidates`: the pools sized by the
+// request's cost, issue 35), one untimed run of each before the first round. Measures and reports; never asserts.
 import { performance } from 'node:perf_hooks';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,9 +26,6 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { startService, type Service } from '../eval/service.ts';
 import { DEFAULT_DATA_DIR, readTsf } from '../eval/datasets.ts';
-import { prismMembers } from '../src/forecasting/prism.ts';
-import { loadCatalog } from '../src/runtime/catalog.ts';
-import { configFromEnv } from '../src/config.ts';
 
 const { values: args } = parseArgs({ options: { set: { type: 'string', default: 'monthly,hourly' }, rounds: { type: 'string', default: '3' } } });
 const ROUNDS = Number(args.rounds);
@@ -83,16 +80,18 @@ for (const set of args.set!.split(',').map((s) => (s === 'hourly' ? hourlySet() 
   const base = { freq: set.freq, horizon: set.horizon, quantiles: [0.1, 0.5, 0.9], series: set.series };
   const t: Record<string, number[]> = {};
   const add = (k: string, v: number) => (t[k] ??= []).push(v);
-  // prism's members here: no foundation model has weights, so the statistical ones (or HORIZON_PRISM_MEMBERS)
-  const members = prismMembers(loadCatalog(), configFromEnv(process.env).prismMembers, (m) => !m.weights && m.group === 'core').map((m) => m.model);
+  let members: string[] = [];
   let candidates: string[] = [];
   const ratios: Record<string, number[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     const times: Record<string, number> = {};
     await withService({ HORIZON_PRISM_BACKTEST: 'forward', HORIZON_AUTO_REFIT: undefined }, async (s) => {
       await post(s, { ...base, model: 'naive', series: base.series.slice(0, 2) }); // warm-up
-      // auto's candidates come from its own answer on this request: one untimed run before the first round
-      if (round === 0) candidates = (await post(s, { ...base, model: 'auto' })).body.auto.candidates.map((c: { model: string }) => c.model);
+      // prism's members and auto's candidates come from their own answers on this request: one untimed run each before the first round
+      if (round === 0) {
+        members = (await post(s, { ...base, model: 'prism' })).body.prism.members.map((m: { model: string }) => m.model);
+        candidates = (await post(s, { ...base, model: 'auto' })).body.auto.candidates.map((c: { model: string }) => c.model);
+      }
       const singles = [...new Set([...members, ...candidates])];
       const runs = ['auto', 'prism', ...singles.map((m) => `single ${m}`)];
       for (const run of rotated(runs, round)) times[run] = (await post(s, { ...base, model: run.replace(/^single /, '') })).seconds;

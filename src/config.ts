@@ -21,6 +21,9 @@ export interface Config {
   prismMembers: string[];
   /** HORIZON_PRISM_BACKTEST: 'forward' (default: one fit per member and series where the model allows) or 'refit' (v3) */
   prismBacktest: 'forward' | 'refit';
+  /** HORIZON_POOL_BUDGET_MS: the estimated ms of one core per series a statistical model may cost to join the pool
+   * prism combines and auto chooses from (src/forecasting/model-pool.ts); unset = its default */
+  poolBudgetMs?: number;
   /** model "auto": HORIZON_AUTO_CANDIDATES (id or id:size); empty = served foundation models, then statistical ones */
   autoCandidates: string[];
   /** model "auto": cross-validation windows (HORIZON_AUTO_WINDOWS, 1-3) */
@@ -178,6 +181,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     acceptedLicenses: list(env, 'HORIZON_ACCEPT_LICENSES'),
     prismMembers: list(env, 'HORIZON_PRISM_MEMBERS'),
     prismBacktest: oneOf(env, 'HORIZON_PRISM_BACKTEST', ['forward', 'refit'] as const, 'forward'),
+    poolBudgetMs: optionalInt('HORIZON_POOL_BUDGET_MS'),
     autoCandidates: list(env, 'HORIZON_AUTO_CANDIDATES'),
     autoWindows: autoWindows(env),
     autoRefit: env.HORIZON_AUTO_REFIT ? ({ form: 'form', 1: true, true: true, 0: false, false: false } as const)[oneOf(env, 'HORIZON_AUTO_REFIT', ['form', '1', 'true', '0', 'false'], 'form')] : undefined,

@@ -104,7 +104,7 @@ export async function startServer(config: Config, options: {
   });
   const backend: InferenceBackend = config.inferenceUrl ? new ServeCluster(config.inferenceUrl, wanted, { logger }) : supervisor;
   const registry = new ModelRegistry(catalog, {
-    defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, prismBacktest: config.prismBacktest,
+    defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, prismBacktest: config.prismBacktest, poolBudgetMs: config.poolBudgetMs,
     modelsByGroup: () => backend.modelsByGroup(), missingWeightsByGroup: () => backend.missingWeightsByGroup(),
     recordedLicenses: new RecordedLicenses(config.modelDir),
   });

@@ -8,8 +8,10 @@
 // Bounded cost: at most AUTO_MAX_WINDOWS windows (default HORIZON_AUTO_WINDOWS, step = horizon), one
 // model call per candidate with every window of every series, then one call per picked model with the
 // series it won. Candidates: the request's `auto_candidates`, else HORIZON_AUTO_CANDIDATES, else what
-// this deployment serves — foundation models first, then auto-ets, auto-theta, seasonal-naive — at most
-// AUTO_MAX_DEFAULT_CANDIDATES of them. Charged one request, like prism (which also calls its members
+// this deployment serves — foundation models first, then auto-ets, auto-theta, seasonal-naive, at most
+// AUTO_MAX_DEFAULT_CANDIDATES of them; where no foundation model is served, every served statistical model
+// whose estimated cost per series for this request fits HORIZON_POOL_BUDGET_MS (src/forecasting/model-pool.ts,
+// issue 35), named with its source in the answer's `auto.pool`. Charged one request, like prism (which also calls its members
 // several times): the extra calls are bounded by the server, not chosen freely by the client.
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
@@ -22,6 +24,7 @@ import type { AutoInfo } from '../contract/schemas.ts';
 import { renumberWarnings, type InferenceClient, type InferResponse } from '../runtime/inference.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager } from '../runtime/model-pull.ts';
+import { POOL_DEFAULT_BUDGET_MS, sizeByCost, statisticalPool, type PoolInfo } from './model-pool.ts';
 
 export const AUTO_ID = 'auto';
 /** the most CV windows `auto` runs (the operator's HORIZON_AUTO_WINDOWS is capped here) */
@@ -67,6 +70,8 @@ export interface AutoPlan {
   model: typeof AUTO_ID; size: typeof AUTO_ID;
   body: AutoBody; scope: AutoScope; metric: AutoMetric; nWindows: number; step: number;
   candidates: Candidate[];
+  /** where the candidates came from (the answer's `auto.pool`) */
+  pool: PoolInfo;
   /** null when no window of any series fits its history: every series gets the fallback */
   cv: CrossValidationPlan | null;
   warnings: RequestWarning[];
@@ -90,12 +95,19 @@ export function rejectAutoFields(body: AutoBody): void {
 }
 
 /** The default candidates: served foundation models (catalog order), then the statistical ones, at most AUTO_MAX_DEFAULT_CANDIDATES;
- * with `kinds` (the request's covariates), only the models that use every kind sent. */
-export function defaultCandidates(registry: ModelRegistry, kinds?: Covariates): string[] {
+ * where no foundation model is served (`sized`), every served statistical model, to be sized by the request's cost
+ * (model-pool.ts) once planned. With `kinds` (the request's covariates), only the models that use every kind sent. */
+export function defaultCandidatePool(registry: ModelRegistry, kinds?: Covariates, freq?: string): { ids: string[]; sized: boolean } {
   const served = new Set(registry.availableIds());
   const uses = (id: string) => served.has(id) && (!kinds || usesKinds(findModel(registry.catalog, id)!, kinds));
   const foundation = registry.catalog.models.filter((m) => m.weights && uses(m.id)).map((m) => m.id);
-  return [...foundation, ...AUTO_STATISTICAL.filter(uses)].slice(0, AUTO_MAX_DEFAULT_CANDIDATES);
+  if (!foundation.length) return { ids: statisticalPool(registry, freq).filter(uses), sized: true };
+  return { ids: [...foundation, ...AUTO_STATISTICAL.filter(uses)].slice(0, AUTO_MAX_DEFAULT_CANDIDATES), sized: false };
+}
+
+/** The ids defaultCandidatePool may use, before any request sizes them. */
+export function defaultCandidates(registry: ModelRegistry, kinds?: Covariates): string[] {
+  return defaultCandidatePool(registry, kinds).ids;
 }
 
 /** A request with covariates: the candidates that use every kind sent, so none is dropped (covariates.ts). A candidate the
@@ -143,11 +155,21 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
   const fromClient = requested !== undefined;
   const source = fromClient ? 'client' : settings.candidates?.length ? 'operator' : 'default';
   const kinds = covariateKinds(body.series);
-  let refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaultCandidates(registry, kinds));
+  const defaults = source === 'default' ? defaultCandidatePool(registry, kinds, typeof body.freq === 'string' ? body.freq : undefined) : undefined;
+  let refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaults!.ids);
   if (kinds) refs = covariateCandidates(refs, kinds, body, registry, source, warnings);
-  const { planned: candidates, skipped } = planModelRefs(refs, 'auto_candidates', base, registry, {
+  const planned = planModelRefs(refs, 'auto_candidates', base, registry, {
     pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate', reserved: { [AUTO_ID]: 'model "auto" cannot be its own candidate' }, leaveOut: !fromClient,
   });
+  const { skipped } = planned;
+  let candidates = planned.planned;
+  // the statistical pool sized by this request's cost (each candidate planned on the same normalised series)
+  let pool: PoolInfo = { source: fromClient ? 'request' : source === 'operator' ? 'operator' : 'foundation' };
+  if (defaults?.sized && candidates.length) {
+    const sized = sizeByCost(registry, candidates.map((c) => c.model), body.freq, candidates[0].plan.series, registry.poolBudgetMs ?? POOL_DEFAULT_BUDGET_MS);
+    candidates = candidates.filter((c) => sized.models.includes(c.model));
+    pool = sized.info;
+  }
   if (skipped.length) warnings.push({ field: 'model', message: `auto: candidate(s) left out, they cannot take this request: ${skipped.join('; ')}` });
   if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: `no auto candidate can forecast this request${skipped.length ? `: ${skipped.join('; ')}` : ''}; name candidates in auto_candidates` }]);
 
@@ -175,7 +197,7 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
       if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: 'no auto candidate can forecast the cross-validation windows of this request' }]);
     }
   }
-  return { model: AUTO_ID, size: AUTO_ID, body, scope, metric, nWindows, step: body.horizon, candidates, cv, warnings };
+  return { model: AUTO_ID, size: AUTO_ID, body, scope, metric, nWindows, step: body.horizon, candidates, pool, cv, warnings };
 }
 
 type CvSeriesScores = CrossValidationResult['models'][number]['series'][number]['scores'];
@@ -253,6 +275,7 @@ export async function runAuto(plan: AutoPlan, inference: InferenceClient, regist
     auto: {
       scope, metric, n_windows: plan.nWindows, step: plan.step,
       candidates: candidates.map((c) => ({ model: c.model, model_size: c.size })),
+      pool: plan.pool,
       leaderboard: cv ? cv.leaderboard : [],
       series: picks.map((p) => ({ model: candidates[p.c].model, model_size: candidates[p.c].size, score: p.score, windows: p.windows, picked_by: p.by })),
     },

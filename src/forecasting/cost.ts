@@ -15,8 +15,11 @@ import { HorizonError } from '../errors.ts';
 import { findModel, type Catalog } from '../runtime/catalog.ts';
 import type { InferRequest } from '../runtime/inference.ts';
 import type { ModelRegistry } from '../runtime/models.ts';
-import type { RuntimeSeries } from './normalize.ts';
 import { ORIGINS, PRISM_ID, type PrismMember } from './prism.ts';
+import { BACKTEST_COST_FACTOR, seasonLength, seriesCostMs } from './series-cost.ts';
+
+// (one series' cost lives in series-cost.ts, which the cost-sized pools also read: model-pool.ts)
+export { BACKTEST_COST_FACTOR, seriesCostMs };
 import type { ForecastPlan } from './forecast.ts';
 import type { AutoPlan } from './auto.ts';
 import type { CrossValidationPlan } from './cross-validation.ts';
@@ -26,33 +29,6 @@ import type { AnomaliesPlan } from './anomalies.ts';
  * costs its forecast × (1 + this): ORIGINS more forecasts on shorter histories, and the blend. A member
  * with a refit-free backtest (prism v4's statistical members) costs what a series carrying a `backtest` costs. */
 export const PRISM_COST_FACTOR = ORIGINS;
-/** A series carrying a `backtest` (validation forecasts from the same fit: statsforecast's forward() at
- * each origin; prism's members, cross-validation with refit false) costs (1 + this) forecasts. Measured
- * with `bench/model_cost.py --backtest`: fit + two forward() origins took 1.1-1.7× a forecast. */
-export const BACKTEST_COST_FACTOR = 1;
-
-/** The observed history a fit sees: from the first observed value to the end (leading nulls are dropped). */
-function observedLength(target: (number | null)[]): number {
-  const first = target.findIndex((v) => v !== null);
-  return first < 0 ? 0 : target.length - first;
-}
-
-/** The catalog's season length m of `freq` (1 for a freq it does not list). */
-function seasonLength(catalog: Catalog, freq: string): number {
-  return catalog.season_length[freq as keyof Catalog['season_length']] ?? 1;
-}
-
-/** ms of one core to fit and forecast one series with `model`/`size` (0 for a model without `cost`). */
-export function seriesCostMs(catalog: Catalog, model: string, size: string, freq: string, series: RuntimeSeries): number {
-  const entry = findModel(catalog, model);
-  if (!entry?.cost) return 0;
-  const maxContext = entry.sizes[size]?.max_context ?? Infinity;
-  const n = Math.min(observedLength(series.target), maxContext);
-  const m = seasonLength(catalog, freq);
-  const ms = entry.cost.ms_per_series + (entry.cost.us_per_point * n / 1000) * Math.max(1, m / 12);
-  return series.backtest ? ms * (1 + BACKTEST_COST_FACTOR) : ms;
-}
-
 /** The estimated wall time of `costs` (per series, ms of one core) fitted in one call: their sum over the
  * CPU parallelism, at least the dearest one. */
 export function callMs(costs: readonly number[], cpuWorkers: number): number {

@@ -141,11 +141,13 @@ const levelValues = (p: Prediction, q: number): number[] => {
   throw new HorizonError('inference_failed', `a prism member returned no quantile ${q}`);
 };
 
+/** The members that can forecast `horizon` steps (their size's max_horizon): the ones prism blends. */
+export function usableMembers(catalog: Catalog, members: PrismMember[], horizon: number): PrismMember[] {
+  return members.filter((m) => horizon <= findModel(catalog, m.model)!.sizes[m.size].max_horizon);
+}
+
 export async function runPrism(inference: InferenceClient, catalog: Catalog, members: PrismMember[], plan: InferRequest): Promise<InferResponse> {
-  const usable = members.filter((m) => {
-    const caps = findModel(catalog, m.model)!.sizes[m.size];
-    return plan.horizon <= caps.max_horizon;
-  });
+  const usable = usableMembers(catalog, members, plan.horizon);
   if (usable.length < 2) {
     throw new HorizonError('model_unavailable', `prism needs at least two member models that can forecast ${plan.horizon} steps; available: ${usable.map((m) => m.model).join(', ') || 'none'}`);
   }

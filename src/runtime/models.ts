@@ -25,6 +25,7 @@ export type Unavailable = Static<typeof UnavailableReason>;
  * ModelRegistry.fromSnapshot); the catalog is the one of the request it was taken in (private models included). */
 export interface RegistrySnapshot {
   catalog: Catalog; defaultModel: string; acceptedLicenses: string[]; prismMembers: string[]; prismBacktest: PrismBacktest;
+  poolBudgetMs?: number;
   modelsByGroup: [string, WorkerModels[]][]; missingWeights: [string, MissingWeights[]][];
   /** the catalog's ids whose licence was accepted with `horizon models pull --accept-license` */
   recordedLicenses: string[];
@@ -45,9 +46,13 @@ export class ModelRegistry {
 
   private readonly configuredPrismMembers: string[];
   private readonly prismBacktest: PrismBacktest;
+  /** HORIZON_POOL_BUDGET_MS: the estimated ms per series a statistical model may cost to join a cost-sized pool
+   * (src/forecasting/model-pool.ts); undefined = that module's default */
+  readonly poolBudgetMs?: number;
 
   constructor(catalog: Catalog, options: {
     defaultModel?: string; acceptedLicenses: string[]; modelsByGroup: ModelsByGroup; prismMembers?: string[]; prismBacktest?: PrismBacktest;
+    poolBudgetMs?: number;
     missingWeightsByGroup?: MissingWeightsByGroup;
     /** licences accepted with `horizon models pull --accept-license` */
     recordedLicenses?: RecordedLicenses;
@@ -61,6 +66,7 @@ export class ModelRegistry {
     this.recordedLicenses = options.recordedLicenses;
     this.configuredPrismMembers = options.prismMembers ?? [];
     this.prismBacktest = options.prismBacktest ?? 'forward';
+    this.poolBudgetMs = options.poolBudgetMs;
   }
 
   /** This registry's state now, for a forecast thread (http/nixtla/thread.ts). */
@@ -68,7 +74,7 @@ export class ModelRegistry {
     const catalog = this.catalog;
     return {
       catalog, defaultModel: this.defaultModel, acceptedLicenses: [...this.accepted],
-      prismMembers: this.configuredPrismMembers, prismBacktest: this.prismBacktest,
+      prismMembers: this.configuredPrismMembers, prismBacktest: this.prismBacktest, poolBudgetMs: this.poolBudgetMs,
       modelsByGroup: [...this.modelsByGroup()], missingWeights: [...this.missingWeightsByGroup()],
       recordedLicenses: catalog.models.filter((m) => this.recordedLicenses?.has(m)).map((m) => m.id),
     };
@@ -78,7 +84,7 @@ export class ModelRegistry {
   static fromSnapshot(s: RegistrySnapshot): ModelRegistry {
     const recorded = new Set(s.recordedLicenses);
     return new ModelRegistry(s.catalog, {
-      defaultModel: s.defaultModel, acceptedLicenses: s.acceptedLicenses, prismMembers: s.prismMembers, prismBacktest: s.prismBacktest,
+      defaultModel: s.defaultModel, acceptedLicenses: s.acceptedLicenses, prismMembers: s.prismMembers, prismBacktest: s.prismBacktest, poolBudgetMs: s.poolBudgetMs,
       modelsByGroup: () => new Map(s.modelsByGroup), missingWeightsByGroup: () => new Map(s.missingWeights),
       recordedLicenses: { has: (model: CatalogModel) => recorded.has(model.id) } as RecordedLicenses,
     });
@@ -101,6 +107,14 @@ export class ModelRegistry {
   /** prism's members on this deployment right now (served, licence accepted). */
   prismMembers(): PrismMember[] {
     return prismMembers(this.catalog, this.configuredPrismMembers, (m) => this.workerServes(m) !== undefined && this.licenseAccepted(m), this.prismBacktest);
+  }
+
+  /** Where prism's members come from on this deployment: HORIZON_PRISM_MEMBERS, two or more served foundation
+   * models, else the statistical models (sized by each request's cost: src/forecasting/model-pool.ts). */
+  prismSource(): 'operator' | 'foundation' | 'statistical' {
+    if (this.configuredPrismMembers.length) return 'operator';
+    const members = this.prismMembers();
+    return members.length >= 2 && members.every((m) => findModel(this.catalog, m.model)?.weights) ? 'foundation' : 'statistical';
   }
 
   /** A member a request names (`prism_members`), validated like the operator's (HORIZON_PRISM_BACKTEST); the caller has checked that it is served. */

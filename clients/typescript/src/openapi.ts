@@ -530,6 +530,24 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "jobs": [
+                         *         {
+                         *           "job_id": "9d4e2b7a-1c3f-4a5e-8b6d-7f0a2c4e6b81",
+                         *           "status": "completed",
+                         *           "model": "seasonal-naive",
+                         *           "model_size": "default",
+                         *           "mode": "in-sample",
+                         *           "created_at": "2026-01-05T09:30:00.000Z",
+                         *           "started_at": "2026-01-05T09:30:00.110Z",
+                         *           "finished_at": "2026-01-05T09:30:00.190Z",
+                         *           "attempts": 1
+                         *         }
+                         *       ],
+                         *       "next_cursor": null
+                         *     }
+                         */
                         "application/json": {
                             /** @description without `result` (GET the job for it) */
                             jobs: {
@@ -689,6 +707,16 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "9d4e2b7a-1c3f-4a5e-8b6d-7f0a2c4e6b81",
+                         *       "status": "queued",
+                         *       "model": "seasonal-naive",
+                         *       "model_size": "default",
+                         *       "mode": "in-sample",
+                         *       "created_at": "2026-01-05T09:30:00.000Z"
+                         *     }
+                         */
                         "application/json": {
                             /** Format: date-time */
                             created_at: string;
@@ -817,6 +845,156 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "9d4e2b7a-1c3f-4a5e-8b6d-7f0a2c4e6b81",
+                         *       "status": "completed",
+                         *       "model": "seasonal-naive",
+                         *       "model_size": "default",
+                         *       "mode": "in-sample",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "started_at": "2026-01-05T09:30:00.110Z",
+                         *       "finished_at": "2026-01-05T09:30:00.190Z",
+                         *       "attempts": 1,
+                         *       "result": {
+                         *         "model": "seasonal-naive",
+                         *         "model_size": "default",
+                         *         "mode": "in-sample",
+                         *         "level": 99,
+                         *         "step": 1,
+                         *         "context": 100000,
+                         *         "min_history": 24,
+                         *         "quantiles": [
+                         *           0.005,
+                         *           0.5,
+                         *           0.995
+                         *         ],
+                         *         "n_windows": 12,
+                         *         "n_anomalies": 1,
+                         *         "series": [
+                         *           {
+                         *             "scored_from": 24,
+                         *             "index": [
+                         *               "1951-01-01",
+                         *               "1951-02-01",
+                         *               "1951-03-01",
+                         *               "1951-04-01",
+                         *               "1951-05-01",
+                         *               "1951-06-01",
+                         *               "1951-07-01",
+                         *               "1951-08-01",
+                         *               "1951-09-01",
+                         *               "1951-10-01",
+                         *               "1951-11-01",
+                         *               "1951-12-01"
+                         *             ],
+                         *             "actual": [
+                         *               145,
+                         *               150,
+                         *               178,
+                         *               163,
+                         *               172,
+                         *               260,
+                         *               199,
+                         *               199,
+                         *               184,
+                         *               162,
+                         *               146,
+                         *               166
+                         *             ],
+                         *             "forecast": [
+                         *               115,
+                         *               126,
+                         *               141,
+                         *               135,
+                         *               125,
+                         *               149,
+                         *               170,
+                         *               170,
+                         *               158,
+                         *               133,
+                         *               114,
+                         *               140
+                         *             ],
+                         *             "median": [
+                         *               115,
+                         *               126,
+                         *               141,
+                         *               135,
+                         *               125,
+                         *               149,
+                         *               170,
+                         *               170,
+                         *               158,
+                         *               133,
+                         *               114,
+                         *               140
+                         *             ],
+                         *             "lo": [
+                         *               30.723,
+                         *               41.723,
+                         *               56.723,
+                         *               50.723,
+                         *               40.723,
+                         *               64.723,
+                         *               85.723,
+                         *               85.723,
+                         *               73.723,
+                         *               48.723,
+                         *               29.723,
+                         *               55.723
+                         *             ],
+                         *             "hi": [
+                         *               199.277,
+                         *               210.277,
+                         *               225.277,
+                         *               219.277,
+                         *               209.277,
+                         *               233.277,
+                         *               254.277,
+                         *               254.277,
+                         *               242.277,
+                         *               217.277,
+                         *               198.277,
+                         *               224.277
+                         *             ],
+                         *             "anomaly": [
+                         *               false,
+                         *               false,
+                         *               false,
+                         *               false,
+                         *               false,
+                         *               true,
+                         *               false,
+                         *               false,
+                         *               false,
+                         *               false,
+                         *               false,
+                         *               false
+                         *             ],
+                         *             "score": [
+                         *               0.356,
+                         *               0.285,
+                         *               0.439,
+                         *               0.332,
+                         *               0.558,
+                         *               1.317,
+                         *               0.344,
+                         *               0.344,
+                         *               0.309,
+                         *               0.344,
+                         *               0.38,
+                         *               0.309
+                         *             ],
+                         *             "anomalies": [
+                         *               29
+                         *             ]
+                         *           }
+                         *         ],
+                         *         "warnings": []
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             attempts: number;
                             /** Format: date-time */
@@ -948,6 +1126,18 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "job_id": "9d4e2b7a-1c3f-4a5e-8b6d-7f0a2c4e6b81",
+                         *       "status": "cancelled",
+                         *       "model": "seasonal-naive",
+                         *       "model_size": "default",
+                         *       "mode": "in-sample",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "finished_at": "2026-01-05T09:30:00.190Z",
+                         *       "attempts": 0
+                         *     }
+                         */
                         "application/json": {
                             attempts: number;
                             /** Format: date-time */

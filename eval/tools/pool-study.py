@@ -1,0 +1,225 @@
+"""Issue 35 design study, offline: prism over the pool sized by cost (src/forecasting/model-pool.ts), on the refit-free
+caches of prism-sim.py --backtest forward (the runtime's own predict_series: the API's numbers).
+
+Per set, the pool is what the service picks for the set's series: the base three (auto-ets, auto-theta, seasonal-naive)
+and every other served statistical model but naive whose mean estimated cost per series (catalog `cost`, as
+src/forecasting/cost.ts computes it on the training parts at context 2500) fits the budget. Combiners scored on it,
+each relative to the best single model of the WHOLE served set on that set (not only the pool's), MASE and WQL:
+
+  v3 O:S:P:A        prism's combiner (origins O, pool share S, weight power P, median share A; v4 = 2:0.5:8:0.5)
+  top K:S[:mean|median|v3]
+                    per request (batch of 64) and level, the K members with the lowest loss (pool share S of the
+                    request's mean, the rest the series' own), then their equal mean (or median, or v4 over them)
+  shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
+  oracle            the best fixed convex weights on the TEST split (0.1 grid over the 4 best single models of the
+                    pool by that metric): a bound for any one-set-of-weights combiner, not a design
+
+  runtime/.venv-core/bin/python eval/tools/prism-sim.py <sets> --origins 4 --backtest forward --members <all served> --methods ''   # caches
+  runtime/.venv-core/bin/python eval/tools/pool-study.py m3-yearly,tourism-yearly,m3-quarterly,tourism-quarterly [--budget 2000] [--oracle]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+
+spec = importlib.util.spec_from_file_location("prism_sim", Path(__file__).with_name("prism-sim.py"))
+ps = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ps)
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = ["auto-ets", "auto-theta", "seasonal-naive"]
+SERVED = ["auto-ets", "auto-theta", "seasonal-naive", "damped-ets", "dyn-opt-theta", "mstl", "auto-arima"]  # ces, naive: never in a pool (model-pool.ts)
+DEFAULT_DESIGNS = ("v3 2:0.5:8:0.5,v3 2:1:8:0.5,v3 2:0.5:4:0.5,v3 2:0.5:8:0.25,v3 2:0.5:8:0,v3 4:0.5:8:0.5,v3 2:0.5:16:0.5,"
+                   "top 2:1,top 3:1,top 4:1,top 3:0.5,top 3:1:median,top 4:1:median,top 3:1:v3,top 4:1:v3,top 5:1:v3,"
+                   "shrink 0.3:8,shrink 0.5:8,shrink 0.5:2,auto 2")
+
+
+def pool_of(key: str, budget: float, catalog: dict) -> tuple[list[str], dict]:
+    """The service's pool for this set's series (mean estimate per series, as model-pool.ts) and each model's estimate."""
+    _, _, _, season = ps.DATASETS[key]
+    costs = {m["id"]: m["cost"] for m in catalog["models"] if m.get("cost")}
+    ns = [min(y.size, 2500) for y, _ in ps.load(key)]
+    est = {m: float(np.mean([costs[m]["ms_per_series"] + costs[m]["us_per_point"] * n / 1000 * max(1, season / 12) for n in ns])) for m in SERVED}
+    # mstl without a season longer than 1 is auto-ets (the adapter's fallback): a second vote for the same forecast
+    return [m for m in SERVED if m in BASE or (est[m] <= budget and not (m == "mstl" and season <= 1))], est
+
+
+def reference(key: str, member: str) -> list:
+    """A served model's own forecasts (fit only, no windows: its single-model score), the runtime's predict_series;
+    cached under /tmp/pool35/. For the best-single reference where the model is not in the pool (ces)."""
+    import pickle
+    f = Path("/tmp/pool35") / f"ref.{key}.{member}.pkl"
+    if f.exists():
+        return pickle.loads(f.read_bytes())
+    from horizon_runtime.adapters.statistical import FitSpec, predict_series
+    _, h, _, season = ps.DATASETS[key]
+    spec_ = FitSpec(member, member, h, tuple(ps.LEVELS), season, (season,))
+    out = [predict_series(spec_, y).quantiles for y, _ in ps.load(key)]
+    f.parent.mkdir(exist_ok=True)
+    f.write_bytes(pickle.dumps(out))
+    return out
+
+
+def losses(st: ps.Study, origins: int) -> np.ndarray:
+    """(n, K, L) scale-free pinball losses over up to `origins` windows (NaN: none)."""
+    return st.pin[origins] / st.absum[origins][:, None, None]
+
+
+def mixed(st: ps.Study, origins: int, share: float, batch: int) -> np.ndarray:
+    """(n, K, L) share · the request's mean loss + (1 − share) · the series' own (the pooled loss where it has none)."""
+    own = losses(st, origins)
+    n, K, L = own.shape
+    out = np.full((n, K, L), np.nan)
+    for b in ps.batches_of(st.key, batch):
+        ob = own[b]
+        ok = ~np.isnan(ob).any((1, 2))
+        if not ok.any():
+            continue
+        pooled = ob[ok].mean(0)
+        for j, s in enumerate(b):
+            out[s] = share * pooled + (1 - share) * ob[j] if ok[j] else pooled
+    return out
+
+
+def top(st: ps.Study, k: int, share: float, how: str, batch: int) -> np.ndarray:
+    mix = mixed(st, 2, share, batch)
+    F = st.F[:, : st.K]
+    n, K, L, h = F.shape
+    out = np.empty((n, L, h))
+    for s in range(n):
+        if np.isnan(mix[s]).any():
+            out[s] = np.median(F[s], 0) if how == "median" else F[s].mean(0)
+            continue
+        for lv in range(L):
+            keep = np.argsort(mix[s, :, lv], kind="stable")[:k]
+            sub = F[s, keep, lv]
+            if how == "median":
+                out[s, lv] = np.median(sub, 0)
+            elif how == "v3":
+                m = np.maximum(mix[s, keep, lv], mix[s, keep, lv].max() * 1e-6 + 1e-12)
+                r = (m.min() / m) ** 8
+                out[s, lv] = 0.5 * np.median(sub, 0) + 0.5 * (r / r.sum()) @ sub
+            else:
+                out[s, lv] = sub.mean(0)
+    return ps.anchored(out)
+
+
+def auto_pick(st: ps.Study, windows: int, batch: int) -> np.ndarray:
+    """model auto's default rule (request scope, MASE, `windows` windows) on these caches: per request the member with the
+    lowest mean window MASE (the history before each window's scale, as cross-validation scores it). The windows here are
+    prism's (w = min(h, n/3), forecast from the one fit: forward()), not auto's (h steps, the fit's form refitted), so
+    this is an approximation: one-fit windows flatter the flexible models (eval/README.md, "auto without refits")."""
+    _, h, m, _ = ps.DATASETS[st.key]
+    data = ps.load(st.key)
+    cached = st.cached
+    F = st.F[:, : st.K]
+    out = np.empty(F.shape[:1] + F.shape[2:])
+    for b in ps.batches_of(st.key, batch):
+        score = np.zeros(st.K)
+        count = np.zeros(st.K)
+        for s in b:
+            y = data[s][0]
+            for k, mb in enumerate(st.members):
+                for j, (actual, fc) in enumerate(cached[mb][0][s][1][:windows], start=1):
+                    train = y[: y.size - j * actual.size]
+                    mm = m if train.size > m else 1
+                    if train.size <= mm:
+                        continue
+                    sc = np.mean(np.abs(train[mm:] - train[:-mm]))
+                    if sc > 0:
+                        score[k] += np.mean(np.abs(actual - fc[4])) / sc
+                        count[k] += 1
+        g = int(np.argmin(np.where(count > 0, score / np.maximum(count, 1), np.inf))) if count.any() else 0
+        out[b] = F[b, g]
+    return out
+
+
+def shrink(st: ps.Study, lam: float, power: float, batch: int) -> np.ndarray:
+    mix = mixed(st, 2, 0.5, batch)
+    F = st.F[:, : st.K]
+    n, K, L, h = F.shape
+    w = np.full((n, K, L), 1 / K)
+    has = ~np.isnan(mix).any((1, 2))
+    m = np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
+    r = (m.min(1, keepdims=True) / m) ** power
+    w[has] = lam / K + (1 - lam) * r / r.sum(1, keepdims=True)
+    return ps.anchored(np.einsum("nkl,nklh->nlh", w, F))
+
+
+def oracle(st: ps.Study, singles: list[tuple[float, float]], metric: int) -> tuple[float, float, dict]:
+    best4 = sorted(range(st.K), key=lambda k: singles[k][metric])[:4]
+    best = (np.inf, np.inf, {})
+    for grid in itertools.product(range(11), repeat=len(best4)):
+        if sum(grid) != 10:
+            continue
+        w = np.zeros(st.K)
+        w[best4] = np.array(grid) / 10
+        sc = st.score(ps.anchored(np.einsum("k,nklh->nlh", w, st.F[:, : st.K])))
+        if sc[metric] < best[metric]:
+            best = (sc[0], sc[1], {st.members[k]: round(float(w[k]), 1) for k in best4 if w[k]})
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("datasets")
+    ap.add_argument("--budget", type=float, default=2000)
+    ap.add_argument("--designs", default=DEFAULT_DESIGNS)
+    ap.add_argument("--cache-origins", type=int, default=4)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--oracle", action="store_true")
+    ap.add_argument("--reference", default="", help="served models scored alone for the best-single reference, fit only (e.g. ces)")
+    a = ap.parse_args()
+    catalog = json.loads((ROOT / "catalog/models.json").read_text())
+    designs = a.designs.split(",")
+    rel = {d: [] for d in designs}
+    for key in a.datasets.split(","):
+        pool, est = pool_of(key, a.budget, catalog)
+        served = [m for m in SERVED if (ps.CACHE / f"{key}.{m}.{a.cache_origins}.fwd.pkl").exists()]
+        cached = {m: ps.member_cache_forward(key, m, a.cache_origins) for m in dict.fromkeys(pool + served)}
+        everyone = ps.Study(key, list(cached), cached, a.cache_origins)
+        singles_all = {m: everyone.score(everyone.F[:, k]) for k, m in enumerate(cached)}
+        for m in filter(None, a.reference.split(",")):
+            singles_all[m] = everyone.score(np.stack(reference(key, m)))
+        best = (min(v[0] for v in singles_all.values()), min(v[1] for v in singles_all.values()))
+        st = ps.Study(key, pool, cached, a.cache_origins)
+        st.cached = cached
+        singles = [singles_all[m] for m in pool]
+        print(f"## {key}: pool {', '.join(pool)} (estimates ms/series: {', '.join(f'{m} {est[m]:.0f}' for m in SERVED)})")
+        for m, (x, y) in singles_all.items():
+            print(f"  {m:16s} MASE {x:.4f} WQL {y:.4f}{'' if m in pool else '  (not in the pool)'}")
+        print(f"  best single served (of {len(singles_all)} cached): MASE {best[0]:.4f} WQL {best[1]:.4f}")
+        for d in designs:
+            kind, spec_ = d.split(" ")
+            p = spec_.split(":")
+            if kind == "v3":
+                P = st.v3(int(p[0]), a.batch, float(p[3]), float(p[2]), float(p[1]))
+            elif kind == "top":
+                P = top(st, int(p[0]), float(p[1]), p[2] if len(p) > 2 else "mean", a.batch)
+            elif kind == "auto":
+                P = auto_pick(st, int(p[0]), a.batch)
+            else:
+                P = shrink(st, float(p[0]), float(p[1]), a.batch)
+            mase, wql = st.score(P)
+            rel[d].append((key, mase / best[0], wql / best[1]))
+            print(f"  {d:22s} MASE {mase:.4f} WQL {wql:.4f}  rel {mase / best[0]:.3f} / {wql / best[1]:.3f}", flush=True)
+        if a.oracle:
+            for metric, name in ((0, "MASE"), (1, "WQL")):
+                o = oracle(st, singles, metric)
+                print(f"  oracle {name}: MASE {o[0]:.4f} WQL {o[1]:.4f} rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f} weights {o[2]}", flush=True)
+    gm = lambda xs: float(np.exp(np.mean(np.log(xs))))
+    print("## summary: worst rel over sets and metrics, geomean MASE, WQL, and of both")
+    for d, r in sorted(rel.items(), key=lambda kv: max(max(x[1], x[2]) for x in kv[1])):
+        m, w = [x[1] for x in r], [x[2] for x in r]
+        print(f"  {d:22s} worst {max(m + w):.3f}  gm {gm(m):.3f} / {gm(w):.3f}  both {gm(m + w):.3f} | "
+              + " ".join(f"{k}:{x:.3f}/{y:.3f}" for k, x, y in r))
+
+
+if __name__ == "__main__":
+    main()
