@@ -70,7 +70,9 @@ export class HorizonError extends Error {
   readonly headers?: Record<string, string>;
   readonly unavailable?: UnavailableReason;
 
-  constructor(code: ErrorCode, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown; unavailable?: UnavailableReason } = {}) {
+  constructor(
+    code: ErrorCode, detail: string, extra: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown; unavailable?: UnavailableReason } = {},
+  ) {
     super(detail, { cause: extra.cause });
     this.code = code;
     this.status = ERRORS[code].status;

@@ -6,7 +6,9 @@
 // token it left in <data dir>/horizon.server.json (owner-only).
 import type { Config } from '../config.ts';
 import type { Database } from '../store/database.ts';
-import { listAccounts, accountOverview, updateAccount, createAccount, findAccountByName, type AccountChanges, type AccountOverview } from '../store/accounts.ts';
+import {
+  listAccounts, accountOverview, updateAccount, createAccount, findAccountByName, type AccountChanges, type AccountOverview,
+} from '../store/accounts.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.ts';
 import { lockHolder, StoreLockedError } from '../store/lock.ts';
 import { readServerInfo, type ServerInfo } from '../http/server-info.ts';
@@ -75,7 +77,9 @@ function throughServer(info: ServerInfo): AccountsBackend {
   const keysOf = (account: string) => `/v1/admin/accounts/${encodeURIComponent(account)}/keys`;
   return {
     list: async () => ((await call('GET', '/v1/admin/accounts')) as unknown as { accounts: AccountView[] }).accounts,
-    create: async (name, quotas) => (await call('POST', '/v1/admin/accounts', { name, daily_quota: quotas.dailyQuota, weekly_quota: quotas.weeklyQuota })) as unknown as AccountView,
+    create: async (name, quotas) => (await call(
+      'POST', '/v1/admin/accounts', { name, daily_quota: quotas.dailyQuota, weekly_quota: quotas.weeklyQuota },
+    )) as unknown as AccountView,
     listKeys: async (account) => ((await call('GET', keysOf(account))) as unknown as { keys: KeyView[] }).keys,
     createKey: async (account, keyName) => (await call('POST', keysOf(account), { name: keyName })) as unknown as CreatedKeyView,
     revokeKey: async (account, id) => (await call('DELETE', `${keysOf(account)}/${encodeURIComponent(id)}`)) as unknown as KeyView,
@@ -86,7 +90,9 @@ function throughServer(info: ServerInfo): AccountsBackend {
 }
 
 /** Runs `work` against the store, through the running server when it holds the embedded store. */
-export async function withAccounts<T>(config: Config, withStore: <R>(work: (d: Database) => Promise<R>) => Promise<R>, work: (backend: AccountsBackend) => Promise<T>): Promise<T> {
+export async function withAccounts<T>(
+  config: Config, withStore: <R>(work: (d: Database) => Promise<R>) => Promise<R>, work: (backend: AccountsBackend) => Promise<T>,
+): Promise<T> {
   if (!config.databaseUrl) {
     const holder = lockHolder(config.dataDir);
     if (holder !== undefined) {
@@ -102,13 +108,16 @@ export async function withAccounts<T>(config: Config, withStore: <R>(work: (d: D
 const quotaText = (n: number) => (n === 0 ? 'unlimited' : String(n));
 
 export function describeAccount(a: AccountView): string {
-  return `${a.name}: daily quota ${quotaText(a.daily_quota)} (used today ${a.used_today}), weekly quota ${quotaText(a.weekly_quota)} (used this week ${a.used_this_week}), ${a.disabled ? `disabled since ${a.disabled_at}` : 'enabled'}`;
+  return `${a.name}: daily quota ${quotaText(a.daily_quota)} (used today ${a.used_today}), weekly quota ${quotaText(a.weekly_quota)} (used this ` +
+    `week ${a.used_this_week}), ${a.disabled ? `disabled since ${a.disabled_at}` : 'enabled'}`;
 }
 
 export function accountsTable(accounts: AccountView[]): string {
   if (!accounts.length) return '(no accounts)';
   const rows = [['NAME', 'DAILY', 'USED TODAY', 'WEEKLY', 'USED THIS WEEK', 'STATE'],
-    ...accounts.map((a) => [a.name, quotaText(a.daily_quota), String(a.used_today), quotaText(a.weekly_quota), String(a.used_this_week), a.disabled ? 'disabled' : 'enabled'])];
+    ...accounts.map(
+      (a) => [a.name, quotaText(a.daily_quota), String(a.used_today), quotaText(a.weekly_quota), String(a.used_this_week), a.disabled ? 'disabled' : 'enabled'],
+    )];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()).join('\n');
 }

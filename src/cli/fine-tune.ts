@@ -39,10 +39,14 @@ export async function fineTuneCommand(argv: string[], io: Io = { stdout: process
   if (extra.length) throw new ForecastUsageError(`unexpected arguments: ${extra.join(' ')}`);
   const horizon = positiveInt('horizon', values.horizon);
   if (horizon === undefined) throw new ForecastUsageError('--horizon N is required (the horizon the model is trained for)');
-  if (values.freq !== undefined && !FREQS.has(values.freq)) throw new ForecastUsageError(`--freq must be one of ${[...FREQS].join(', ')}, got "${values.freq}"`);
-  if (values.mode !== undefined && values.mode !== 'full' && values.mode !== 'lora') throw new ForecastUsageError(`--mode must be full or lora, got "${values.mode}"`);
+  if (values.freq !== undefined && !FREQS.has(values.freq)) throw new ForecastUsageError(`--freq must be one of ${[...FREQS].join(', ')}, ` +
+    `got "${values.freq}"`);
+  if (values.mode !== undefined && values.mode !== 'full' && values.mode !== 'lora') throw new ForecastUsageError(
+    `--mode must be full or lora, got "${values.mode}"`,
+  );
   const learningRate = values['learning-rate'] === undefined ? undefined : Number(values['learning-rate']);
-  if (learningRate !== undefined && !(learningRate > 0)) throw new ForecastUsageError(`--learning-rate must be a positive number, got "${values['learning-rate']}"`);
+  if (learningRate !== undefined && !(learningRate > 0)) throw new ForecastUsageError(`--learning-rate must be a positive number, got ` +
+    `"${values['learning-rate']}"`);
   const key = values.key ?? io.env.HORIZON_API_KEY;
   if (!key) throw new ForecastUsageError('an API key is needed: --key or HORIZON_API_KEY');
   const baseUrl = values.url ?? io.env.HORIZON_URL ?? 'http://localhost:8080';
@@ -69,7 +73,10 @@ export async function fineTuneCommand(argv: string[], io: Io = { stdout: process
       job = await h.waitForFineTuningJob(job.job_id, {
         onPoll: (j) => {
           const p = j.progress;
-          const line = p ? `step ${p.step}/${p.steps}${p.loss !== null ? `, loss ${p.loss.toFixed(4)}` : ''}${p.validation_loss !== null ? `, validation loss ${p.validation_loss.toFixed(4)}` : ''}` : j.status;
+          const line = p
+            ? `step ${p.step}/${p.steps}${p.loss !== null ? `, loss ${p.loss.toFixed(4)}` : ''}`
+              + `${p.validation_loss !== null ? `, validation loss ${p.validation_loss.toFixed(4)}` : ''}`
+            : j.status;
           if (line !== last) io.stderr.write(`horizon: ${line}\n`);
           last = line;
         },
@@ -88,7 +95,9 @@ export async function fineTuneCommand(argv: string[], io: Io = { stdout: process
     const s = job.summary;
     const wql = s ? `; validation WQL ${s.validation_wql_before?.toFixed(4)} → ${s.validation_wql_after?.toFixed(4)}` : '';
     io.stdout.write(`${job.status === 'completed' ? job.model_id : job.job_id}\n`);
-    io.stderr.write(`horizon: ${job.status === 'completed' ? `model ${job.model_id} ready${wql}; forecast with --model ${job.name}` : `job ${job.job_id} ${job.status}`}\n`);
+    io.stderr.write(
+      `horizon: ${job.status === 'completed' ? `model ${job.model_id} ready${wql}; forecast with --model ${job.name}` : `job ${job.job_id} ${job.status}`}\n`,
+    );
   }
   return 0;
 }

@@ -49,14 +49,17 @@ export function indexOf(csv: DataCsv, freq: Freq): string[] {
 
 /** A forecast's (or fine-tuning's) data: the CSV with its frequency (--freq, else inferred) and the API's index. A
  * one-row file says so: one date has no step to infer from, and one value per series is not a history. */
-export function readSeriesCsv(file: string, freqOption: string | undefined, fail: (message: string) => Error): { names: string[]; columns: (number | null)[][]; freq: Freq; index: string[] } {
+export function readSeriesCsv(
+  file: string, freqOption: string | undefined, fail: (message: string) => Error,
+): { names: string[]; columns: (number | null)[][]; freq: Freq; index: string[] } {
   const csv = readDataCsv(file, fail);
   if (csv.dates.length === 1) {
     throw fail(`${file} has one data row (${csv.dates[0].date}): a forecast needs each series' history, at least 2 dates with values `
       + '(and the frequency is read from their steps); add the earlier rows');
   }
   const freq = (freqOption ?? inferFreq(csv.dates)) as Freq | null;
-  if (!freq) throw fail(`${file}: the frequency cannot be inferred from the dates (their usual step is not an hour, day, week, month, quarter or year); pass --freq`);
+  if (!freq) throw fail(`${file}: the frequency cannot be inferred from the dates (their usual step is not an hour, day, week, month, quarter ` +
+    `or year); pass --freq`);
   return { names: csv.names, columns: csv.columns, freq, index: indexOf(csv, freq) };
 }
 
@@ -64,7 +67,9 @@ export function readSeriesCsv(file: string, freqOption: string | undefined, fail
  * server to stderr; false for any other error (the caller rethrows it). */
 export function reportRequestError(error: unknown, names: string[], baseUrl: string, io: Pick<Io, 'stderr'>): boolean {
   if (error instanceof HorizonError) {
-    const fields = error.errors.map((e) => `\n  ${e.series !== undefined ? `series ${e.series} ("${names[e.series] ?? '?'}"), ` : ''}${e.field}: ${e.reason}`).join('');
+    const fields = error.errors.map(
+      (e) => `\n  ${e.series !== undefined ? `series ${e.series} ("${names[e.series] ?? '?'}"), ` : ''}${e.field}: ${e.reason}`,
+    ).join('');
     io.stderr.write(`horizon: ${error.status || ''} ${error.code}: ${error.detail}${fields}\n`);
     return true;
   }
@@ -107,7 +112,8 @@ function progress(io: Io): { update(job: Job): void; done(): void } {
       if (tty) {
         const width = 24;
         const filled = Math.round((width * steps[job.status]) / 3);
-        io.stderr.write(`\r\x1b[2Khorizon: job ${job.job_id.slice(0, 8)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${job.status.padEnd(9)} ${seconds} s`);
+        io.stderr.write(`\r\x1b[2Khorizon: job ${job.job_id.slice(0, 8)} ` +
+          `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${job.status.padEnd(9)} ${seconds} s`);
       } else if (job.status !== last) {
         io.stderr.write(`horizon: job ${job.job_id} ${job.status} (${seconds} s)\n`);
       }
@@ -133,7 +139,8 @@ export async function forecastCommand(argv: string[], io: Io = { stdout: process
   const horizon = Number(values.horizon);
   if (values.horizon === undefined) throw new ForecastUsageError('--horizon N is required');
   if (!Number.isInteger(horizon) || horizon < 1) throw new ForecastUsageError(`--horizon must be a positive integer, got "${values.horizon}"`);
-  if (values.freq !== undefined && !FREQS.has(values.freq)) throw new ForecastUsageError(`--freq must be one of ${[...FREQS].join(', ')}, got "${values.freq}"`);
+  if (values.freq !== undefined && !FREQS.has(values.freq)) throw new ForecastUsageError(`--freq must be one of ${[...FREQS].join(', ')}, ` +
+    `got "${values.freq}"`);
   const key = values.key ?? io.env.HORIZON_API_KEY;
   if (!key) throw new ForecastUsageError('an API key is needed: --key or HORIZON_API_KEY');
   const baseUrl = values.url ?? io.env.HORIZON_URL ?? 'http://localhost:8080';

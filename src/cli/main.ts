@@ -38,7 +38,8 @@ const USAGE = `usage:
 
 accounts and keys commands also work while the server runs (through it, embedded store; directly, PostgreSQL).
 
-environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_MODEL_DIR (./models), HF_ENDPOINT / HF_TOKEN (pulls), HORIZON_DATABASE_URL (PostgreSQL instead of the embedded store); see README`;
+environment: PORT (8080), HORIZON_DATA_DIR (./data), HORIZON_MODEL_DIR (./models), HF_ENDPOINT / HF_TOKEN (pulls), HORIZON_DATABASE_URL (PostgreSQL instead ` +
+  `of the embedded store); see README`;
 
 class UsageError extends Error {}
 
@@ -186,10 +187,15 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (error: Error) => {
   if (error instanceof McpUsageError) { process.stderr.write(`horizon: ${error.message}\n\n${MCP_USAGE}\n`); process.exitCode = 2; return; }
-  if (error instanceof SeriesUsageError) { process.stderr.write(`horizon: ${error.message}\n${error.showUsage ? `\n${SERIES_USAGE}\n` : ''}`); process.exitCode = 2; return; }
-  if (error instanceof ForecastUsageError) { process.stderr.write(`horizon: ${error.message}\n${error.showUsage ? `\n${process.argv[2] === 'fine-tune' ? FINE_TUNE_USAGE : FORECAST_USAGE}\n` : ''}`); process.exitCode = 2; return; }
+  if (error instanceof SeriesUsageError) { process.stderr.write(
+    `horizon: ${error.message}\n${error.showUsage ? `\n${SERIES_USAGE}\n` : ''}`,
+  ); process.exitCode = 2; return; }
+  if (error instanceof ForecastUsageError) { process.stderr.write(
+    `horizon: ${error.message}\n${error.showUsage ? `\n${process.argv[2] === 'fine-tune' ? FINE_TUNE_USAGE : FORECAST_USAGE}\n` : ''}`,
+  ); process.exitCode = 2; return; }
   if (error instanceof CliError) { process.stderr.write(`horizon: ${error.message}\n`); process.exitCode = error.exitCode; return; }
-  const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof OperatorError || error instanceof AccountExistsError || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
+  const expected = error instanceof UsageError || error instanceof NoSuchAccountError || error instanceof OperatorError || error instanceof AccountExistsError
+    || error instanceof DuplicateKeyNameError || error instanceof StoreLockedError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS_');
   process.stderr.write(`horizon: ${error.message}\n${expected && error instanceof UsageError ? `\n${USAGE}\n` : ''}`);
   process.exitCode = expected ? 2 : 1;
 });

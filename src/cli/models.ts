@@ -27,12 +27,17 @@ const PULL_ERROR_EXIT: Record<string, number> = {
 };
 
 function mb(bytes: number): string {
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} kB` : `${Math.round(bytes)} B`;
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB`
+    : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB`
+    : bytes >= 1e3 ? `${(bytes / 1e3).toFixed(1)} kB`
+    : `${Math.round(bytes)} B`;
 }
 
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '--';
-  return seconds >= 3600 ? `${Math.floor(seconds / 3600)}h${Math.round((seconds % 3600) / 60)}m` : seconds >= 60 ? `${Math.floor(seconds / 60)}m${Math.round(seconds % 60)}s` : `${Math.round(seconds)}s`;
+  return seconds >= 3600 ? `${Math.floor(seconds / 3600)}h${Math.round((seconds % 3600) / 60)}m`
+    : seconds >= 60 ? `${Math.floor(seconds / 60)}m${Math.round(seconds % 60)}s`
+    : `${Math.round(seconds)}s`;
 }
 
 /** Whether the runtime group's virtualenv holds its whole requirements file (runtime/setup.sh's stamp). */
@@ -49,17 +54,21 @@ async function installGroup(model: CatalogModel, json: boolean): Promise<void> {
   const started = Date.now();
   const child = spawn('bash', [join(RUNTIME_DIR, 'setup.sh'), group], { stdio: ['ignore', json ? 'ignore' : 'inherit', 'inherit'] });
   const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
-  if (code !== 0) throw new CliError(`installing the runtime group "${group}" failed (runtime/setup.sh ${group} exited ${code}); its output is above`, PULL_EXIT.unexpected);
-  say(`installed the runtime group "${group}" in ${duration((Date.now() - started) / 1000)}; a running server serves its models from its next start`, { event: 'installed_runtime', group, seconds: Math.round((Date.now() - started) / 1000) });
+  if (code !== 0) throw new CliError(`installing the runtime group "${group}" failed (runtime/setup.sh ${group} exited ${code}); ` +
+    `its output is above`, PULL_EXIT.unexpected);
+  say(`installed the runtime group "${group}" in ${duration((Date.now() - started) / 1000)}; a running server serves its models ` +
+    `from its next start`, { event: 'installed_runtime', group, seconds: Math.round((Date.now() - started) / 1000) });
 }
 
 function licenseAccepted(model: CatalogModel, modelDir: string, env: NodeJS.ProcessEnv): boolean {
   const opted = (env.HORIZON_ACCEPT_LICENSES ?? '').split(',').map((s) => s.trim());
-  return !model.license.requires_opt_in || opted.includes('*') || opted.includes(model.id) || readLicenseAcceptances(modelDir)[model.id]?.license === model.license.id;
+  return !model.license.requires_opt_in || opted.includes('*') || opted.includes(model.id)
+    || readLicenseAcceptances(modelDir)[model.id]?.license === model.license.id;
 }
 
 function licenseLine(model: CatalogModel): string {
-  return `${model.license.name} (${model.license.id})${model.license.commercial ? '' : ', non-commercial'}${model.license.requires_opt_in ? ', needs the operator\'s acceptance' : ''}`;
+  return `${model.license.name} ` +
+    `(${model.license.id})${model.license.commercial ? '' : ', non-commercial'}${model.license.requires_opt_in ? ', needs the operator\'s acceptance' : ''}`;
 }
 
 /** Per-file progress: redrawn bars on a terminal, one line per finished file otherwise. */
@@ -123,7 +132,8 @@ async function pullOne(model: CatalogModel, size: string, flags: ModelsFlags, mo
   });
   if (outcome.error) throw new CliError(`${model.id} ${size}: ${outcome.error.message}`, PULL_ERROR_EXIT[outcome.error.code] ?? outcome.exitCode ?? 1);
   const dir = `${modelDir}/${model.id}/${size}`;
-  if (!json) out.write(outcome.upToDate ? `${model.id} ${size} is up to date (${outcome.commit?.slice(0, 12)}) in ${dir}\n` : `installed ${model.id} ${size} (${outcome.commit?.slice(0, 12)}) in ${dir}\n`);
+  if (!json) out.write(outcome.upToDate ? `${model.id} ${size} is up to date (${outcome.commit?.slice(0, 12)}) in ${dir}\n` : `installed ${model.id} ${size} ` +
+    `(${outcome.commit?.slice(0, 12)}) in ${dir}\n`);
   return { model: model.id, size, dir, commit: outcome.commit, up_to_date: outcome.upToDate };
 }
 
@@ -148,17 +158,28 @@ export async function modelsCommand(command: string | undefined, args: string[],
       const runtime = Boolean(catalog.groups[m.group]?.in_process) || groups.has(m.group);
       const accepted = licenseAccepted(m, modelDir, process.env);
       if (!pullable(m)) {
-        return Object.keys(m.sizes).map((size) => ({ model: m.id, size, weights: 'none needed', installed: true, bytes: null, revision: null, commit: null, pulled_at: null, download_mb: null, license: m.license.id, license_accepted: accepted, served: runtime && accepted }));
+        return Object.keys(m.sizes).map((size) => ({
+          model: m.id, size, weights: 'none needed', installed: true, bytes: null, revision: null, commit: null, pulled_at: null, download_mb: null,
+          license: m.license.id, license_accepted: accepted, served: runtime && accepted,
+        }));
       }
-      return rows.filter((r) => r.model === m.id).map((r) => ({ ...r, weights: r.installed ? 'installed' : 'not installed', license: m.license.id, license_accepted: accepted, served: runtime && accepted && r.installed, pull: r.installed ? undefined : pullCommand(m, r.size) }));
+      return rows.filter((r) => r.model === m.id).map((r) => ({
+        ...r, weights: r.installed ? 'installed' : 'not installed', license: m.license.id, license_accepted: accepted,
+        served: runtime && accepted && r.installed, pull: r.installed ? undefined : pullCommand(m, r.size),
+      }));
     });
     if (flags.json) { process.stdout.write(`${JSON.stringify({ model_dir: modelDir, models: listed })}\n`); return 0; }
     const table = [['MODEL', 'SIZE', 'WEIGHTS', 'ON DISK', 'COMMIT', 'LICENCE', 'SERVED'], ...listed.map((r) => [
-      r.model, r.size, r.weights, r.bytes === null ? (r.download_mb ? `(~${r.download_mb >= 1000 ? `${(r.download_mb / 1000).toFixed(1)} GB` : `${r.download_mb} MB`})` : '-') : mb(r.bytes),
+      r.model, r.size, r.weights,
+      r.bytes === null
+        ? (r.download_mb ? `(~${r.download_mb >= 1000 ? `${(r.download_mb / 1000).toFixed(1)} GB` : `${r.download_mb} MB`})` : '-')
+        : mb(r.bytes),
       r.commit ? r.commit.slice(0, 12) : '-', `${r.license}${r.license_accepted ? '' : ' (not accepted)'}`, r.served ? 'yes' : 'no',
     ])];
     const widths = table[0].map((_, c) => Math.max(...table.map((row) => row[c].length)));
-    process.stdout.write(`weights directory: ${modelDir}\n${table.map((row) => row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()).join('\n')}\n`);
+    process.stdout.write(
+      `weights directory: ${modelDir}\n${table.map((row) => row.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd()).join('\n')}\n`,
+    );
     return 0;
   }
 
@@ -170,7 +191,8 @@ export async function modelsCommand(command: string | undefined, args: string[],
     throw new CliError(`unknown model "${id}"${didYouMean(id, withWeights)}; models with weights: ${withWeights.join(', ')}`, PULL_EXIT.usage);
   }
   if (!pullable(model)) throw new CliError(`${id} has no weights to ${command === 'rm' ? 'remove' : 'pull'} (it runs from its library alone)`, PULL_EXIT.usage);
-  if (flags.size && !model.sizes[flags.size]) throw new CliError(`${id} has no size "${flags.size}"${didYouMean(flags.size, Object.keys(model.sizes))}; sizes: ${Object.keys(model.sizes).join(', ')}`, PULL_EXIT.usage);
+  if (flags.size && !model.sizes[flags.size]) throw new CliError(`${id} has no size "${flags.size}"${didYouMean(flags.size, Object.keys(model.sizes))}; ` +
+    `sizes: ${Object.keys(model.sizes).join(', ')}`, PULL_EXIT.usage);
 
   if (command === 'rm') {
     const removed = removeWeights(modelDir, model, flags.size);

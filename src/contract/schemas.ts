@@ -4,9 +4,12 @@
 import { Type } from '@fastify/type-provider-typebox';
 
 export const UnavailableReason = Type.Object({
-  code: Type.Union([Type.Literal('runtime_not_installed'), Type.Literal('license_not_accepted'), Type.Literal('weights_missing'), Type.Literal('members_unavailable')]),
+  code: Type.Union(
+    [Type.Literal('runtime_not_installed'), Type.Literal('license_not_accepted'), Type.Literal('weights_missing'), Type.Literal('members_unavailable')],
+  ),
   detail: Type.String({ description: 'what is missing and how the operator enables the model' }),
-  command: Type.Optional(Type.String({ description: 'the command that fixes it: weights_missing, the pull of the default size; runtime_not_installed, the setup' })),
+  command: Type.Optional(Type.String({ description: 'the command that fixes it: weights_missing, the pull of the default size; ' +
+    'runtime_not_installed, the setup' })),
   variable: Type.Optional(Type.String({ description: 'license_not_accepted: the variable that accepts the licence (HORIZON_ACCEPT_LICENSES)' })),
   runtime_group: Type.Optional(Type.String({ description: 'runtime_not_installed: the runtime group (virtualenv) that serves the model' })),
 }, { additionalProperties: false, description: 'why a catalog model is not served by this deployment' });
@@ -18,13 +21,17 @@ export const Warning = Type.Object({
 });
 
 export const SeriesPrediction = Type.Object({
-  prediction: Type.Record(Type.String(), Type.Array(Type.Number()), { description: '"mean" plus one array per requested quantile level, keyed by the level as a string' }),
+  prediction: Type.Record(Type.String(), Type.Array(Type.Number()), { description: '"mean" plus one array per requested quantile level, keyed by ' +
+    'the level as a string' }),
   index: Type.Array(Type.String(), { description: 'forecast dates' }),
-  samples: Type.Optional(Type.Array(Type.Array(Type.Number()), { description: 'with `samples: N`: N sample paths of horizon values each, drawn with the model\'s own sampling' })),
+  samples: Type.Optional(Type.Array(Type.Array(Type.Number()), { description: 'with `samples: N`: N sample paths of horizon values each, drawn with the ' +
+    'model\'s own sampling' })),
   contributions: Type.Optional(Type.Object({
     base: Type.Array(Type.Number(), { description: 'per step: the mean forecast without any covariate' }),
-    features: Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'per covariate (its name as sent), per step: its Shapley value; base + Σ features = mean' }),
-  }, { description: 'with `explain: true`: each covariate\'s contribution to the mean forecast (SHAP values over every coalition of the series\' covariates)' })),
+    features: Type.Record(Type.String(), Type.Array(Type.Number()), { description: 'per covariate (its name as sent), per step: its Shapley value; base ' +
+      '+ Σ features = mean' }),
+  }, { description: 'with `explain: true`: each covariate\'s contribution to the mean forecast (SHAP values over every coalition of the ' +
+    'series\' covariates)' })),
 });
 
 const Scores = { mase: Type.Union([Type.Number(), Type.Null()]), wql: Type.Union([Type.Number(), Type.Null()]), smape: Type.Number() };
@@ -39,10 +46,14 @@ export const BacktestMetrics = Type.Object({
 
 export const ModelPool = Type.Object({
   source: Type.Union([Type.Literal('request'), Type.Literal('operator'), Type.Literal('foundation'), Type.Literal('cost')], {
-    description: '`request`: the models the request named; `operator`: the deployment\'s configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always)',
+    description: '`request`: the models the request named; `operator`: the deployment\'s configured list; `foundation`: the served foundation models; ' +
+      '`cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and ' +
+      'seasonal-naive always)',
   }),
   budget_ms: Type.Optional(Type.Number({ description: '`cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series' })),
-  left_out: Type.Optional(Type.Array(Type.Object({ model: Type.String(), estimate_ms: Type.Number({ description: 'its estimated ms per series on this request' }) }), {
+  left_out: Type.Optional(Type.Array(Type.Object(
+    { model: Type.String(), estimate_ms: Type.Number({ description: 'its estimated ms per series on this request' }) },
+  ), {
     description: '`cost` only: the served statistical models over the budget on this request',
   })),
 }, { description: 'where the models of prism or auto came from, and (sized by cost) what was left out' });
@@ -59,13 +70,22 @@ export const AutoInfo = Type.Object({
   step: Type.Integer({ description: 'steps between origins (= horizon)' }),
   candidates: Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models cross-validated' }),
   pool: Type.Optional(ModelPool),
-  leaderboard: Type.Array(Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Type.Union([Type.Number(), Type.Null()]) }), { description: 'the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no window fits any series' }),
+  leaderboard: Type.Array(
+    Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Type.Union([Type.Number(), Type.Null()]) }),
+    {
+      description: 'the candidates ranked by their score pooled over every series (as POST /v1/cross-validation ranks them); empty when no ' +
+        'window fits any series',
+    },
+  ),
   series: Type.Array(Type.Object({
     model: Type.String({ description: 'the model that forecast this series' }),
     model_size: Type.String(),
     score: Type.Union([Type.Number(), Type.Null()], { description: "that model's cross-validation score on this series (the metric); null for a fallback" }),
     windows: Type.Integer({ description: 'windows of this series scored' }),
-    picked_by: Type.Union([Type.Literal('series'), Type.Literal('request'), Type.Literal('fallback')], { description: '`series`: its own cross-validation winner (scope series: when its score beats the request winner\'s on this series by the switch margin, or is that winner); `request`: the request\'s winner (the leaderboard\'s first); `fallback`: no window fits this series, it got the request\'s winner (or the first candidate when no series has a window), with a warning' }),
+    picked_by: Type.Union([Type.Literal('series'), Type.Literal('request'), Type.Literal('fallback')], { description: '`series`: its own cross-validation ' +
+      'winner (scope series: when its score beats the request winner\'s on this series by the switch margin, or is that winner); `request`: the request\'s ' +
+      'winner (the leaderboard\'s first); `fallback`: no window fits this series, it got the request\'s winner (or the first candidate when no series has a ' +
+      'window), with a warning' }),
   }), { description: 'series[i]: what forecast input series i' }),
 }, { description: 'model "auto" only: which candidate forecast each series, and why' });
 
@@ -101,5 +121,6 @@ export const ModelInfo = Type.Object({
   base_size: Type.Optional(Type.String()),
   job_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the fine-tuning job that made it' })),
   created_at: Type.Optional(Type.String({ format: 'date-time' })),
-  training: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the training summary: series, steps, mode, learning_rate, horizon, validation_windows, validation_wql_before, validation_wql_after, losses, train_seconds, steps_per_second, device' })),
+  training: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the training summary: series, steps, mode, learning_rate, horizon, ' +
+    'validation_windows, validation_wql_before, validation_wql_after, losses, train_seconds, steps_per_second, device' })),
 });

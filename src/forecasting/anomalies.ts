@@ -353,7 +353,9 @@ export async function runAnomalies(p: AnomaliesPlan, inference: InferenceClient,
   const scored = p.mode === 'windows' ? scoreWindows(p, answers[0], series) : scoreInSample(p, answers, series);
   return {
     model: p.model, model_size: p.size, mode: p.mode, level: p.level, step: p.step, context: p.context, min_history: p.minHistory,
-    ...(p.body.detection_size !== undefined && { detection_size: p.body.detection_size }), quantiles: p.quantiles, n_windows: scored.count, n_anomalies: series.reduce((sum, s) => sum + s.anomalies.length, 0),
+    ...(p.body.detection_size !== undefined && {
+      detection_size: p.body.detection_size,
+    }), quantiles: p.quantiles, n_windows: scored.count, n_anomalies: series.reduce((sum, s) => sum + s.anomalies.length, 0),
     series, warnings: scored.warnings, ...(scored.auto && { auto: scored.auto }),
   };
 }

@@ -47,13 +47,15 @@ export function planBacktest(options: EvaluationOptions, request: NormalizedRequ
   request.series.forEach((s, i) => {
     const n = s.target.length;
     if (n <= holdout) {
-      errors.push({ series: i, field: `series[${i}].target`, reason: `a backtest holding out ${holdout} steps needs more than ${holdout} observations in the context, got ${n}` });
+      errors.push({ series: i, field: `series[${i}].target`, reason: `a backtest holding out ${holdout} steps needs more than ${holdout} observations in ` +
+        `the context, got ${n}` });
       return;
     }
     const held = s.target.slice(n - holdout);
     const missing = held.findIndex((v) => v === null);
     if (missing >= 0) {
-      errors.push({ series: i, field: `series[${i}].target[${n - holdout + missing}]`, reason: 'the held-out tail of a backtest must be observed, but this value is missing' });
+      errors.push({ series: i, field: `series[${i}].target[${n - holdout + missing}]`, reason: 'the held-out tail of a backtest must be observed, but ' +
+        'this value is missing' });
       return;
     }
     const head = s.target.slice(0, n - holdout);

@@ -159,7 +159,8 @@ export function parseDate(freq: Freq, text: string): ParseDateResult {
   if (offsetSeconds === null) return { ok: false, reason: `${quoted} has an impossible UTC offset ${zone}: hours run 00-23 and minutes 00-59` };
   if (freq !== 'H') {
     if (hour !== 0 || minute !== 0 || second !== 0) {
-      return { ok: false, reason: `${quoted} has a time of day; freq ${freq} takes dates YYYY-MM-DD (or midnight date-times); times other than midnight are for freq H` };
+      return { ok: false, reason: `${quoted} has a time of day; freq ${freq} takes dates YYYY-MM-DD (or midnight date-times); times other than ` +
+        `midnight are for freq H` };
     }
     // a daily label names a civil day: the offset says where, not which day
     return checkStamp(text, year, month, day, 0, 0, 0, false);
@@ -182,7 +183,8 @@ function toUtc(text: string, local: Stamp, offsetSeconds: number): ParseDateResu
   const seconds = instant(local) - offsetSeconds;
   const days = Math.floor(seconds / SECONDS_PER_DAY);
   const date = civilDate(days);
-  if (date.year < 1 || date.year > MAX_YEAR) return { ok: false, reason: `${JSON.stringify(text)} is not supported: in UTC it falls outside the years 0001 to ${MAX_YEAR}` };
+  if (date.year < 1 || date.year > MAX_YEAR) return { ok: false, reason: `${JSON.stringify(text)} is not supported: in UTC it falls outside the years ` +
+    `0001 to ${MAX_YEAR}` };
   return { ok: true, stamp: { ...date, secondOfDay: seconds - days * SECONDS_PER_DAY, zulu: true } };
 }
 
@@ -222,7 +224,8 @@ export function parseIndex(freq: Freq, dates: readonly string[]): ParseIndexResu
   for (const [position, stamp] of stamps.entries()) {
     const step = months ? monthStep(origin, stamp, months) : fixedStep(freq, origin, stamp);
     if (step === null) {
-      const reason = `${JSON.stringify(dates[position])} is off the ${freq} grid: it is not a whole number of ${STEP_NAME[freq]} after the first date ${JSON.stringify(dates[0])}`;
+      const reason = `${JSON.stringify(dates[position])} is off the ${freq} grid: it is not a whole number of ${STEP_NAME[freq]} after the first ` +
+        `date ${JSON.stringify(dates[0])}`;
       return { ok: false, error: { position, date: dates[position], reason } };
     }
     steps.push(step);
@@ -232,7 +235,8 @@ export function parseIndex(freq: Freq, dates: readonly string[]): ParseIndexResu
     const inferred = inferDayPosition(stamps);
     if (!inferred.ok) {
       const { position, expected } = inferred;
-      const reason = `${JSON.stringify(dates[position])} is off the ${freq} grid: the earlier dates are on ${describeDayPosition(expected)}, so ${formatStamp(freq, stampOnPosition(stamps[position].year, stamps[position].month, expected))} was expected`;
+      const reason = `${JSON.stringify(dates[position])} is off the ${freq} grid: the earlier dates are on ${describeDayPosition(expected)}, ` +
+        `so ${formatStamp(freq, stampOnPosition(stamps[position].year, stamps[position].month, expected))} was expected`;
       return { ok: false, error: { position, date: dates[position], reason } };
     }
     dayPosition = inferred.position;
@@ -335,7 +339,8 @@ export function findContinuationError(index: ParsedIndex, dates: readonly string
     const expected = stampAtStep(index.grid, lastStep + 1 + position);
     if (instant(parsed.stamp) !== instant(expected)) {
       const last = dateAtStep(index.grid, lastStep);
-      const reason = `${JSON.stringify(date)} does not continue the ${index.grid.freq} grid: step ${position + 1} after the last index date ${last} is ${formatStamp(index.grid.freq, expected)}`;
+      const reason = `${JSON.stringify(date)} does not continue the ${index.grid.freq} grid: step ${position + 1} after the last index date ${last} ` +
+        `is ${formatStamp(index.grid.freq, expected)}`;
       return { position, date, reason };
     }
   }

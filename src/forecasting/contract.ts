@@ -25,7 +25,9 @@ const encoder = new TextEncoder();
  * a fresh buffer of its own, so a thread transfers it instead of copying. */
 export function answerBytes(text: string | string[], shape: ContractShape, chunkSeries = 0): { body: Uint8Array; timing: Record<string, number> } {
   // a call cut into fair chunks (runtime/inference.ts): the chunks' answers joined in order
-  const answer = typeof text === 'string' ? decodeInferResponse(JSON.parse(text)) : joinChunkAnswers(text.map((t) => decodeInferResponse(JSON.parse(t))), chunkSeries);
+  const answer = typeof text === 'string' ? decodeInferResponse(JSON.parse(text)) : joinChunkAnswers(
+    text.map((t) => decodeInferResponse(JSON.parse(t))), chunkSeries,
+  );
   return { body: encoder.encode(JSON.stringify(shapeAnswer(shape, answer))), timing: answer.timing ?? {} };
 }
 

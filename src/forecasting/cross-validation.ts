@@ -22,7 +22,8 @@ export interface CrossValidationBody {
   series: InputSeries[]; horizon: number; freq: string; models: (string | { model: string; model_size?: string })[];
   /** true (default): each window fitted on its own; false: from the whole-history fit (refit_free_backtest models);
    * 'form' (model "auto"'s default): the whole-history fit's form fitted again before each cutoff */
-  n_windows?: number; step?: number; refit?: boolean | 'form'; metric?: 'wql' | 'mase' | 'smape'; season_length?: number; context?: number; quantiles?: number[];
+  n_windows?: number; step?: number; refit?: boolean | 'form'; metric?: 'wql' | 'mase' | 'smape';
+  season_length?: number; context?: number; quantiles?: number[];
 }
 export interface Win { series: number; window: number; cutoff: number; input: InputSeries; actual: number[]; train: number[] }
 
@@ -32,7 +33,9 @@ export function truncate(s: InputSeries, cutoff: number, horizon: number): Input
   const out: InputSeries = { target: s.target.slice(0, cutoff), index: s.index.slice(0, cutoff) };
   if (s.hist_variables) out.hist_variables = Object.fromEntries(Object.entries(hist).map(([k, v]) => [k, v.slice(0, cutoff)]));
   if (s.future_variables) {
-    out.future_variables = Object.fromEntries(Object.keys(s.future_variables).map((k) => [k, (hist[k] ?? []).slice(cutoff, cutoff + horizon).map((v) => v ?? 0)]));
+    out.future_variables = Object.fromEntries(
+      Object.keys(s.future_variables).map((k) => [k, (hist[k] ?? []).slice(cutoff, cutoff + horizon).map((v) => v ?? 0)]),
+    );
     out.future_variables_index = s.index.slice(cutoff, cutoff + horizon);
   }
   if (s.static_variables) out.static_variables = s.static_variables;
@@ -60,7 +63,9 @@ export interface CrossValidationPlan {
 }
 
 /** Every 4xx of a cross-validation, before anything is charged; windows that do not fit become warnings. */
-export function planCrossValidation(body: CrossValidationBody, registry: ModelRegistry, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {}): CrossValidationPlan {
+export function planCrossValidation(
+  body: CrossValidationBody, registry: ModelRegistry, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {},
+): CrossValidationPlan {
   const { horizon } = body;
   const nWindows = body.n_windows ?? 1;
   const step = body.step ?? horizon;
@@ -75,12 +80,15 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
     for (let w = 0; w < nWindows; w++) {
       const cutoff = n - horizon - w * step;
       const field = `series[${i}].target`;
-      if (cutoff < 1) { warnings.push({ series: i, field, message: `window ${w} left out: its cutoff ${cutoff} leaves no history (n ${n} - horizon ${horizon} - ${w}*step ${step})` }); continue; }
+      if (cutoff < 1) { warnings.push({ series: i, field, message: `window ${w} left out: its cutoff ${cutoff} leaves no history (n ${n} - ` +
+        `horizon ${horizon} - ${w}*step ${step})` }); continue; }
       const actual = s.target.slice(cutoff, cutoff + horizon);
-      if (actual.some((v) => v === null)) { warnings.push({ series: i, field, message: `window ${w} left out: a value to score (positions ${cutoff}..${cutoff + horizon - 1}) is missing` }); continue; }
+      if (actual.some((v) => v === null)) { warnings.push({ series: i, field, message: `window ${w} left out: a value to score ` +
+        `(positions ${cutoff}..${cutoff + horizon - 1}) is missing` }); continue; }
       const train = s.target.slice(0, cutoff).filter((v): v is number => v !== null);
       if (train.length === 0) { warnings.push({ series: i, field, message: `window ${w} left out: nothing observed before its cutoff ${cutoff}` }); continue; }
-      if (train.length <= seasonLength) warnings.push({ series: i, field, message: `window ${w}: ${train.length} observations before the cutoff are not more than season_length ${seasonLength}; its MASE uses m = 1` });
+      if (train.length <= seasonLength) warnings.push({ series: i, field, message: `window ${w}: ${train.length} observations before the cutoff are not more ` +
+        `than season_length ${seasonLength}; its MASE uses m = 1` });
       windows.push({ series: i, window: w, cutoff, input: truncate(s, cutoff, horizon), actual: actual as number[], train });
     }
   });
@@ -89,8 +97,13 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
   const plans: CrossValidationPlan['plans'] = [];
   for (const [m, ref] of body.models.entries()) {
     const { model, model_size } = typeof ref === 'string' ? { model: ref, model_size: undefined } : ref;
-    const onModel = (errors: { series?: number; field: string; reason: string }[]) => errors.map((e) => ({ ...e, field: e.field === 'model' || e.field === 'model_size' ? `models[${m}].${e.field}` : e.field }));
-    const plan = (series: InputSeries[]) => planForecast({ series, horizon, freq: body.freq as never, model, model_size, context: body.context, quantiles: body.quantiles }, registry, { pulls: options.pulls, mode: options.mode ?? 'sync' });
+    const onModel = (
+      errors: { series?: number; field: string; reason: string }[],
+    ) => errors.map((e) => ({ ...e, field: e.field === 'model' || e.field === 'model_size' ? `models[${m}].${e.field}` : e.field }));
+    const plan = (series: InputSeries[]) => planForecast(
+      { series, horizon, freq: body.freq as never, model, model_size, context: body.context, quantiles: body.quantiles }, registry,
+      { pulls: options.pulls, mode: options.mode ?? 'sync' },
+    );
     // the request as sent first (future values come from the history here, so not those): a bad date or
     // model is a 422 naming the input series, never a window left out
     let full: ForecastPlan;
@@ -100,7 +113,8 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
       if (error instanceof RequestValidationError) throw new RequestValidationError(onModel(error.errors));
       throw error;
     }
-    if (windows.length === 0) throw new RequestValidationError([{ field: 'n_windows', reason: `no window of any series fits its history (window w needs more than horizon ${horizon} + w*step ${step} values)` }]);
+    if (windows.length === 0) throw new RequestValidationError([{ field: 'n_windows', reason: `no window of any series fits its history (window w needs more ` +
+      `than horizon ${horizon} + w*step ${step} values)` }]);
     // then the windows: one the model refuses (e.g. too short for it) is left out, with the reason
     let wins = windows;
     let planned: ForecastPlan | undefined;
@@ -116,7 +130,9 @@ export function planCrossValidation(body: CrossValidationBody, registry: ModelRe
           const w = wins[e.series!];
           warnings.push({ series: w.series, field: `series[${w.series}].target`, message: `window ${w.window} left out for model ${model}: ${e.reason}` });
         }
-        if (bad.size === wins.length) throw new RequestValidationError([{ field: `models[${m}].model`, reason: `no window fits model ${model}: ${error.errors[0].reason}` }]);
+        if (bad.size === wins.length) throw new RequestValidationError(
+          [{ field: `models[${m}].model`, reason: `no window fits model ${model}: ${error.errors[0].reason}` }],
+        );
         wins = wins.filter((_, k) => !bad.has(k));
       }
     }
@@ -130,7 +146,8 @@ export type CrossValidationResult = Awaited<ReturnType<typeof runCrossValidation
 
 /** The windows of one model from ONE call on the whole series (refit false or 'form', a model with
  * refit_free_backtest): each series carries its windows as a `backtest` (window = horizon, step), the worker
- * fits it once and forecasts every cutoff from that fit ('none') or from that fit's form fitted again ('form'). Undefined when that cannot serve every kept window (e.g. the
+ * fits it once and forecasts every cutoff from that fit ('none') or from that fit's form fitted again ('form'). Undefined when that cannot serve every kept
+ * window (e.g. the
  * context cap left no history before the earliest cutoff): the caller refits. Also gives the forecast of
  * the whole series, which `auto` uses for the candidates it picks. */
 async function refitFreeWindows(
@@ -143,10 +160,15 @@ async function refitFreeWindows(
     if (!k) return s;
     // the plan may have cut the history to `context`: cutoffs count from the end
     const earliest = s.target.length - cv.horizon - (k - 1) * cv.step;
-    return earliest >= 1 && s.target.slice(0, earliest).some((v) => v !== null) ? { ...s, backtest: { window: cv.horizon, origins: k, step: cv.step, ...(refit === 'form' ? { refit } : {}) } } : undefined;
+    return earliest >= 1 && s.target.slice(0, earliest).some((v) => v !== null) ? {
+      ...s, backtest: { window: cv.horizon, origins: k, step: cv.step, ...(refit === 'form' ? { refit } : {}) },
+    } : undefined;
   });
   if (series.some((s) => s === undefined)) return undefined;
-  const answer = await infer(inference, registry, { model: full.model, size: full.size, freq: full.freq, horizon: cv.horizon, quantiles: full.quantiles, series: series as RuntimeSeries[] });
+  const answer = await infer(
+    inference, registry,
+    { model: full.model, size: full.size, freq: full.freq, horizon: cv.horizon, quantiles: full.quantiles, series: series as RuntimeSeries[] },
+  );
   const predictions = wins.map((w) => answer.predictions[w.series].backtest?.[w.window]);
   if (predictions.some((p) => !p)) return undefined;
   // a series' warnings go to each of its windows, renumbered to the windows' call
@@ -171,7 +193,9 @@ export async function crossValidate(cv: CrossValidationPlan, inference: Inferenc
       ? await refitFreeWindows(p, cv, inference, registry, refit === 'form' ? 'form' : 'none') : undefined;
     if (forward) return forward;
     const { plan } = p;
-    return { windows: await infer(inference, registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon, quantiles: plan.quantiles, series: plan.series }), full: undefined };
+    return { windows: await infer(
+      inference, registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon, quantiles: plan.quantiles, series: plan.series },
+    ), full: undefined };
   }));
   const answers = calls.map((c) => c.windows);
   const models = plans.map(({ plan, wins }, m) => {
@@ -180,8 +204,12 @@ export async function crossValidate(cv: CrossValidationPlan, inference: Inferenc
     const predictions = result.series.map((p) => p[0]);
     // scored with the backtest's scorer over the contract's (non-crossing) quantiles
     const score = (ks: number[]) => {
-      const bt: BacktestPlan = { holdout: horizon, seasonLength, train: ks.map((k) => wins[k].train), actual: ks.map((k) => wins[k].actual), request: undefined as never };
-      const answer: InferResponse = { model: plan.model, size: plan.size, warnings: [], timing: {}, predictions: ks.map((k) => ({ mean: predictions[k].prediction.mean, quantiles: Object.fromEntries(levels.map((q) => [String(q), predictions[k].prediction[String(q)]])) })) as never };
+      const bt: BacktestPlan = {
+        holdout: horizon, seasonLength, train: ks.map((k) => wins[k].train), actual: ks.map((k) => wins[k].actual), request: undefined as never,
+      };
+      const answer: InferResponse = { model: plan.model, size: plan.size, warnings: [], timing: {}, predictions: ks.map(
+        (k) => ({ mean: predictions[k].prediction.mean, quantiles: Object.fromEntries(levels.map((q) => [String(q), predictions[k].prediction[String(q)]])) }),
+      ) as never };
       const scored = scoreBacktest(bt, answer, levels);
       const cov = (k: number) => centralCoverage(wins[k].actual, predictions[k].prediction, levels);
       const pooled = (keys: string[]) => Object.fromEntries(keys.map((key) => {

@@ -74,13 +74,18 @@ export function planModelRefs(
       // (an error on a series is the request's, whichever model found it: a 422 naming the series)
       const onSeries = error instanceof RequestValidationError && error.errors.some((e) => e.series !== undefined);
       if (options.leaveOut && !onSeries && (error instanceof RequestValidationError || error instanceof HorizonError)) {
-        skipped.push(`${ref.model}${ref.model_size ? `:${ref.model_size}` : ''} (${error instanceof RequestValidationError ? error.errors[0].reason : error.message})`);
+        skipped.push(`${ref.model}${ref.model_size ? `:${ref.model_size}` : ''} ` +
+          `(${error instanceof RequestValidationError ? error.errors[0].reason : error.message})`);
         return;
       }
-      const onItem = (e: { series?: number; field: string; reason: string }) => (e.field === 'model' || e.field === 'model_size' ? { ...e, field: `${item}.${e.field}` } : e);
+      const onItem = (
+        e: { series?: number; field: string; reason: string },
+      ) => (e.field === 'model' || e.field === 'model_size' ? { ...e, field: `${item}.${e.field}` } : e);
       if (error instanceof RequestValidationError) throw new RequestValidationError(error.errors.map(onItem));
       // not served (weights missing, runtime not installed): the same 422, naming the item
-      if (error instanceof HorizonError && error.errors) throw new HorizonError(error.code, error.message, { errors: error.errors.map(onItem), unavailable: error.unavailable, headers: error.headers });
+      if (error instanceof HorizonError && error.errors) throw new HorizonError(
+        error.code, error.message, { errors: error.errors.map(onItem), unavailable: error.unavailable, headers: error.headers },
+      );
       throw error;
     }
   });
@@ -95,7 +100,9 @@ export function rejectPrismMembers(body: { model?: string; prism_members?: unkno
 }
 
 /** The members a request names for prism, each planned on the request (a 422 names `prism_members[k]`). */
-function planPrismMembers(refs: readonly ModelRef[], body: ForecastRequestBody, registry: ModelRegistry, options: { pulls?: PullManager; mode?: 'sync' | 'job' }): PrismMember[] {
+function planPrismMembers(
+  refs: readonly ModelRef[], body: ForecastRequestBody, registry: ModelRegistry, options: { pulls?: PullManager; mode?: 'sync' | 'job' },
+): PrismMember[] {
   const base = { ...body, model: undefined, model_size: undefined, evaluation: undefined };
   const { planned } = planModelRefs(refs, 'prism_members', base, registry, {
     ...options, noun: 'member',
@@ -129,13 +136,16 @@ function describePull(p: PullProgress): string {
  * pull and lets the job wait for it; 'sync' starts it and answers 503 + Retry-After; 'warmup' returns the
  * pull's progress (the route answers 202). A pull that failed is reported once (502), the next request
  * starts another. Without auto-pull, or when the weights are there, this is the registry's size check. */
-export function checkWeights(registry: ModelRegistry, pulls: PullManager | undefined, model: string, size: string, mode: 'sync' | 'job' | 'warmup'): PullProgress | undefined {
+export function checkWeights(
+  registry: ModelRegistry, pulls: PullManager | undefined, model: string, size: string, mode: 'sync' | 'job' | 'warmup',
+): PullProgress | undefined {
   if (!pulls || !registry.weightsMissing(model, size)) { registry.checkSize(model, size); return undefined; }
   const finished = pulls.take(model, size);
   if (finished?.state === 'failed') throw new HorizonError('pull_failed', `pulling the weights of ${model} ${size} failed: ${finished.error?.message}`);
   const progress = pulls.start(model, size);
   if (mode === 'sync') {
-    throw new HorizonError('model_pulling', `the weights of ${model} ${size} are being pulled from the Hub (${describePull(progress)}); retry after ${PULL_RETRY_AFTER_S} s, or GET /v1/warmup?model=${model}&model_size=${size} to follow the pull`, {
+    throw new HorizonError('model_pulling', `the weights of ${model} ${size} are being pulled from the Hub (${describePull(progress)}); retry ` +
+      `after ${PULL_RETRY_AFTER_S} s, or GET /v1/warmup?model=${model}&model_size=${size} to follow the pull`, {
       headers: { 'retry-after': String(PULL_RETRY_AFTER_S) },
     });
   }
@@ -190,7 +200,9 @@ function prismInfo(registry: ModelRegistry, plan: ForecastPlan): ForecastResult[
   const members = usableMembers(registry.catalog, plan.prism_members ?? registry.prismMembers(), plan.horizon);
   // (a job stored before pools were sized has no prism_pool: it runs the deployment's members)
   const source = registry.prismSource();
-  return { members: members.map((m) => ({ model: m.model, model_size: m.size })), pool: plan.prism_pool ?? { source: source === 'statistical' ? 'cost' : source } };
+  return {
+    members: members.map((m) => ({ model: m.model, model_size: m.size })), pool: plan.prism_pool ?? { source: source === 'statistical' ? 'cost' : source },
+  };
 }
 
 /** One model call: a worker's, or the ensemble's (which calls the workers of its members: the request's

@@ -23,12 +23,16 @@ export function checkInlineFineTuning(plan: ForecastPlan, steps: number, maxStep
   const errors: FieldError[] = [];
   const model = findModel(registry.catalog, plan.model);
   if (!model || !FINE_TUNABLE_ADAPTERS.has(model.adapter)) {
-    errors.push({ field: 'finetune_steps', reason: `${plan.model} cannot be fine-tuned (docs/fine-tuning.md); fine-tunable: ${registry.catalog.models.filter((m) => FINE_TUNABLE_ADAPTERS.has(m.adapter) && !m.id.startsWith('ft-')).map((m) => m.id).join(', ')}` });
+    errors.push({ field: 'finetune_steps', reason: `${plan.model} cannot be fine-tuned (docs/fine-tuning.md); ` +
+      `fine-tunable: ${registry.catalog.models.filter((m) => FINE_TUNABLE_ADAPTERS.has(m.adapter) && !m.id.startsWith('ft-')).map((m) => m.id).join(', ')}` });
   }
-  if (steps > maxSteps) errors.push({ field: 'finetune_steps', reason: `at most ${maxSteps} steps inline (HORIZON_FINETUNE_INLINE_MAX_STEPS); more: POST /v1/fine-tuning-jobs, got ${steps}` });
-  if (plan.backtest) errors.push({ field: 'evaluation', reason: 'evaluation and finetune_steps do not go together (the backtest would score a model trained on its own hold-out)' });
+  if (steps > maxSteps) errors.push({ field: 'finetune_steps', reason: `at most ${maxSteps} steps inline (HORIZON_FINETUNE_INLINE_MAX_STEPS); more: POST ` +
+    `/v1/fine-tuning-jobs, got ${steps}` });
+  if (plan.backtest) errors.push({ field: 'evaluation', reason: 'evaluation and finetune_steps do not go together (the backtest would score a model trained ' +
+    'on its own hold-out)' });
   for (const [i, s] of plan.series.entries()) {
-    if (s.target.length < 2 * plan.horizon) errors.push({ series: i, field: 'target', reason: `series ${i}: ${s.target.length} observations; fine-tuning for horizon ${plan.horizon} needs at least ${2 * plan.horizon} (a context and a target of one horizon each)` });
+    if (s.target.length < 2 * plan.horizon) errors.push({ series: i, field: 'target', reason: `series ${i}: ${s.target.length} observations; fine-tuning for ` +
+      `horizon ${plan.horizon} needs at least ${2 * plan.horizon} (a context and a target of one horizon each)` });
   }
   if (errors.length) throw new HorizonError('validation_failed', errors.map((e) => e.reason).join('; '), { errors });
 }
@@ -59,5 +63,6 @@ export async function runInlineFineTuned(
   // the forecast's own shaping (contract, quantiles, dates, warnings) on the fine-tuning process's answer
   const fromFineTuning = { infer: async (_group: string, _request: InferRequest) => answer } as unknown as InferenceClient;
   const result = await runForecast(fromFineTuning, options.registry, plan);
-  return { ...result, warnings: [...result.warnings, { field: 'finetune_steps', message: `${plan.model} was fine-tuned on this request's series for ${options.steps} steps (final training loss ${summary.final_loss ?? 'not reported'}); nothing was kept` }] };
+  return { ...result, warnings: [...result.warnings, { field: 'finetune_steps', message: `${plan.model} was fine-tuned on this request's series ` +
+    `for ${options.steps} steps (final training loss ${summary.final_loss ?? 'not reported'}); nothing was kept` }] };
 }

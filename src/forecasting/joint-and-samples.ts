@@ -38,8 +38,10 @@ export function describeModels(registry: ModelRegistry, models: readonly Catalog
 export function refuseJointAndSamples(body: object, what: string, registry: ModelRegistry): void {
   const { multivariate, samples, seed } = body as JointAndSamples;
   const errors: FieldError[] = [];
-  if (multivariate) errors.push({ field: 'multivariate', reason: `true: ${what}; name a model that forecasts series jointly: ${describeModels(registry, jointModels(registry))}` });
-  if (samples) errors.push({ field: 'samples', reason: `${samples}: ${what}; name a model that draws sample paths: ${describeModels(registry, samplingModels(registry))}` });
+  if (multivariate) errors.push({ field: 'multivariate', reason: `true: ${what}; name a model that forecasts series ` +
+    `jointly: ${describeModels(registry, jointModels(registry))}` });
+  if (samples) errors.push({ field: 'samples', reason: `${samples}: ${what}; name a model that draws sample ` +
+    `paths: ${describeModels(registry, samplingModels(registry))}` });
   if (seed !== undefined && !samples) errors.push({ field: 'seed', reason: 'applies only with samples (the sample paths\' seed)' });
   if (errors.length) throw new RequestValidationError(errors);
 }
@@ -55,21 +57,29 @@ export function jointAndSamplesErrors(
   if (body.multivariate) {
     const joint = model?.multivariate;
     if (!joint) {
-      errors.push({ field: 'multivariate', reason: `true: ${id} forecasts each series on its own (its library has no joint mode); models that forecast series jointly: ${describeModels(registry, jointModels(registry))}` });
+      errors.push({ field: 'multivariate', reason: `true: ${id} forecasts each series on its own (its library has no joint mode); models that forecast ` +
+        `series jointly: ${describeModels(registry, jointModels(registry))}` });
     } else {
-      if (series.length > joint.max_series) errors.push({ field: 'series', reason: `${series.length} series forecast jointly: ${id} takes at most ${joint.max_series} together` });
-      if (!joint.covariates && covariateKinds(series)) errors.push({ field: 'multivariate', reason: `true: ${id} forecasts series jointly without covariates; send them without covariates, or use chronos-2, whose joint forecast uses them` });
+      if (series.length > joint.max_series) errors.push({ field: 'series', reason: `${series.length} series forecast jointly: ${id} takes at ` +
+        `most ${joint.max_series} together` });
+      if (!joint.covariates && covariateKinds(series)) errors.push({ field: 'multivariate', reason: `true: ${id} forecasts series jointly without ` +
+        `covariates; send them without covariates, or use chronos-2, whose joint forecast uses them` });
     }
-    if (body.samples) errors.push({ field: 'samples', reason: 'with multivariate: no model draws joint sample paths (the sampling models draw each series on its own)' });
-    if (body.evaluation !== undefined) errors.push({ field: 'evaluation', reason: 'with multivariate: a backtest of a joint forecast is not built; send the request without evaluation' });
+    if (body.samples) errors.push({ field: 'samples', reason: 'with multivariate: no model draws joint sample paths (the sampling models draw ' +
+      'each series on its own)' });
+    if (body.evaluation !== undefined) errors.push({ field: 'evaluation', reason: 'with multivariate: a backtest of a joint forecast is not built; send the ' +
+      'request without evaluation' });
   } else if (body.samples) {
     if (!model?.sample_paths) {
-      errors.push({ field: 'samples', reason: `${body.samples}: ${id} predicts quantiles, it draws no sample paths; models that draw them with their library: ${describeModels(registry, samplingModels(registry))}` });
+      errors.push({ field: 'samples', reason: `${body.samples}: ${id} predicts quantiles, it draws no sample paths; models that draw them with their ` +
+        `library: ${describeModels(registry, samplingModels(registry))}` });
     } else if (series.length * body.samples * horizon > MAX_SAMPLE_VALUES) {
       const values = series.length * body.samples * horizon;
-      errors.push({ field: 'samples', reason: `${body.samples} paths × ${series.length} series × horizon ${horizon} = ${values} values, over the ${MAX_SAMPLE_VALUES} a request may draw; send fewer series or paths` });
+      errors.push({ field: 'samples', reason: `${body.samples} paths × ${series.length} series × horizon ${horizon} = ${values} values, over ` +
+        `the ${MAX_SAMPLE_VALUES} a request may draw; send fewer series or paths` });
     }
-    if (body.evaluation !== undefined) errors.push({ field: 'evaluation', reason: 'with samples: the backtest scores quantiles, not sample paths; send the request without evaluation' });
+    if (body.evaluation !== undefined) errors.push({ field: 'evaluation', reason: 'with samples: the backtest scores quantiles, not sample paths; send the ' +
+      'request without evaluation' });
   }
   return errors;
 }

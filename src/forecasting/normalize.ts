@@ -99,7 +99,9 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 const isFiniteOrNull = (v: unknown): boolean => v === null || isFiniteNumber(v);
 
 /** Reports the first element of `values` that fails `isValid`, counting the rest. */
-function checkElements(values: readonly unknown[], isValid: (v: unknown) => boolean, expected: string, path: string, series: number, errors: FieldError[]): void {
+function checkElements(
+  values: readonly unknown[], isValid: (v: unknown) => boolean, expected: string, path: string, series: number, errors: FieldError[],
+): void {
   const first = values.findIndex((v) => !isValid(v));
   if (first === -1) return;
   const count = values.filter((v) => !isValid(v)).length;
@@ -128,7 +130,8 @@ function resolveSize(model: CatalogModel, requested: string | undefined, errors:
   const size = requested ?? model.default_size;
   if (Object.hasOwn(model.sizes, size)) return size;
   const sizes = Object.keys(model.sizes).join(', ');
-  errors.push({ field: 'model_size', reason: `model_size ${show(size)} is not a size of model ${model.id}${didYouMean(size, Object.keys(model.sizes))}; its sizes: ${sizes}` });
+  errors.push({ field: 'model_size', reason: `model_size ${show(size)} is not a size of model ${model.id}${didYouMean(size, Object.keys(model.sizes))}; ` +
+    `its sizes: ${sizes}` });
   return undefined;
 }
 
@@ -147,7 +150,9 @@ function checkHorizon(horizon: number, model: CatalogModel | undefined, size: st
   return horizon;
 }
 
-function resolveContext(requested: number | undefined, model: CatalogModel | undefined, size: string | undefined, errors: FieldError[], warnings: RequestWarning[]): number | undefined {
+function resolveContext(
+  requested: number | undefined, model: CatalogModel | undefined, size: string | undefined, errors: FieldError[], warnings: RequestWarning[],
+): number | undefined {
   if (requested !== undefined && (!Number.isInteger(requested) || requested < 1)) {
     errors.push({ field: 'context', reason: `context ${show(requested)} is not an integer of at least 1` });
     return undefined;
@@ -203,13 +208,17 @@ function checkObservedCount(series: readonly InputSeries[], minimum: number, err
     if (observed === 0 || observed >= minimum) continue;
     errors.push({
       series: i, field: `series[${i}].target`,
-      reason: `series ${i} has ${observed} observed value; a forecast needs at least ${minimum}: from one value no model can estimate a step or a spread, and its interval would have zero width`,
+      reason: `series ${i} has ${observed} observed value; a forecast needs at least ${minimum}: from one value no model can estimate a step or a spread, ` +
+        `and its interval would have zero width`,
     });
   }
 }
 
 /** Checks one series on its own; returns its parsed index when the series has no error. */
-function checkSeries(i: number, series: InputSeries, freq: Freq | undefined, horizon: number | undefined, errors: FieldError[], parse: ((dates: readonly string[]) => ParseIndexResult) | undefined): ParsedIndex | undefined {
+function checkSeries(
+  i: number, series: InputSeries, freq: Freq | undefined, horizon: number | undefined, errors: FieldError[],
+  parse: ((dates: readonly string[]) => ParseIndexResult) | undefined,
+): ParsedIndex | undefined {
   const errorsBefore = errors.length;
   const at = `series[${i}]`;
   const { target, index: dates } = series;
@@ -220,7 +229,8 @@ function checkSeries(i: number, series: InputSeries, freq: Freq | undefined, hor
     errors.push({ series: i, field: `${at}.target`, reason: `target of series ${i} ${what}; at least one observed value is needed` });
   }
   if (dates.length !== target.length) {
-    errors.push({ series: i, field: `${at}.index`, reason: `index has ${dates.length} dates but target has ${target.length} values; they must be the same length` });
+    errors.push({ series: i, field: `${at}.index`, reason: `index has ${dates.length} dates but target has ${target.length} values; they ` +
+      `must be the same length` });
   }
 
   let index: ParsedIndex | undefined;
@@ -234,7 +244,8 @@ function checkSeries(i: number, series: InputSeries, freq: Freq | undefined, hor
   for (const [name, values] of Object.entries(hist)) {
     const path = memberPath(`${at}.hist_variables`, name);
     if (values.length !== dates.length) {
-      errors.push({ series: i, field: path, reason: `hist variable ${show(name)} has ${values.length} values but index has ${dates.length} dates; they must be the same length` });
+      errors.push({ series: i, field: path, reason: `hist variable ${show(name)} has ${values.length} values but index has ${dates.length} dates; they ` +
+        `must be the same length` });
     }
     checkElements(values, isFiniteOrNull, 'a finite number or null', path, i, errors);
   }
@@ -243,23 +254,29 @@ function checkSeries(i: number, series: InputSeries, freq: Freq | undefined, hor
 
   for (const [name, value] of Object.entries(series.static_variables ?? {})) {
     if (!isFiniteNumber(value)) {
-      errors.push({ series: i, field: memberPath(`${at}.static_variables`, name), reason: `static variable ${show(name)} is ${show(value)}, not a finite number` });
+      errors.push({ series: i, field: memberPath(`${at}.static_variables`, name), reason: `static variable ${show(name)} is ${show(value)}, ` +
+        `not a finite number` });
     }
   }
   return errors.length === errorsBefore ? index : undefined;
 }
 
-function checkFuture(i: number, series: InputSeries, hist: Record<string, unknown>, freq: Freq | undefined, horizon: number | undefined, index: ParsedIndex | undefined, errors: FieldError[]): void {
+function checkFuture(
+  i: number, series: InputSeries, hist: Record<string, unknown>, freq: Freq | undefined, horizon: number | undefined, index: ParsedIndex | undefined,
+  errors: FieldError[],
+): void {
   const at = `series[${i}]`;
   const future = series.future_variables ?? {};
   const futureDates = series.future_variables_index;
   for (const [name, values] of Object.entries(future)) {
     const path = memberPath(`${at}.future_variables`, name);
     if (!Object.hasOwn(hist, name)) {
-      errors.push({ series: i, field: path, reason: `future variable ${show(name)} has no history in hist_variables; a future variable must also be a historical one` });
+      errors.push({ series: i, field: path, reason: `future variable ${show(name)} has no history in hist_variables; a future variable must also ` +
+        `be a historical one` });
     }
     if (futureDates && values.length !== futureDates.length) {
-      errors.push({ series: i, field: path, reason: `future variable ${show(name)} has ${values.length} values but future_variables_index has ${futureDates.length} dates; they must be the same length` });
+      errors.push({ series: i, field: path, reason: `future variable ${show(name)} has ${values.length} values but future_variables_index ` +
+        `has ${futureDates.length} dates; they must be the same length` });
     }
     checkElements(values, isFiniteNumber, 'a finite number', path, i, errors);
   }
@@ -272,7 +289,8 @@ function checkFuture(i: number, series: InputSeries, hist: Record<string, unknow
     return;
   }
   if (horizon !== undefined && futureDates.length < horizon) {
-    errors.push({ series: i, field: datesPath, reason: `future_variables_index has ${futureDates.length} dates but horizon is ${horizon}; it must cover at least the horizon` });
+    errors.push({ series: i, field: datesPath, reason: `future_variables_index has ${futureDates.length} dates but horizon is ${horizon}; it must cover ` +
+      `at least the horizon` });
   }
   if (index) {
     const error = findContinuationError(index, futureDates);
@@ -299,13 +317,16 @@ interface Settings {
 }
 
 /** Lays a checked series on its grid, keeps the context window and routes covariates. */
-function buildSeries(i: number, series: InputSeries, index: ParsedIndex, settings: Settings, errors: FieldError[], warnings: RequestWarning[]): { runtime: RuntimeSeries; dates: string[] } | undefined {
+function buildSeries(
+  i: number, series: InputSeries, index: ParsedIndex, settings: Settings, errors: FieldError[], warnings: RequestWarning[],
+): { runtime: RuntimeSeries; dates: string[] } | undefined {
   const { steps, grid } = index;
   const { context, horizon } = settings;
   const fromStep = Math.max(0, steps[steps.length - 1] + 1 - context);
   const target = fillGaps(series.target, steps, fromStep);
   if (!target.some((v) => v !== null)) {
-    errors.push({ series: i, field: 'context', reason: `the last ${context} steps of series ${i} (context ${context}) hold no observed target value; raise context or send more recent observations` });
+    errors.push({ series: i, field: 'context', reason: `the last ${context} steps of series ${i} (context ${context}) hold no observed target value; raise ` +
+      `context or send more recent observations` });
     return undefined;
   }
   let forecast = settings.forecastDates.get(index);
@@ -319,7 +340,8 @@ function buildSeries(i: number, series: InputSeries, index: ParsedIndex, setting
     warnings.push({
       series: i,
       field: `series[${i}].index`,
-      message: `series ${i} misses ${gaps.missing} step(s) of the ${grid.freq} grid (first ${dateAtStep(grid, gaps.firstMissingStep)}); they were filled with null`,
+      message: `series ${i} misses ${gaps.missing} step(s) of the ${grid.freq} grid (first ${dateAtStep(grid, gaps.firstMissingStep)}); they ` +
+        `were filled with null`,
     });
   }
   const covariates = routeCovariates(i, series, settings, (values) => fillGaps(values, steps, fromStep), warnings);
@@ -336,14 +358,18 @@ export function holdOutTail(series: RuntimeSeries, k: number): RuntimeSeries {
   return {
     target: series.target.slice(0, n - k),
     past_covariates: Object.fromEntries(Object.entries(series.past_covariates).map(([name, v]) => [name, v.slice(0, n - k)])),
-    future_covariates: Object.fromEntries(Object.keys(series.future_covariates).map((name) => [name, series.past_covariates[name].slice(n - k).map((v) => v ?? 0)])),
+    future_covariates: Object.fromEntries(
+      Object.keys(series.future_covariates).map((name) => [name, series.past_covariates[name].slice(n - k).map((v) => v ?? 0)]),
+    ),
     static_covariates: series.static_covariates,
     ...(series.index && { index: series.index.slice(0, n - k), forecast_index: series.index.slice(n - k) }),
   };
 }
 
 /** Keeps the covariates the model uses (catalog flags) and names the dropped ones in warnings. */
-function routeCovariates(i: number, series: InputSeries, settings: Settings, onGrid: (values: (number | null)[]) => (number | null)[], warnings: RequestWarning[]): Omit<RuntimeSeries, 'target'> {
+function routeCovariates(
+  i: number, series: InputSeries, settings: Settings, onGrid: (values: (number | null)[]) => (number | null)[], warnings: RequestWarning[],
+): Omit<RuntimeSeries, 'target'> {
   const { model, horizon } = settings;
   const uses = model.covariates;
   const hist = series.hist_variables ?? {};
@@ -368,7 +394,9 @@ function routeCovariates(i: number, series: InputSeries, settings: Settings, onG
  * anomalies cut from a series are not requests and keep the one-value minimum. */
 export const MIN_REQUEST_OBSERVED = 2;
 
-export function normalizeForecastRequest(body: ForecastRequestBody, catalog: Catalog, defaultModel: string, options: { minObserved?: number } = {}): NormalizedRequest {
+export function normalizeForecastRequest(
+  body: ForecastRequestBody, catalog: Catalog, defaultModel: string, options: { minObserved?: number } = {},
+): NormalizedRequest {
   const errors: FieldError[] = [];
   const warnings: RequestWarning[] = [];
 

@@ -19,7 +19,9 @@ export interface StoredSeriesPayload {
 
 /** `histories`: each series' grid, its grid's JSON text (the key that groups series of one grid) and its
  * stored bytes (float64 little-endian, NaN = missing), copied as they are into one Float64Array. */
-export function storedSeriesPayload(body: Record<string, unknown>, histories: readonly { grid: unknown; gridKey: string; bytes: Uint8Array }[]): StoredSeriesPayload {
+export function storedSeriesPayload(
+  body: Record<string, unknown>, histories: readonly { grid: unknown; gridKey: string; bytes: Uint8Array }[],
+): StoredSeriesPayload {
   const gridKeys = new Map<string, number>();
   const grids: Grid[] = [];
   const gridOf = new Int32Array(histories.length);

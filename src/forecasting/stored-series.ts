@@ -35,7 +35,10 @@ export interface SeriesLimits {
 }
 
 /** What a series forecasts after each append that adds steps (forecast_every: 1) — stored with store: true. */
-export interface SeriesSchedule { every: number; horizon: number; model?: string; model_size?: string; quantiles?: number[]; context?: number; evaluation?: { holdout?: number; season_length?: number } }
+export interface SeriesSchedule {
+  every: number; horizon: number; model?: string; model_size?: string; quantiles?: number[]; context?: number;
+  evaluation?: { holdout?: number; season_length?: number };
+}
 
 
 export interface SeriesWebhook { url: string; secret: string }
@@ -48,10 +51,14 @@ function checkValues(target: readonly unknown[], field: string, errors: FieldErr
 }
 
 /** The history of a PUT: its grid and the values on it (gaps filled with null). */
-export function validateHistory(body: { freq: string; index: string[]; target: (number | null)[] }, limits: SeriesLimits): { freq: Freq; grid: Grid; target: (number | null)[] } {
+export function validateHistory(
+  body: { freq: string; index: string[]; target: (number | null)[] }, limits: SeriesLimits,
+): { freq: Freq; grid: Grid; target: (number | null)[] } {
   const errors: FieldError[] = [];
-  if (!(FREQS as readonly string[]).includes(body.freq)) errors.push({ field: 'freq', reason: `freq ${JSON.stringify(body.freq)} is not one of ${FREQS.join(', ')}` });
-  if (body.index.length !== body.target.length) errors.push({ field: 'target', reason: `target has ${body.target.length} values but index has ${body.index.length} dates; they must be equally long` });
+  if (!(FREQS as readonly string[]).includes(body.freq)) errors.push({ field: 'freq', reason: `freq ${JSON.stringify(body.freq)} is not one ` +
+    `of ${FREQS.join(', ')}` });
+  if (body.index.length !== body.target.length) errors.push({ field: 'target', reason: `target has ${body.target.length} values but index ` +
+    `has ${body.index.length} dates; they must be equally long` });
   checkValues(body.target, 'target', errors);
   if (!body.target.some((v) => v !== null)) errors.push({ field: 'target', reason: 'every value is null; a series needs at least one observed value' });
   if (errors.length) throw new RequestValidationError(errors);
@@ -61,7 +68,8 @@ export function validateHistory(body: { freq: string; index: string[]; target: (
   const { steps, grid } = parsed.index;
   const length = steps[steps.length - 1] + 1;
   if (limits.maxPoints > 0 && length > limits.maxPoints) {
-    throw new RequestValidationError([{ field: 'index', reason: `the history spans ${length} grid steps (gaps included); a stored series holds at most ${limits.maxPoints} (HORIZON_SERIES_MAX_POINTS)` }]);
+    throw new RequestValidationError([{ field: 'index', reason: `the history spans ${length} grid steps (gaps included); a stored series holds at ` +
+      `most ${limits.maxPoints} (HORIZON_SERIES_MAX_POINTS)` }]);
   }
   return { freq, grid, target: fillGaps(body.target, steps) };
 }
@@ -122,14 +130,16 @@ export function stepOfDate(grid: Grid, date: string): { step: number } | { reaso
     step = Math.floor(diff / months);
     const expected = stampAtStep(grid, step);
     if (diff % months !== 0 || expected.day !== stamp.day) {
-      return { reason: `${JSON.stringify(date)} is off the series' ${grid.freq} grid (from ${dateAtStep(grid, 0)}): the nearest grid date is ${dateAtStep(grid, step)}` };
+      return { reason: `${JSON.stringify(date)} is off the series' ${grid.freq} grid (from ${dateAtStep(grid, 0)}): the nearest grid date ` +
+        `is ${dateAtStep(grid, step)}` };
     }
   } else {
     const seconds = instantOf(stamp) - instantOf(grid.origin);
     const unit = STEP_SECONDS[grid.freq]!;
     step = Math.floor(seconds / unit);
     if (seconds % unit !== 0) {
-      return { reason: `${JSON.stringify(date)} is off the series' ${grid.freq} grid (from ${dateAtStep(grid, 0)}): the nearest grid date before it is ${dateAtStep(grid, step)}` };
+      return { reason: `${JSON.stringify(date)} is off the series' ${grid.freq} grid (from ${dateAtStep(grid, 0)}): the nearest grid date before it ` +
+        `is ${dateAtStep(grid, step)}` };
     }
   }
   return { step };
@@ -208,7 +218,8 @@ export function decideAppends(
 
 function appendRule(grid: Grid, stored: ArrayLike<number | null>, body: { index: string[]; target: (number | null)[] }): AppendDecision {
   const errors: FieldError[] = [];
-  if (body.index.length !== body.target.length) errors.push({ field: 'target', reason: `target has ${body.target.length} values but index has ${body.index.length} dates; they must be equally long` });
+  if (body.index.length !== body.target.length) errors.push({ field: 'target', reason: `target has ${body.target.length} values but index ` +
+    `has ${body.index.length} dates; they must be equally long` });
   checkValues(body.target, 'target', errors);
   if (errors.length) throw new RequestValidationError(errors);
   const points = stored.length;
@@ -222,7 +233,8 @@ function appendRule(grid: Grid, stored: ArrayLike<number | null>, body: { index:
     if ('reason' in placed) { errors.push({ field: `index[${i}]`, reason: placed.reason }); break; }
     const { step } = placed;
     if (step <= previous) {
-      errors.push({ field: `index[${i}]`, reason: `${JSON.stringify(date)} ${step === previous ? 'repeats' : 'comes before'} the previous date ${JSON.stringify(body.index[i - 1])}; the dates of an append must be strictly ascending` });
+      errors.push({ field: `index[${i}]`, reason: `${JSON.stringify(date)} ${step === previous ? 'repeats' : 'comes before'} the previous ` +
+        `date ${JSON.stringify(body.index[i - 1])}; the dates of an append must be strictly ascending` });
       break;
     }
     previous = step;
@@ -230,10 +242,13 @@ function appendRule(grid: Grid, stored: ArrayLike<number | null>, body: { index:
     if (step < points) {
       const existing = step < 0 ? undefined : stored[step];
       if (step < 0) {
-        errors.push({ field: `index[${i}]`, reason: `${JSON.stringify(date)} is before the series' first date ${dateAtStep(grid, 0)}; appends only continue a series (PUT replaces its history)` });
+        errors.push({ field: `index[${i}]`, reason: `${JSON.stringify(date)} is before the series' first date ${dateAtStep(grid, 0)}; appends only continue ` +
+          `a series (PUT replaces its history)` });
       } else if (existing !== value) {
         const shown = (v: number | null | undefined) => (v === null || v === undefined ? 'missing (null)' : String(v));
-        errors.push({ field: `target[${i}]`, reason: `${JSON.stringify(date)} is already stored as ${shown(existing)}, not ${shown(value)}: an append may repeat stored dates with their stored values (a retry) but never changes them; PUT /v1/series/{id} replaces the history (the last stored date is ${lastDate})` });
+        errors.push({ field: `target[${i}]`, reason: `${JSON.stringify(date)} is already stored as ${shown(existing)}, not ${shown(value)}: an append may ` +
+          `repeat stored dates with their stored values (a retry) but never changes them; PUT /v1/series/{id} replaces the history (the last stored ` +
+          `date is ${lastDate})` });
       } else {
         unchanged += 1;
       }
@@ -300,7 +315,9 @@ export function actualsFor(forecast: ScorableForecast, target: readonly (number 
 }
 
 /** Scores a forecast with the backtest scorer (scoreBacktest), the history before it as the training part. */
-export function scoreStoredForecast(forecast: ScorableForecast, target: readonly (number | null)[]): { actuals: (number | null)[]; scores: ForecastScores } | undefined {
+export function scoreStoredForecast(
+  forecast: ScorableForecast, target: readonly (number | null)[],
+): { actuals: (number | null)[]; scores: ForecastScores } | undefined {
   const actuals = actualsFor(forecast, target);
   if (!actuals) return undefined;
   const levels = (forecast.quantiles as number[]);
@@ -428,7 +445,10 @@ export interface SeriesRefs {
  * random for a sync call, derived from the job id for a job (a redelivered job stores nothing twice). */
 export function forecastRecords(
   accountId: string, refs: SeriesRefs, request: { horizon: number; quantiles: number[]; context?: number; model?: string; model_size?: string },
-  result: { model: string; model_size: string; series: { prediction: Record<string, number[]>; index: string[] }[][]; metrics?: { holdout: number; series: { mase: number | null; wql: number | null }[] } },
+  result: {
+    model: string; model_size: string; series: { prediction: Record<string, number[]>; index: string[] }[][];
+    metrics?: { holdout: number; series: { mase: number | null; wql: number | null }[] };
+  },
   catalog: Catalog, idOf: (i: number) => string,
 ): ForecastInsert[] {
   const levels = [...request.quantiles].sort((a, b) => a - b);
@@ -438,7 +458,9 @@ export function forecastRecords(
     return {
       id: idOf(i), account_id: accountId, series_id: seriesId, model: result.model, model_size: result.model_size,
       first_step: firstStep, horizon: request.horizon, quantiles: levels, season_length: seasonLengthOf(catalog, refs.freq), context,
-      request: { series_id: seriesId, freq: refs.freq, horizon: request.horizon, model: result.model, model_size: result.model_size, context, quantiles: levels },
+      request: {
+        series_id: seriesId, freq: refs.freq, horizon: request.horizon, model: result.model, model_size: result.model_size, context, quantiles: levels,
+      },
       prediction: result.series[i][0].prediction, forecast_index: result.series[i][0].index,
       // asked with `evaluation`: the model's own backtest on this series, the drift rule's max_mase_ratio baseline
       backtest: result.metrics ? { mase: result.metrics.series[i].mase, wql: result.metrics.series[i].wql, holdout: result.metrics.holdout } : null,
@@ -464,6 +486,9 @@ export async function storeJobForecasts(
   if (!refs?.store) return;
   // a plain plan holds horizon, quantiles and context; a stored auto job its body (auto_request)
   const asked = ((request as { auto_request?: unknown }).auto_request ?? request) as { horizon: number; quantiles?: number[]; context?: number };
-  const records = forecastRecords(refs.accountId, refs, { horizon: asked.horizon, quantiles: asked.quantiles ?? [...DEFAULT_QUANTILES], context: asked.context }, result as Parameters<typeof forecastRecords>[3], catalog, (i) => jobForecastId(jobId, i));
+  const records = forecastRecords(
+    refs.accountId, refs, { horizon: asked.horizon, quantiles: asked.quantiles ?? [...DEFAULT_QUANTILES], context: asked.context },
+    result as Parameters<typeof forecastRecords>[3], catalog, (i) => jobForecastId(jobId, i),
+  );
   await insertForecasts(db, records);
 }

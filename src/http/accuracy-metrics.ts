@@ -30,19 +30,23 @@ export function registerAccuracyMetrics(registry: Registry, db: Kysely<Schema>, 
         const rows = await scoredForecasts(db, undefined, { model, limit: METRIC_WINDOW });
         byLabel.set(label(model), [...(byLabel.get(label(model)) ?? []), ...rows]);
       }
-      return new Map([...byLabel].map(([model, rows]) => [model, rollingAccuracy(rows.sort((a, b) => b.issued_at.getTime() - a.issued_at.getTime()).slice(0, METRIC_WINDOW))]));
+      return new Map([...byLabel].map(
+        ([model, rows]) => [model, rollingAccuracy(rows.sort((a, b) => b.issued_at.getTime() - a.issued_at.getTime()).slice(0, METRIC_WINDOW))],
+      ));
     })() };
     return cached.value;
   };
   new Gauge({
-    name: 'horizon_forecast_rolling_wql', help: `WQL of the latest ${METRIC_WINDOW} scored stored forecasts per model (pooled: Σ quantile loss / Σ |actual|)`, labelNames: ['model'], registers,
+    name: 'horizon_forecast_rolling_wql', help: `WQL of the latest ${METRIC_WINDOW} scored stored forecasts per model (pooled: Σ ` +
+      `quantile loss / Σ |actual|)`, labelNames: ['model'], registers,
     async collect() {
       this.reset();
       for (const [model, acc] of await read()) if (acc.wql !== null) this.set({ model }, acc.wql);
     },
   });
   new Gauge({
-    name: 'horizon_forecast_rolling_coverage', help: `Fraction of actuals inside each central interval, latest ${METRIC_WINDOW} scored stored forecasts per model (interval: nominal level in percent)`, labelNames: ['model', 'interval'], registers,
+    name: 'horizon_forecast_rolling_coverage', help: `Fraction of actuals inside each central interval, latest ${METRIC_WINDOW} scored stored forecasts per ` +
+      `model (interval: nominal level in percent)`, labelNames: ['model', 'interval'], registers,
     async collect() {
       this.reset();
       for (const [model, acc] of await read()) {
@@ -53,12 +57,15 @@ export function registerAccuracyMetrics(registry: Registry, db: Kysely<Schema>, 
   new Gauge({
     name: 'horizon_series_drifting', help: 'Stored series whose latest drift event raised drift (their drift rule is broken now)', registers,
     async collect() {
-      const result = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT DISTINCT ON (account_id, series_id) kind FROM series_events ORDER BY account_id, series_id, created_at DESC, id) latest WHERE kind = 'drift_raised'`.execute(db);
+      const result = await sql<{ n: number }>`SELECT count(*)::int AS n
+        FROM (SELECT DISTINCT ON (account_id, series_id) kind FROM series_events ORDER BY account_id, series_id, created_at DESC, id) latest
+        WHERE kind = 'drift_raised'`.execute(db);
       this.set(Number(result.rows[0]?.n ?? 0));
     },
   });
   new Gauge({
-    name: 'horizon_forecast_rolling_scored', help: `Scored stored forecasts in the rolling window per model (at most ${METRIC_WINDOW})`, labelNames: ['model'], registers,
+    name: 'horizon_forecast_rolling_scored', help: `Scored stored forecasts in the rolling window per model (at ` +
+      `most ${METRIC_WINDOW})`, labelNames: ['model'], registers,
     async collect() {
       this.reset();
       for (const [model, acc] of await read()) this.set({ model }, acc.forecasts);

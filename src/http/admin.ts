@@ -34,7 +34,8 @@ export function adminHook(tokens: AdminTokens) {
     if (!tokens.operator) {
       throw new HorizonError('not_found', `no route ${request.method} ${request.url.split('?')[0]}; see /v1/openapi.json`);
     }
-    throw new HorizonError('unauthorized', 'this operation needs the operator token (HORIZON_ADMIN_TOKEN) as "Authorization: Bearer <token>"; API keys are not accepted', {
+    throw new HorizonError('unauthorized', 'this operation needs the operator token (HORIZON_ADMIN_TOKEN) as "Authorization: Bearer <token>"; API ' +
+      'keys are not accepted', {
       headers: { 'www-authenticate': `Bearer realm="horizon-admin"${match ? ', error="invalid_token"' : ''}` },
     });
   };

@@ -80,7 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Horizon forecasting API', version: deps.version, description: 'Self-hosted time-series foundation models behind one HTTP/JSON contract.' },
+      info: { title: 'Horizon forecasting API', version: deps.version, description: 'Self-hosted time-series foundation models behind one ' +
+        'HTTP/JSON contract.' },
       components: { securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' },
         metrics_token: { type: 'http', scheme: 'bearer', description: 'HORIZON_METRICS_TOKEN (GET /metrics only, when set)' },
@@ -110,7 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // the handler and everything it awaits see the request (the inference client sends its id to the worker,
   // and drops its model calls once the client has gone: client-gone.ts)
-  app.addHook('preHandler', (request, reply, done) => runInContext({ requestId: request.id, fields: request.logFields, signal: clientGoneSignal(request, reply) }, done));
+  app.addHook(
+    'preHandler', (request, reply, done) => runInContext({ requestId: request.id, fields: request.logFields, signal: clientGoneSignal(request, reply) }, done),
+  );
   // the caller's private models join the catalog for its request (private-models-hook.ts)
   if (deps.fineTuning) app.addHook('preHandler', privateModelsHook(deps.fineTuning.privateModels));
   app.addHook('onResponse', async (request, reply) => {
@@ -136,7 +139,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }, 'request aborted by the client');
     });
   });
-  const context: AppContext = { ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}) };
+  const context: AppContext = {
+    ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}),
+  };
   app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
   // a charged unit is settled as its answer leaves, refunded if that answer is a 5xx (charge.ts)
   installChargeSettlement(app);
@@ -148,7 +153,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const methods = request.is404 ? allowed.methodsFor(request.url.split('?')[0]) : [];
     const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error, deps.config.bodyLimitBytes);
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
-    if (horizonError.status === 503) request.log.warn({ code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message);
+    if (horizonError.status === 503) request.log.warn(
+      { code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message,
+    );
     else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
     // the client still sending gets this answer, not EPIPE (too-large-body.ts)
     if (horizonError.code === 'payload_too_large') drainTooLargeBody(request, reply, deps.config.bodyLimitBytes);
@@ -220,14 +227,17 @@ function toHorizonError(error: FastifyError | HorizonError, bodyLimitBytes: numb
     return validationError(fieldErrorsFromAjv(fastifyError.validation as AjvError[], fastifyError.validationContext));
   }
   switch (fastifyError.statusCode) {
-    case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON, and no member may be named "__proto__"`);
+    case 400: return new HorizonError('bad_json', `the body is not valid JSON (${fastifyError.message}); NaN and Infinity are not JSON, and no member may ` +
+      `be named "__proto__"`);
     // Fastify's own message has no number ("Request body is too large"): the limit is the app's
-    case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${bodyLimitBytes} bytes (HORIZON_BODY_LIMIT_BYTES); split the series across several requests`);
+    case 413: return new HorizonError('payload_too_large', `the body is larger than the limit of ${bodyLimitBytes} bytes (HORIZON_BODY_LIMIT_BYTES); split ` +
+      `the series across several requests`);
     case 415: return new HorizonError('unsupported_media_type', 'send the body as Content-Type: application/json');
     case 404: return new HorizonError('not_found', fastifyError.message);
   }
   if (isStoreUnreachable(error)) {
-    return new HorizonError('store_unavailable', `the database cannot be reached (${fastifyError.message}); nothing was done, retry`, { headers: { 'retry-after': '2' }, cause: error });
+    return new HorizonError('store_unavailable', `the database cannot be reached (${fastifyError.message}); ` +
+      `nothing was done, retry`, { headers: { 'retry-after': '2' }, cause: error });
   }
   return new HorizonError('internal_error', `unexpected error: ${fastifyError.message}`, { cause: error });
 }
@@ -239,7 +249,8 @@ function problemClientError(this: FastifyInstance, error: NodeJS.ErrnoException,
   const horizonError = error.code === 'HPE_HEADER_OVERFLOW'
     // the request line counts too: a URL over the limit ends here (see MAX_PARAM_LENGTH)
     ? new HorizonError('headers_too_large',
-      `the request line and header fields are larger than the limit of ${http.maxHeaderSize} bytes in all; an API key is 61 characters (Authorization: Bearer hzn_…)`)
+      `the request line and header fields are larger than the limit of ${http.maxHeaderSize} bytes in all; an API key is 61 characters ` +
+      `(Authorization: Bearer hzn_…)`)
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? new HorizonError('request_timeout', 'the request was not received in time')
       : new HorizonError('bad_request', `the HTTP request could not be parsed (${error.code ?? error.message})`);

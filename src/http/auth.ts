@@ -37,7 +37,8 @@ export function authHook(db: Kysely<Schema>, cache?: KeyCache) {
       if (!owner) throw unauthorized('the API key is not valid (unknown, malformed or revoked)', 'invalid_token');
       cache?.set(match[1], owner);
     }
-    if (owner.disabled) throw new HorizonError('account_disabled', 'the account of this API key is disabled by the operator; ask them to enable it (`horizon accounts enable <name>`)');
+    if (owner.disabled) throw new HorizonError('account_disabled', 'the account of this API key is disabled by the operator; ask them to enable it (`horizon ' +
+      'accounts enable <name>`)');
     request.owner = owner;
   };
 }

@@ -110,7 +110,8 @@ export async function chargeUnits(db: Kysely<Schema>, accountId: string, reply: 
     if (left > 0 && error instanceof HorizonError && error.code === 'quota_exceeded') {
       // the units taken are back: the 429 says what the request needed and what is left, not "used up"
       throw new HorizonError('quota_exceeded',
-        `this request needs ${units} units (one per model) and only ${left} ${left === 1 ? 'is' : 'are'} left: ${error.message.replace(' is used up;', ` has ${left} left;`)}`,
+        `this request needs ${units} units (one per model) and only ${left} ${left === 1 ? 'is' : 'are'} ` +
+        `left: ${error.message.replace(' is used up;', ` has ${left} left;`)}`,
         { headers: { ...error.headers, 'x-ratelimit-remaining': String(left) } });
     }
     throw error;

@@ -9,12 +9,16 @@ export const FineTuningRequest = Type.Object({
   series: Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the training series, as in a forecast request (covariates included)' }),
   freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
   horizon: Type.Integer({ minimum: 1, description: 'the horizon it is trained (and validated) for; at most the base\'s max_horizon' }),
-  steps: Type.Optional(Type.Integer({ minimum: 1, description: 'optimiser steps (default 100; at most HORIZON_FINETUNE_MAX_STEPS); quota: one unit per started 100 steps' })),
+  steps: Type.Optional(Type.Integer({ minimum: 1, description: 'optimiser steps (default 100; at most HORIZON_FINETUNE_MAX_STEPS); quota: one unit ' +
+    'per started 100 steps' })),
   learning_rate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'default 1e-5 (full), 1e-4 (lora)' })),
-  mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('lora')], { description: 'full fine-tuning (default) or LoRA (peft): a low-rank adapter is trained, then merged into the base weights for the installed private model' })),
+  mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('lora')], { description: 'full fine-tuning (default) or LoRA (peft): a low-rank adapter ' +
+    'is trained, then merged into the base weights for the installed private model' })),
   batch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096, description: 'series per step (default 256, the library\'s)' })),
-  validation_windows: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'the last validation_windows × horizon values of each series are held out of training and validate it (default 1)' })),
-  name: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,63}$', description: 'the account\'s name for the model (usable as `model`); default: its id ft-…' })),
+  validation_windows: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'the last validation_windows × horizon values of each series are ' +
+    'held out of training and validate it (default 1)' })),
+  name: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,63}$', description: 'the account\'s name for the model (usable as `model`); ' +
+    'default: its id ft-…' })),
 }, { additionalProperties: false });
 export type FineTuningBody = Static<typeof FineTuningRequest>;
 

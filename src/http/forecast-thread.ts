@@ -51,7 +51,10 @@ export interface RequestJob {
 export interface JobViewJob { id: number; kind: 'job-view'; row: Omit<JobViewRow, 'result'>; result: string | readonly string[] }
 export type JobViewReply = { id: number; body: Uint8Array } | { id: number; error: { message: string } };
 export type RequestReply =
-  | { id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string; inferBodies?: string[]; chunkSeries: number }
+  | {
+    id: number; kind: 'planned'; model: string; size: string; seriesCount: number; points: number; estimateMs: number; shape: ContractShape; inferBody: string;
+    inferBodies?: string[]; chunkSeries: number;
+  }
   /** `body`: the job's stored plan, JSON.stringify(plan) as the loop's path writes it */
   | { id: number; kind: 'planned-job'; model: string; size: string; seriesCount: number; body: Uint8Array }
   | { id: number; kind: 'fallback' }
@@ -98,7 +101,9 @@ export function planRequest({ id, bytes, stored, context, job }: RequestJob): Re
     }
     const request = { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
     return {
-      id, kind: 'planned', model: plan.model, size: plan.size, seriesCount: plan.series.length, points: (body.series as { target: unknown[] }[]).reduce((n, s) => n + s.target.length, 0),
+      id, kind: 'planned', model: plan.model, size: plan.size, seriesCount: plan.series.length, points: (body.series as { target: unknown[] }[]).reduce(
+        (n, s) => n + s.target.length, 0,
+      ),
       estimateMs: callCostMs(catalog, request, context.cpuWorkers), shape: contractShape(plan),
       ...chunkedBodies(request, context),
     };
@@ -116,7 +121,9 @@ function chunkedBodies(
   const size = (isCpuModel(context.catalog, request.model) ? context.cpuChunkSeries : undefined) ?? context.chunkSeries ?? 0;
   if (size <= 0 || request.series.length <= size) return { inferBody: JSON.stringify(encodeInferRequest(request, context.float32)), chunkSeries: size };
   const inferBodies: string[] = [];
-  for (let start = 0; start < request.series.length; start += size) inferBodies.push(JSON.stringify(encodeInferRequest({ ...request, series: request.series.slice(start, start + size) }, context.float32)));
+  for (let start = 0; start < request.series.length; start += size) inferBodies.push(
+    JSON.stringify(encodeInferRequest({ ...request, series: request.series.slice(start, start + size) }, context.float32)),
+  );
   return { inferBody: '', inferBodies, chunkSeries: size };
 }
 

@@ -17,10 +17,13 @@ import { checkInlineFineTuning, runInlineFineTuned, STEPS_PER_UNIT } from '../fo
 /** The forecast request's inline fine-tuning fields (ForecastRequest in schemas.ts). */
 export interface InlineFineTuningFields { finetune_steps?: number; finetune_learning_rate?: number; finetune_mode?: 'full' | 'lora' }
 
-export async function forecastFineTuned(deps: AppContext, request: FastifyRequest, reply: FastifyReply, body: AutoBody & InlineFineTuningFields, accountId: string): Promise<ForecastResult> {
+export async function forecastFineTuned(
+  deps: AppContext, request: FastifyRequest, reply: FastifyReply, body: AutoBody & InlineFineTuningFields, accountId: string,
+): Promise<ForecastResult> {
   const steps = body.finetune_steps!;
   if (isAuto(body.model, deps.registry) || body.model === PRISM_ID || !deps.fineTuning) {
-    const reason = deps.fineTuning ? `finetune_steps needs one fine-tunable model (chronos-2), not "${body.model}"` : 'fine-tuning is not enabled on this deployment';
+    const reason = deps.fineTuning ? `finetune_steps needs one fine-tunable model (chronos-2), ` +
+      `not "${body.model}"` : 'fine-tuning is not enabled on this deployment';
     throw new HorizonError('validation_failed', reason, { errors: [{ field: 'finetune_steps', reason }] });
   }
   rejectAutoFields(body);

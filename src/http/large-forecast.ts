@@ -103,7 +103,10 @@ export function checkPlannedJob(deps: AppContext, planned: PlannedJob): void {
 
 /** The rest of a planned large forecast on the loop: what planForecast checks against the registry, the
  * budget, the charge, then bytes in and out. */
-export async function runPlanned(deps: AppContext & { config: Pick<Config, 'syncBudgetMs' | 'inferenceTimeoutMs'> & Partial<Pick<Config, 'syncMaxSeries' | 'syncMaxPoints'>> }, planned: Extract<RequestReply, { kind: 'planned' }>, request: FastifyRequest, reply: FastifyReply): Promise<Buffer> {
+export async function runPlanned(
+  deps: AppContext & { config: Pick<Config, 'syncBudgetMs' | 'inferenceTimeoutMs'> & Partial<Pick<Config, 'syncMaxSeries' | 'syncMaxPoints'>> },
+  planned: Extract<RequestReply, { kind: 'planned' }>, request: FastifyRequest, reply: FastifyReply,
+): Promise<Buffer> {
   const { registry } = deps;
   noteLogFields({ model: planned.model, size: planned.size, series: planned.seriesCount, request: 'thread', answer: 'thread' });
   const group = registry.groupFor(planned.model);

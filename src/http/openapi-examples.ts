@@ -9,7 +9,10 @@ import type { OperationExamples } from './operation-examples.ts';
 const monthly = {
   series: [{
     target: [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118],
-    index: ['1949-01-01', '1949-02-01', '1949-03-01', '1949-04-01', '1949-05-01', '1949-06-01', '1949-07-01', '1949-08-01', '1949-09-01', '1949-10-01', '1949-11-01', '1949-12-01'],
+    index: [
+      '1949-01-01', '1949-02-01', '1949-03-01', '1949-04-01', '1949-05-01', '1949-06-01', '1949-07-01', '1949-08-01', '1949-09-01', '1949-10-01', '1949-11-01',
+      '1949-12-01',
+    ],
   }],
   horizon: 3,
   freq: 'MS',
@@ -20,7 +23,10 @@ const monthly = {
 const hourlyPandas = {
   series: [{
     target: [41.2, 39.8, 38.5, null, 37.9, 40.3, 45.1, 52.6],
-    index: ['2024-03-01 00:00:00+01:00', '2024-03-01 01:00:00+01:00', '2024-03-01 02:00:00+01:00', '2024-03-01 03:00:00+01:00', '2024-03-01 04:00:00+01:00', '2024-03-01 05:00:00+01:00', '2024-03-01 06:00:00+01:00', '2024-03-01 07:00:00+01:00'],
+    index: [
+      '2024-03-01 00:00:00+01:00', '2024-03-01 01:00:00+01:00', '2024-03-01 02:00:00+01:00', '2024-03-01 03:00:00+01:00', '2024-03-01 04:00:00+01:00',
+      '2024-03-01 05:00:00+01:00', '2024-03-01 06:00:00+01:00', '2024-03-01 07:00:00+01:00',
+    ],
   }],
   horizon: 2,
   freq: 'H',
@@ -73,32 +79,122 @@ const forecastResponse = {
   warnings: [],
 };
 
-const crossValidationResponse = {"horizon": 3, "n_windows": 2, "step": 3, "refit": true, "season_length": 12, "quantiles": [0.1, 0.5, 0.9], "metric": "wql", "leaderboard": [{"rank": 1, "model": "seasonal-naive", "model_size": "default", "score": 0.084}, {"rank": 2, "model": "naive", "model_size": "default", "score": 0.098}], "models": [{"model": "naive", "model_size": "default", "scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}}, "series": [{"scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}}, "windows": [{"window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"], "prediction": {"mean": [158, 158, 158], "0.1": [141.85, 135.161, 130.028], "0.5": [158, 158, 158], "0.9": [174.15, 180.839, 185.972]}, "actual": [133, 114, 140], "scores": {"mase": 2.373, "wql": 0.15, "smape": 20.539, "coverage": {"80": 0.333}}}, {"window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"], "prediction": {"mean": [149, 149, 149], "0.1": [133.179, 126.625, 121.597], "0.5": [149, 149, 149], "0.9": [164.821, 171.375, 176.403]}, "actual": [170, 170, 158], "scores": {"mase": 2.318, "wql": 0.059, "smape": 10.732, "coverage": {"80": 0.667}}}]}]}, {"model": "seasonal-naive", "model_size": "default", "scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}}, "series": [{"scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}}, "windows": [{"window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"], "prediction": {"mean": [119, 104, 118], "0.1": [100.606, 85.606, 99.606], "0.5": [119, 104, 118], "0.9": [137.394, 122.394, 136.394]}, "actual": [133, 114, 140], "scores": {"mase": 1.255, "wql": 0.065, "smape": 12.447, "coverage": {"80": 0.667}}}, {"window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"], "prediction": {"mean": [148, 148, 136], "0.1": [137.51, 137.51, 125.51], "0.5": [148, 148, 136], "0.9": [158.49, 158.49, 146.49]}, "actual": [170, 170, 158], "scores": {"mase": 3, "wql": 0.099, "smape": 14.213, "coverage": {"80": 0}}}]}]}], "warnings": []};
+const crossValidationResponse = {
+  "horizon": 3, "n_windows": 2, "step": 3, "refit": true, "season_length": 12, "quantiles": [0.1, 0.5, 0.9], "metric": "wql",
+  "leaderboard": [
+    {"rank": 1, "model": "seasonal-naive", "model_size": "default", "score": 0.084}, {"rank": 2, "model": "naive", "model_size": "default", "score": 0.098},
+  ],
+  "models": [
+    {
+      "model": "naive", "model_size": "default", "scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}},
+      "series": [
+        {
+          "scores": {"mase": 2.345, "wql": 0.098, "smape": 15.635, "coverage": {"80": 0.5}},
+          "windows": [
+            {
+              "window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"],
+              "prediction": {"mean": [158, 158, 158], "0.1": [141.85, 135.161, 130.028], "0.5": [158, 158, 158], "0.9": [174.15, 180.839, 185.972]},
+              "actual": [133, 114, 140], "scores": {"mase": 2.373, "wql": 0.15, "smape": 20.539, "coverage": {"80": 0.333}},
+            },
+            {
+              "window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"],
+              "prediction": {"mean": [149, 149, 149], "0.1": [133.179, 126.625, 121.597], "0.5": [149, 149, 149], "0.9": [164.821, 171.375, 176.403]},
+              "actual": [170, 170, 158], "scores": {"mase": 2.318, "wql": 0.059, "smape": 10.732, "coverage": {"80": 0.667}},
+            },
+          ],
+        },
+      ],
+    },
+    {
+      "model": "seasonal-naive", "model_size": "default", "scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}},
+      "series": [
+        {
+          "scores": {"mase": 2.127, "wql": 0.084, "smape": 13.33, "coverage": {"80": 0.333}},
+          "windows": [
+            {
+              "window": 0, "cutoff": 21, "index": ["1950-10-01", "1950-11-01", "1950-12-01"],
+              "prediction": {"mean": [119, 104, 118], "0.1": [100.606, 85.606, 99.606], "0.5": [119, 104, 118], "0.9": [137.394, 122.394, 136.394]},
+              "actual": [133, 114, 140], "scores": {"mase": 1.255, "wql": 0.065, "smape": 12.447, "coverage": {"80": 0.667}},
+            },
+            {
+              "window": 1, "cutoff": 18, "index": ["1950-07-01", "1950-08-01", "1950-09-01"],
+              "prediction": {"mean": [148, 148, 136], "0.1": [137.51, 137.51, 125.51], "0.5": [148, 148, 136], "0.9": [158.49, 158.49, 146.49]},
+              "actual": [170, 170, 158], "scores": {"mase": 3, "wql": 0.099, "smape": 14.213, "coverage": {"80": 0}},
+            },
+          ],
+        },
+      ],
+    },
+  ],
+  "warnings": [],
+};
 
-const job = { job_id: '0b5e8f5e-4c1a-4f7e-9a51-2f4c3b1d9e77', status: 'completed', model: 'naive', created_at: '2026-01-05T09:30:00.000Z', started_at: '2026-01-05T09:30:00.120Z', finished_at: '2026-01-05T09:30:00.310Z', attempts: 1 };
-const cvJob = { job_id: '5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58', status: 'completed', models: [{ model: 'naive', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }], created_at: '2026-01-05T09:31:00.000Z', started_at: '2026-01-05T09:31:00.140Z', finished_at: '2026-01-05T09:31:00.420Z', attempts: 1 };
-const anomaliesResponse = {"model":"seasonal-naive","model_size":"default","mode":"in-sample","level":99,"step":1,"context":100000,"min_history":24,"quantiles":[0.005,0.5,0.995],"n_windows":12,"n_anomalies":1,"series":[{"scored_from":24,"index":["1951-01-01","1951-02-01","1951-03-01","1951-04-01","1951-05-01","1951-06-01","1951-07-01","1951-08-01","1951-09-01","1951-10-01","1951-11-01","1951-12-01"],"actual":[145,150,178,163,172,260,199,199,184,162,146,166],"forecast":[115,126,141,135,125,149,170,170,158,133,114,140],"median":[115,126,141,135,125,149,170,170,158,133,114,140],"lo":[30.723,41.723,56.723,50.723,40.723,64.723,85.723,85.723,73.723,48.723,29.723,55.723],"hi":[199.277,210.277,225.277,219.277,209.277,233.277,254.277,254.277,242.277,217.277,198.277,224.277],"anomaly":[false,false,false,false,false,true,false,false,false,false,false,false],"score":[0.356,0.285,0.439,0.332,0.558,1.317,0.344,0.344,0.309,0.344,0.38,0.309],"anomalies":[29]}],"warnings":[]};
+const job = {
+  job_id: '0b5e8f5e-4c1a-4f7e-9a51-2f4c3b1d9e77', status: 'completed', model: 'naive', created_at: '2026-01-05T09:30:00.000Z',
+  started_at: '2026-01-05T09:30:00.120Z', finished_at: '2026-01-05T09:30:00.310Z', attempts: 1,
+};
+const cvJob = {
+  job_id: '5c2a7d41-8e3b-4f0a-b6d9-1e7f3a9c2b58', status: 'completed',
+  models: [{ model: 'naive', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }], created_at: '2026-01-05T09:31:00.000Z',
+  started_at: '2026-01-05T09:31:00.140Z', finished_at: '2026-01-05T09:31:00.420Z', attempts: 1,
+};
+const anomaliesResponse = {
+  "model":"seasonal-naive", "model_size":"default", "mode":"in-sample", "level":99, "step":1, "context":100000, "min_history":24, "quantiles":[0.005,0.5,0.995],
+  "n_windows":12, "n_anomalies":1,
+  "series":[
+    {
+      "scored_from":24,
+      "index":[
+        "1951-01-01", "1951-02-01", "1951-03-01", "1951-04-01", "1951-05-01", "1951-06-01", "1951-07-01", "1951-08-01", "1951-09-01", "1951-10-01",
+        "1951-11-01", "1951-12-01",
+      ],
+      "actual":[145,150,178,163,172,260,199,199,184,162,146,166], "forecast":[115,126,141,135,125,149,170,170,158,133,114,140],
+      "median":[115,126,141,135,125,149,170,170,158,133,114,140], "lo":[30.723,41.723,56.723,50.723,40.723,64.723,85.723,85.723,73.723,48.723,29.723,55.723],
+      "hi":[199.277,210.277,225.277,219.277,209.277,233.277,254.277,254.277,242.277,217.277,198.277,224.277],
+      "anomaly":[false,false,false,false,false,true,false,false,false,false,false,false],
+      "score":[0.356,0.285,0.439,0.332,0.558,1.317,0.344,0.344,0.309,0.344,0.38,0.309], "anomalies":[29],
+    },
+  ],
+  "warnings":[],
+};
 // an anomaly job: the answer's model, size and mode, known at submit
-const anomalyJob = { job_id: '9d4e2b7a-1c3f-4a5e-8b6d-7f0a2c4e6b81', status: 'completed', model: 'seasonal-naive', model_size: 'default', mode: 'in-sample', created_at: '2026-01-05T09:30:00.000Z', started_at: '2026-01-05T09:30:00.110Z', finished_at: '2026-01-05T09:30:00.190Z', attempts: 1 };
-const apiKey = { id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', name: 'ci-pipeline', prefix: 'hzn_Ab3dE', created_at: '2026-01-05T09:30:00.000Z', revoked_at: null };
+const anomalyJob = {
+  job_id: '9d4e2b7a-1c3f-4a5e-8b6d-7f0a2c4e6b81', status: 'completed', model: 'seasonal-naive', model_size: 'default', mode: 'in-sample',
+  created_at: '2026-01-05T09:30:00.000Z', started_at: '2026-01-05T09:30:00.110Z', finished_at: '2026-01-05T09:30:00.190Z', attempts: 1,
+};
+const apiKey = {
+  id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', name: 'ci-pipeline', prefix: 'hzn_Ab3dE', created_at: '2026-01-05T09:30:00.000Z', revoked_at: null,
+};
 
 /** Keyed `METHOD /path` as in the document (`{id}` for parameters). */
 // fine-tuning (docs/fine-tuning.md): chronos-2 small on three years of the airline passengers, held-out
 // last 3 months; test/openapi.test.ts gives its server the tiny chronos-2 checkpoint for it
-const airline36 = [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118, 115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140, 145, 150, 178, 163, 172, 178, 199, 199, 184, 162, 146, 166];
+const airline36 = [
+  112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118, 115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140, 145, 150, 178, 163, 172, 178, 199,
+  199, 184, 162, 146, 166,
+];
 const fineTuning = {
   model: 'chronos-2', model_size: 'small', freq: 'MS', horizon: 3, steps: 10, learning_rate: 1e-5, name: 'airline-v1',
   series: [{ target: airline36, index: airline36.map((_, t) => `${1949 + Math.floor(t / 12)}-${String((t % 12) + 1).padStart(2, '0')}-01`) }],
 };
-const fineTuningJob = { job_id: '5b1d0c52-7a36-4e0e-8a8c-3f3a4c1a2b90', status: 'queued', model: 'chronos-2', model_size: 'small', model_id: 'ft-3f9a0c1d2e4b5a6978c1d2e3', name: 'airline-v1', created_at: '2026-01-05T09:30:00.000Z', attempts: 0 };
-const fineTuningSummary = { series: 1, steps: 10, mode: 'full', learning_rate: 1e-5, horizon: 3, validation_windows: 1, validation_wql_before: 0.0612, validation_wql_after: 0.0477, final_loss: 0.41, final_validation_loss: 0.44, train_seconds: 2.1, steps_per_second: 4.76, device: 'cpu' };
+const fineTuningJob = {
+  job_id: '5b1d0c52-7a36-4e0e-8a8c-3f3a4c1a2b90', status: 'queued', model: 'chronos-2', model_size: 'small', model_id: 'ft-3f9a0c1d2e4b5a6978c1d2e3',
+  name: 'airline-v1', created_at: '2026-01-05T09:30:00.000Z', attempts: 0,
+};
+const fineTuningSummary = {
+  series: 1, steps: 10, mode: 'full', learning_rate: 1e-5, horizon: 3, validation_windows: 1, validation_wql_before: 0.0612, validation_wql_after: 0.0477,
+  final_loss: 0.41, final_validation_loss: 0.44, train_seconds: 2.1, steps_per_second: 4.76, device: 'cpu',
+};
 
 export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'POST /v1/fine-tuning-jobs': {
     request: { airline: { summary: 'chronos-2 small fine-tuned for 10 steps on one monthly series (the last 3 months validate it)', value: fineTuning } },
     response: { 202: fineTuningJob },
   },
-  'GET /v1/fine-tuning-jobs/{id}': { response: { 200: { ...fineTuningJob, status: 'completed', started_at: '2026-01-05T09:30:00.120Z', finished_at: '2026-01-05T09:30:09.310Z', attempts: 1, progress: { step: 10, steps: 10, loss: 0.41, validation_loss: 0.44 }, summary: fineTuningSummary } } },
+  'GET /v1/fine-tuning-jobs/{id}': { response: { 200: {
+    ...fineTuningJob, status: 'completed', started_at: '2026-01-05T09:30:00.120Z', finished_at: '2026-01-05T09:30:09.310Z', attempts: 1,
+    progress: { step: 10, steps: 10, loss: 0.41, validation_loss: 0.44 }, summary: fineTuningSummary,
+  } } },
   'GET /v1/fine-tuning-jobs': { response: { 200: { jobs: [fineTuningJob], next_cursor: null } } },
   'POST /v1/forecast': {
     request: {
@@ -106,7 +202,8 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
       hourly_pandas: { summary: 'Hourly, timestamps as pandas writes them (space, UTC offset), a missing value', value: hourlyPandas },
       backtest: { summary: 'Forecast plus a backtest over the last 3 months (metrics: MASE, WQL, sMAPE)', value: backtest },
       auto: { summary: 'model "auto": cross-validate naive and seasonal-naive, forecast each series with its winner', value: auto },
-      prism_members: { summary: 'prism blending the members this request names (prism_members: naive and seasonal-naive) instead of the deployment\'s', value: prism },
+      prism_members: { summary: 'prism blending the members this request names (prism_members: naive and seasonal-naive) instead ' +
+        'of the deployment\'s', value: prism },
     },
     response: { 200: forecastResponse },
   },
@@ -134,7 +231,9 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'DELETE /v1/cross-validation-jobs/{id}': { response: { 200: { ...cvJob, status: 'cancelled', started_at: undefined, attempts: 0 } } },
   'POST /v1/anomaly-jobs': {
     request: { spike: { summary: 'Queue the airline passengers\' anomaly detection as a job', value: anomalies } },
-    response: { 202: { job_id: anomalyJob.job_id, status: 'queued', model: 'seasonal-naive', model_size: 'default', mode: 'in-sample', created_at: anomalyJob.created_at } },
+    response: { 202: {
+      job_id: anomalyJob.job_id, status: 'queued', model: 'seasonal-naive', model_size: 'default', mode: 'in-sample', created_at: anomalyJob.created_at,
+    } },
   },
   'GET /v1/anomaly-jobs/{id}': { response: { 200: { ...anomalyJob, result: anomaliesResponse } } },
   'GET /v1/anomaly-jobs': { response: { 200: { jobs: [anomalyJob], next_cursor: null } } },
@@ -149,15 +248,24 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'GET /v1/warmup': { response: { 200: { model: 'naive', model_size: 'default', status: 'warm', load_ms: 0.4, device: 'cpu' } } },
   // stored series (docs/stored-series.md); test/openapi.test.ts sends these to the path with {id} = "example"
   'PUT /v1/series/{id}': {
-    request: { monthly: { summary: 'A monthly history (one year) stored as series "example"', value: { freq: 'MS', index: monthly.series[0].index, target: monthly.series[0].target } } },
-    response: { 201: { series_id: 'example', freq: 'MS', points: 12, first_date: '1949-01-01', last_date: '1949-12-01', created_at: '2026-01-05T09:30:00.000Z', updated_at: '2026-01-05T09:30:00.000Z', forecast_every: null, schedule: null, drift: null, webhook: null } },
+    request: { monthly: {
+      summary: 'A monthly history (one year) stored as series "example"',
+      value: { freq: 'MS', index: monthly.series[0].index, target: monthly.series[0].target },
+    } },
+    response: { 201: {
+      series_id: 'example', freq: 'MS', points: 12, first_date: '1949-01-01', last_date: '1949-12-01', created_at: '2026-01-05T09:30:00.000Z',
+      updated_at: '2026-01-05T09:30:00.000Z', forecast_every: null, schedule: null, drift: null, webhook: null,
+    } },
   },
   'POST /v1/series/{id}/observations': {
     request: { next: { summary: 'The next month; sent again it changes nothing', value: { index: ['1950-01-01'], target: [115] } } },
     response: { 200: { series_id: 'example', appended: 1, unchanged: 0, points: 13, last_date: '1950-01-01' } },
   },
   'POST /v1/series/observations': {
-    request: { many: { summary: 'Appends to several series at once (all or nothing)', value: { series: [{ series_id: 'example', index: ['1950-01-01', '1950-02-01'], target: [115, 126] }] } } },
+    request: { many: {
+      summary: 'Appends to several series at once (all or nothing)',
+      value: { series: [{ series_id: 'example', index: ['1950-01-01', '1950-02-01'], target: [115, 126] }] },
+    } },
     response: { 200: { series: [{ series_id: 'example', appended: 1, unchanged: 1, points: 14, last_date: '1950-02-01' }] } },
   },
   ...NIXTLA_EXAMPLES,

@@ -25,7 +25,9 @@ export function renamePrivateModels(parsed: unknown, own: readonly { id: string;
   const idOf = (name: unknown) => own.find((m) => m.name === name && m.id !== name)?.id;
   const rename = (list: unknown[] | undefined) => list?.forEach((item, i) => {
     if (typeof item === 'string') list[i] = idOf(item) ?? item;
-    else if (item && typeof item === 'object' && 'model' in item) (item as { model: unknown }).model = idOf((item as { model: unknown }).model) ?? (item as { model: unknown }).model;
+    else if (item && typeof item === 'object' && 'model' in item) (item as { model: unknown }).model = idOf(
+      (item as { model: unknown }).model,
+    ) ?? (item as { model: unknown }).model;
   });
   const id = idOf(body.model);
   if (id) body.model = id;

@@ -15,18 +15,26 @@ export const MAX_TARGET_MAGNITUDE = 1e100;
 const TargetValue = Type.Union([Type.Number({ minimum: -MAX_TARGET_MAGNITUDE, maximum: MAX_TARGET_MAGNITUDE }), Type.Null()]);
 
 /** The spellings calendar.ts parses (real dates and times are checked there: 2023-02-29 is a 422). */
-export const INDEX_DATE_PATTERN = '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.0{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?)?$';
+export const INDEX_DATE_PATTERN = '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([T ' +
+  ']([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.0{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])?)?$';
 const IndexDate = Type.String({
   pattern: INDEX_DATE_PATTERN,
-  description: 'YYYY-MM-DD; a date-time YYYY-MM-DDTHH:MM[:SS] (T or a space, as pandas writes it) with an optional Z or UTC offset ±HH:MM, normalised to UTC. Times other than midnight only for freq H. A day that does not exist (2023-02-29) is a 422.',
+  description: 'YYYY-MM-DD; a date-time YYYY-MM-DDTHH:MM[:SS] (T or a space, as pandas writes it) with an optional Z or UTC offset ±HH:MM, normalised to ' +
+    'UTC. Times other than midnight only for freq H. A day that does not exist (2023-02-29) is a 422.',
 });
 
 export const InputSeries = Type.Object({
-  target: Type.Array(TargetValue, { minItems: 1, contains: Type.Number(), description: 'observed values, one per index date, ascending time; null = missing; at least one number; each within ±1e100' }),
-  index: Type.Array(IndexDate, { minItems: 1, description: 'the dates of `target` (same length), strictly ascending on the `freq` grid (D +1 day, W +7 days, H +1 hour, MS/Q/Y +1/3/12 months keeping one day-of-month position); a missing step is filled with null and reported in `warnings`' }),
-  hist_variables: Type.Optional(Type.Record(Type.String(), Type.Array(NumberOrNull), { ...VARIABLE_NAMES, description: 'past covariates, one value per index date' })),
-  future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { ...VARIABLE_NAMES, description: 'known-future covariates, one value per future_variables_index date; each also a hist variable' })),
-  future_variables_index: Type.Optional(Type.Array(IndexDate, { description: 'dates continuing the grid right after the last index date, covering at least horizon steps' })),
+  target: Type.Array(TargetValue, { minItems: 1, contains: Type.Number(), description: 'observed values, one per index date, ascending time; null = missing; ' +
+    'at least one number; each within ±1e100' }),
+  index: Type.Array(IndexDate, { minItems: 1, description: 'the dates of `target` (same length), strictly ascending on the `freq` grid (D +1 day, W +7 days, ' +
+    'H +1 hour, MS/Q/Y +1/3/12 months keeping one day-of-month position); a missing step is filled with null and reported in `warnings`' }),
+  hist_variables: Type.Optional(
+    Type.Record(Type.String(), Type.Array(NumberOrNull), { ...VARIABLE_NAMES, description: 'past covariates, one value per index date' }),
+  ),
+  future_variables: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()), { ...VARIABLE_NAMES, description: 'known-future covariates, one ' +
+    'value per future_variables_index date; each also a hist variable' })),
+  future_variables_index: Type.Optional(Type.Array(IndexDate, { description: 'dates continuing the grid right after the last index date, covering at ' +
+    'least horizon steps' })),
   static_variables: Type.Optional(Type.Record(Type.String(), Type.Number(), { ...VARIABLE_NAMES, description: 'one value per static variable' })),
 }, { additionalProperties: false, $id: 'InputSeries' });
 
@@ -37,24 +45,50 @@ const ModelRef = Type.Union([
 ]);
 
 export const ForecastRequest = Type.Object({
-  series: Type.Optional(Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the series to forecast; required unless series_ids names stored series instead' })),
-  series_ids: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' }), { minItems: 1, maxItems: 100000, uniqueItems: true, description: 'instead of series: ids of the account\'s stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404' })),
-  store: Type.Optional(Type.Boolean({ description: 'with series_ids: keep each series\' forecast (issue time, model, request) and score it once the appended actuals cover it (GET /v1/series/{id}/accuracy)' })),
+  series: Type.Optional(Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the series to forecast; required unless series_ids names ' +
+    'stored series instead' })),
+  series_ids: Type.Optional(
+    Type.Array(
+      Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' }),
+      {
+        minItems: 1, maxItems: 100000, uniqueItems: true,
+        description: 'instead of series: ids of the account\'s stored series (PUT /v1/series/{id}), forecast from their whole stored history; the answer is ' +
+          'the same as for the same series inline. freq may then be left out (it is theirs); an unknown id is 404',
+      },
+    ),
+  ),
+  store: Type.Optional(Type.Boolean({ description: 'with series_ids: keep each series\' forecast (issue time, model, request) and score it once the appended ' +
+    'actuals cover it (GET /v1/series/{id}/accuracy)' })),
   horizon: Type.Integer({ minimum: 1, description: 'steps to predict; at most the model\'s max_horizon' }),
   freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
   model: Type.Optional(Type.String({ description: 'model id (GET /v1/models); default: the deployment default_model' })),
   model_size: Type.Optional(Type.String({ description: 'a size of the model; default: its default_size' })),
   context: Type.Optional(Type.Integer({ minimum: 1, description: 'use at most the last `context` observations (capped at max_context)' })),
-  quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, uniqueItems: true, description: 'levels to return, each once; default [0.1, 0.5, 0.9]' })),
+  quantiles: Type.Optional(Type.Array(
+    Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }),
+    { maxItems: 99, uniqueItems: true, description: 'levels to return, each once; default [0.1, 0.5, 0.9]' },
+  )),
   evaluation: Type.Optional(Type.Object({
     holdout: Type.Optional(Type.Integer({ minimum: 1, description: 'steps held out at the end of each series; default: horizon' })),
-    season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when the history is too short' })),
-  }, { additionalProperties: false, description: 'asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per series and in aggregate' })),
-  auto_candidates: Type.Optional(Type.Array(ModelRef, { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request\'s cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it)' })),
-  auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s winner on it by 20 % (else the request\'s winner)' })),
-  auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the cross-validation score that picks (default mase, ties by MASE)' })),
-  prism_members: Type.Optional(Type.Array(ModelRef, { minItems: 2, maxItems: 6, description: 'model "prism" only: the models it combines instead of the deployment\'s (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request\'s cost: HORIZON_POOL_BUDGET_MS; the answer\'s `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto' })),
-  finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'POST /v1/forecast only: fine-tune the model (chronos-2) on this request\'s own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs' })),
+    season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq (H 24, D 7, W 52, MS 12, Q 4, Y 1), 1 when ' +
+      'the history is too short' })),
+  }, { additionalProperties: false, description: 'asks for a backtest: `metrics` then holds MASE, WQL (over the requested quantiles) and sMAPE per ' +
+    'series and in aggregate' })),
+  auto_candidates: Type.Optional(Type.Array(ModelRef, { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: ' +
+    'the operator\'s HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation ' +
+    'model served) the statistical pool sized by the request\'s cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it)' })),
+  auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model ' +
+    'for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s ' +
+    'winner on it by 20 % (else the request\'s winner)' })),
+  auto_metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'model "auto" only: the ' +
+    'cross-validation score that picks (default mase, ties by MASE)' })),
+  prism_members: Type.Optional(Type.Array(ModelRef, { minItems: 2, maxItems: 6, description: 'model "prism" only: the models it combines instead of the ' +
+    'deployment\'s (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request\'s cost: ' +
+    'HORIZON_POOL_BUDGET_MS; the answer\'s `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or ' +
+    'name), each checked as `model` would be; not prism or auto' })),
+  finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'POST /v1/forecast only: fine-tune the model (chronos-2) on this request\'s own ' +
+    'series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit ' +
+    'per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs' })),
   explain: Type.Optional(Type.Boolean({
     description: 'POST /v1/forecast only: also each covariate\'s contribution to the mean forecast, per step (`series[i][0].contributions`: SHAP values, '
       + 'base + Σ features = mean; the base is the forecast without covariates). For one model that uses covariates; 2^M forecasts per series of M '
@@ -106,7 +140,8 @@ const ProblemRef = Type.Ref('Problem');
 const Nullable = Type.Union([Type.Number(), Type.Null()]);
 const CvScores = Type.Object({
   mase: Nullable, wql: Nullable, smape: Type.Number(),
-  coverage: Type.Record(Type.String(), Type.Number(), { description: 'per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it' }),
+  coverage: Type.Record(Type.String(), Type.Number(), { description: 'per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): ' +
+    'the fraction of actuals inside it' }),
 }, { description: 'MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles)' });
 const CvModelRef = ModelRef;
 
@@ -117,11 +152,21 @@ export const CrossValidationRequest = Type.Object({
   models: Type.Array(CvModelRef, { minItems: 1, maxItems: 10, description: 'the models compared (each charged one request)' }),
   n_windows: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'rolling origins; default 1' })),
   step: Type.Optional(Type.Integer({ minimum: 1, description: 'steps between consecutive origins; default: horizon' })),
-  refit: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('form')], { description: 'default true: every window\'s model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast\'s cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. "form" (what model "auto" uses): the same one fit per series, then each window fitted on the history before its cutoff with the form that fit chose (AutoETS\'s components and damping, AutoTheta\'s variant; a non-seasonal fit searches again): the window\'s parameters never saw it, at a fraction of a full model search. Foundation models are never fitted, so it changes nothing for them' })),
-  metric: Type.Optional(Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'ranks the leaderboard; default wql (ties by MASE)' })),
+  refit: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('form')], { description: 'default true: every window\'s model is fitted on the history ' +
+    'before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the ' +
+    'history before each cutoff (statsforecast\'s cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores ' +
+    'are optimistic. "form" (what model "auto" uses): the same one fit per series, then each window fitted on the history before its cutoff with the form ' +
+    'that fit chose (AutoETS\'s components and damping, AutoTheta\'s variant; a non-seasonal fit searches again): the window\'s parameters never saw it, at ' +
+    'a fraction of a full model search. Foundation models are never fitted, so it changes nothing for them' })),
+  metric: Type.Optional(
+    Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'ranks the leaderboard; default wql (ties by MASE)' }),
+  ),
   season_length: Type.Optional(Type.Integer({ minimum: 1, description: 'MASE seasonality m; default from freq' })),
   context: Type.Optional(Type.Integer({ minimum: 1, description: 'use at most the last `context` observations before each cutoff' })),
-  quantiles: Type.Optional(Type.Array(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }), { maxItems: 99, uniqueItems: true, description: 'levels to return, each once; default [0.1, 0.5, 0.9]' })),
+  quantiles: Type.Optional(Type.Array(
+    Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }),
+    { maxItems: 99, uniqueItems: true, description: 'levels to return, each once; default [0.1, 0.5, 0.9]' },
+  )),
 }, { additionalProperties: false });
 
 const CvWindow = Type.Object({
@@ -141,26 +186,45 @@ export const CrossValidationResponse = Type.Object({
   season_length: Type.Integer(),
   quantiles: Type.Array(Type.Number()),
   metric: Type.String({ description: 'the leaderboard\'s ranking metric' }),
-  leaderboard: Type.Array(Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Nullable }), { description: 'models, best first (null scores last)' }),
+  leaderboard: Type.Array(
+    Type.Object({ rank: Type.Integer(), model: Type.String(), model_size: Type.String(), score: Nullable }),
+    { description: 'models, best first (null scores last)' },
+  ),
   models: Type.Array(Type.Object({
     model: Type.String(), model_size: Type.String(),
     scores: CvScores,
-    series: Type.Array(Type.Object({ scores: Type.Union([CvScores, Type.Null()], { description: 'null when no window of this series fits' }), windows: Type.Array(CvWindow) }), { description: 'series[i]: input series i' }),
+    series: Type.Array(
+      Type.Object({ scores: Type.Union([CvScores, Type.Null()], { description: 'null when no window of this series fits' }), windows: Type.Array(CvWindow) }),
+      { description: 'series[i]: input series i' },
+    ),
   })),
   warnings: Type.Array(Warning, { description: 'windows left out (and why), and the forecast warnings' }),
 });
 
 export const AnomaliesRequest = Type.Object({
-  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the histories to score, every timestep from `scored_from` on (summed over series: at most 20,000 in mode windows, one rolling window each; 200,000 in mode in-sample)' }),
+  series: Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the histories to score, every timestep from `scored_from` on (summed over series: ' +
+    'at most 20,000 in mode windows, one rolling window each; 200,000 in mode in-sample)' }),
   freq: Type.Union([Type.Literal('MS'), Type.Literal('D'), Type.Literal('W'), Type.Literal('H'), Type.Literal('Q'), Type.Literal('Y')]),
-  model: Type.Optional(Type.String({ description: 'model id (GET /v1/models), or "auto": per series the statistical candidate whose in-sample fit is closest to the history (mode in-sample); default: the deployment default_model' })),
+  model: Type.Optional(Type.String({ description: 'model id (GET /v1/models), or "auto": per series the statistical candidate whose in-sample fit is closest ' +
+    'to the history (mode in-sample); default: the deployment default_model' })),
   model_size: Type.Optional(Type.String({ description: 'a size of the model; default: its default_size' })),
-  mode: Type.Optional(Type.Union([Type.Literal('in-sample'), Type.Literal('windows')], { description: '"in-sample": ONE fit per series; its in-sample one-step-ahead fitted values and their interval at `level` (statsforecast\'s fitted values) score the whole history — only a statistical model (refit_free_backtest in GET /v1/models) at step 1. "windows": each timestep forecast `step` steps ahead from the `context` values before it, a fit per window — strictly out of sample, any model, any step. Default: in-sample where it is possible, else windows; in-sample asked for where it is not possible is a 422 naming `mode`' })),
-  level: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 99.99, description: 'the central prediction interval, in percent (above 0, at most 99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995)' })),
-  step: Type.Optional(Type.Integer({ minimum: 1, description: 'each timestep is forecast `step` steps ahead (from the values up to `step` before it); default 1; at most the model\'s max_horizon' })),
-  context: Type.Optional(Type.Integer({ minimum: 1, description: 'mode windows: values of history each window\'s forecast uses (the last ones before its cutoff); default 128, capped at max_context. Mode in-sample fits each whole history (at most max_context values) and ignores it, with a warning' })),
-  min_history: Type.Optional(Type.Integer({ minimum: 1, description: 'values before the first window\'s cutoff: positions before min_history + step - 1 are not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8' })),
-  detection_size: Type.Optional(Type.Integer({ minimum: 1, description: 'online detection: score only the last detection_size positions of each series (default: every position from min_history + step - 1 on). Mode windows forecasts only their windows, each from the history before it; mode in-sample fits each series once as without it and scores only those positions. A series with fewer than min_history + step - 1 + detection_size values is a 422 naming it' })),
+  mode: Type.Optional(Type.Union([Type.Literal('in-sample'), Type.Literal('windows')], { description: '"in-sample": ONE fit per series; its in-sample ' +
+    'one-step-ahead fitted values and their interval at `level` (statsforecast\'s fitted values) score the whole history — only a statistical model ' +
+    '(refit_free_backtest in GET /v1/models) at step 1. "windows": each timestep forecast `step` steps ahead from the `context` values before it, a fit per ' +
+    'window — strictly out of sample, any model, any step. Default: in-sample where it is possible, else windows; in-sample asked for where it is not ' +
+    'possible is a 422 naming `mode`' })),
+  level: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 99.99, description: 'the central prediction interval, in percent (above 0, at most ' +
+    '99.99), outside which an observation is an anomaly; default 99 (quantiles 0.005 and 0.995)' })),
+  step: Type.Optional(Type.Integer({ minimum: 1, description: 'each timestep is forecast `step` steps ahead (from the values up to `step` before it); ' +
+    'default 1; at most the model\'s max_horizon' })),
+  context: Type.Optional(Type.Integer({ minimum: 1, description: 'mode windows: values of history each window\'s forecast uses (the last ones before its ' +
+    'cutoff); default 128, capped at max_context. Mode in-sample fits each whole history (at most max_context values) and ignores it, with a warning' })),
+  min_history: Type.Optional(Type.Integer({ minimum: 1, description: 'values before the first window\'s cutoff: positions before min_history + step - 1 are ' +
+    'not scored; default two seasons of `freq` (H 48, D 14, W 104, MS 24, Q 8, Y 8), at least 8' })),
+  detection_size: Type.Optional(Type.Integer({ minimum: 1, description: 'online detection: score only the last detection_size positions of each series ' +
+    '(default: every position from min_history + step - 1 on). Mode windows forecasts only their windows, each from the history before it; mode in-sample ' +
+    'fits each series once as without it and scores only those positions. A series with fewer than min_history + step - 1 + detection_size ' +
+    'values is a 422 naming it' })),
 }, { additionalProperties: false });
 
 const NumberColumn = (description: string) => Type.Array(Type.Union([Type.Number(), Type.Null()]), { description });
@@ -168,25 +232,34 @@ const NumberColumn = (description: string) => Type.Array(Type.Union([Type.Number
 export const AnomaliesResponse = Type.Object({
   model: Type.String(),
   model_size: Type.String(),
-  mode: Type.Union([Type.Literal('in-sample'), Type.Literal('windows')], { description: 'how the timesteps were scored: "in-sample" (one fit per series, its in-sample fitted values and interval) or "windows" (one forecast per timestep from the values before it)' }),
+  mode: Type.Union([Type.Literal('in-sample'), Type.Literal('windows')], { description: 'how the timesteps were scored: "in-sample" (one fit per series, its ' +
+    'in-sample fitted values and interval) or "windows" (one forecast per timestep from the values before it)' }),
   level: Type.Number({ description: 'the band\'s central interval in percent' }),
   step: Type.Integer(),
-  context: Type.Integer({ description: 'mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one fit saw (max_context)' }),
+  context: Type.Integer({ description: 'mode windows: the history each window used (after the max_context cap); mode in-sample: the most history one ' +
+    'fit saw (max_context)' }),
   min_history: Type.Integer(),
   detection_size: Type.Optional(Type.Integer({ description: 'as sent: only the last detection_size positions of each series were scored' })),
   quantiles: Type.Array(Type.Number(), { description: '[lo, 0.5, hi]: the quantile levels of the band and of the median' }),
-  n_windows: Type.Integer({ description: 'timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample fitted positions (mode in-sample)' }),
+  n_windows: Type.Integer({ description: 'timesteps given a band, over all series: windows forecast (mode windows, all in one model call) or in-sample ' +
+    'fitted positions (mode in-sample)' }),
   n_anomalies: Type.Integer(),
   series: Type.Array(Type.Object({
-    scored_from: Type.Integer({ description: 'position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1, or with detection_size the series length - detection_size (the series length when nothing is scored). Positions before it are not scored; every array below has one element per position from it to the end' }),
+    scored_from: Type.Integer({ description: 'position (0-based, in the series as sent) of the first scored timestep: min_history + step - 1, or with ' +
+      'detection_size the series length - detection_size (the series length when nothing is scored). Positions before it are not scored; every array below ' +
+      'has one element per position from it to the end' }),
     index: Type.Array(Type.String(), { description: 'the dates (as sent) of the scored positions' }),
     actual: NumberColumn('the observations (null = missing: never flagged)'),
-    forecast: NumberColumn('the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be forecast (see warnings)'),
+    forecast: NumberColumn('the point forecast (mean) made `step` steps ahead (mode in-sample: the fitted value); null where the timestep could not be ' +
+      'forecast (see warnings)'),
     median: NumberColumn('the 0.5 quantile: the centre of the score'),
     lo: NumberColumn('the band\'s lower bound, quantile (100 - level) / 200'),
     hi: NumberColumn('the band\'s upper bound, quantile 1 - (100 - level) / 200'),
-    anomaly: Type.Array(Type.Boolean(), { description: 'true when the observation lies outside [lo, hi] (strictly); false for a missing observation or one not forecast' }),
-    score: NumberColumn('(actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band\'s half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the band has zero width'),
+    anomaly: Type.Array(Type.Boolean(), { description: 'true when the observation lies outside [lo, hi] (strictly); false for a missing observation ' +
+      'or one not forecast' }),
+    score: NumberColumn('(actual - median) / (hi - median) above the median, (actual - median) / (median - lo) below it: signed, in units of the band\'s ' +
+      'half on that side, so |score| > 1 exactly when outside; 0 on the median; null when the observation is missing, not forecast, or that half of the ' +
+      'band has zero width'),
     anomalies: Type.Array(Type.Integer(), { description: 'positions (as sent) flagged as anomalies, ascending' }),
   }), { description: 'series[i]: input series i' }),
   auto: Type.Optional(Type.Object({
@@ -194,12 +267,16 @@ export const AnomaliesResponse = Type.Object({
     series: Type.Array(Type.Object({
       model: Type.String(), model_size: Type.String(),
       mae: Nullable,
-    }), { description: 'series[i]: the candidate that scored input series i, the one whose in-sample fitted values lie closest to the observations (mean absolute error over the scored positions every candidate fits; null: none, the first candidate)' }),
+    }), { description: 'series[i]: the candidate that scored input series i, the one whose in-sample fitted values lie closest to the observations (mean ' +
+      'absolute error over the scored positions every candidate fits; null: none, the first candidate)' }),
   }, { description: 'model "auto" only: its candidates and the pick per series' })),
-  warnings: Type.Array(Warning, { description: 'series with nothing to score, timesteps whose window could not be forecast or that the in-sample fit does not cover, and the forecast warnings (e.g. band levels outside what the model predicts)' }),
+  warnings: Type.Array(Warning, { description: 'series with nothing to score, timesteps whose window could not be forecast or that the in-sample fit does ' +
+    'not cover, and the forecast warnings (e.g. band levels outside what the model predicts)' }),
 });
 
-export const JobStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled')]);
+export const JobStatus = Type.Union(
+  [Type.Literal('queued'), Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled')],
+);
 
 export const JobAccepted = Type.Object({
   job_id: Type.String(),
@@ -211,8 +288,10 @@ export const JobAccepted = Type.Object({
 /** A chunked job's progress (src/jobs/chunks.ts); absent on a job small enough for one model call per step. */
 export const JobProgress = Type.Object({
   chunks_done: Type.Integer({ minimum: 0, description: 'chunks whose result is stored (a restarted job does not run them again)' }),
-  chunks_total: Type.Integer({ minimum: 0, description: 'chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then)' }),
-}, { additionalProperties: false, description: 'present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes' });
+  chunks_total: Type.Integer({ minimum: 0, description: 'chunks of the model calls made so far; with model "auto" it grows once the cross-validation has ' +
+    'picked the models (their forecasts are chunked then)' }),
+}, { additionalProperties: false, description: 'present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series ' +
+  'that each fit one worker call; set once it starts running, kept when it finishes' });
 
 export const Job = Type.Object({
   job_id: Type.String(),
@@ -239,7 +318,9 @@ export const JobList = Type.Object({
 
 export const JobIdParams = Type.Object({ id: Type.String() });
 
-const CvJobModels = Type.Array(Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models compared, with the size each runs at' });
+const CvJobModels = Type.Array(
+  Type.Object({ model: Type.String(), model_size: Type.String() }), { description: 'the models compared, with the size each runs at' },
+);
 
 export const CrossValidationJobAccepted = Type.Object({
   job_id: Type.String(),
@@ -339,13 +420,16 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   404: 'No such resource for this account',
   405: 'Method not allowed on this path; the Allow header lists the methods it has',
   409: 'Conflicts with the current state (see `code`)',
-  413: 'The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route)',
+  413: 'The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be ' +
+    '(use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route)',
   415: 'The body is not sent as Content-Type: application/json',
   422: 'Invalid input: `errors[]` names each field (and series) with the reason',
-  429: 'Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account\'s model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After)',
+  429: 'Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account\'s model requests in flight (too_many_inflight, ' +
+    'naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After)',
   500: 'Inference failed, or an unexpected error; `detail` describes it',
   502: 'Pulling the model weights failed',
-  503: 'Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); Retry-After says when to retry',
+  503: 'Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); ' +
+    'Retry-After says when to retry',
   504: 'Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call',
 };
 
@@ -368,7 +452,8 @@ export function problemResponses(...statuses: number[]): Record<number, Document
  * the synchronous budget (use_job_api, src/forecasting/cost.ts). Spread after problemResponses(…, 413, …). */
 export function syncOnlyResponses(jobPath: string): Record<number, DocumentedResponse> {
   return {
-    413: problemAnswer(`The body is larger than the configured limit (code payload_too_large), or the request's estimated model time is over the synchronous budget (code use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged): send the same body to POST ${jobPath}, whose job runs it in chunks`),
+    413: problemAnswer(`The body is larger than the configured limit (code payload_too_large), or the request's estimated model time is over the synchronous ` +
+      `budget (code use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged): send the same body to POST ${jobPath}, whose job runs it in chunks`),
   };
 }
 
@@ -394,11 +479,16 @@ export const AdminAccount = Type.Object({
   used_today: Type.Integer({ description: 'units charged in the current UTC day' }),
   used_this_week: Type.Integer({ description: 'units charged in the current ISO week' }),
   created_at: Type.String({ format: 'date-time' }),
-}, { examples: [{ id: '0b9f3c52-5d1e-4a57-9a43-2f0c1f7e8a10', name: 'default', daily_quota: 200, weekly_quota: 1000, disabled: false, disabled_at: null, used_today: 12, used_this_week: 80, created_at: '2026-11-20T09:00:00.000Z' }] });
+}, { examples: [{
+  id: '0b9f3c52-5d1e-4a57-9a43-2f0c1f7e8a10', name: 'default', daily_quota: 200, weekly_quota: 1000, disabled: false, disabled_at: null, used_today: 12,
+  used_this_week: 80, created_at: '2026-11-20T09:00:00.000Z',
+}] });
 
 export const AdminAccountList = Type.Object({ accounts: Type.Array(AdminAccount) });
 
-export const AdminAccountParams = Type.Object({ name: Type.String({ minLength: 1, description: 'the account name (as in `horizon accounts create <name>`)' }) });
+export const AdminAccountParams = Type.Object(
+  { name: Type.String({ minLength: 1, description: 'the account name (as in `horizon accounts create <name>`)' }) },
+);
 
 export const AdminAccountCreate = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, description: 'a new account\'s name' }),

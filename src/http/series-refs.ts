@@ -35,7 +35,9 @@ export function seriesRefsHook(deps: AppContext) {
     // series_ids (or has no series at all) is parsed here instead
     if (body instanceof LargeBody) {
       if (!body.bytes.includes('"series_ids"') && body.bytes.includes('"series"')) return;
-      try { body = JSON.parse(body.bytes.toString('utf8')); } catch (error) { throw new HorizonError('bad_json', `the body is not valid JSON (${(error as Error).message})`); }
+      try { body = JSON.parse(body.bytes.toString('utf8')); } catch (error) { throw new HorizonError(
+        'bad_json', `the body is not valid JSON (${(error as Error).message})`,
+      ); }
       request.body = body;
     }
     if (!isRecord(body)) return;
@@ -43,7 +45,8 @@ export function seriesRefsHook(deps: AppContext) {
     const errors: FieldError[] = [];
     if (store !== undefined && typeof store !== 'boolean') errors.push({ field: 'store', reason: `must be true or false, got ${JSON.stringify(store)}` });
     if (ids === undefined) {
-      if (store === true) errors.push({ field: 'store', reason: 'store: true keeps forecasts of stored series: it needs series_ids (PUT /v1/series/{id} stores a series)' });
+      if (store === true) errors.push({ field: 'store', reason: 'store: true keeps forecasts of stored series: it needs series_ids (PUT ' +
+        '/v1/series/{id} stores a series)' });
       if (body.series === undefined) errors.push({ field: 'series', reason: 'required: the series to forecast (or series_ids, the ids of stored series)' });
       if (errors.length) throw new RequestValidationError(errors);
       delete body.store;
@@ -53,10 +56,13 @@ export function seriesRefsHook(deps: AppContext) {
       errors.push({ field: 'series_ids', reason: `must be an array of 1 to ${MAX_SERIES_IDS} stored series ids` });
     } else {
       const bad = ids.findIndex((id) => typeof id !== 'string' || !SERIES_ID.test(id));
-      if (bad >= 0) errors.push({ field: `series_ids[${bad}]`, reason: `${JSON.stringify(ids[bad])} is not a series id (1-128 of letters, digits and _ . : -)` });
+      if (bad >= 0) errors.push({ field: `series_ids[${bad}]`, reason: `${JSON.stringify(ids[bad])} is not a series id (1-128 of letters, ` +
+        `digits and _ . : -)` });
       const seen = new Map<string, number>();
       ids.forEach((id, i) => {
-        if (typeof id === 'string' && seen.has(id) && !errors.some((e) => e.field.startsWith('series_ids['))) errors.push({ field: `series_ids[${i}]`, reason: `${JSON.stringify(id)} repeats series_ids[${seen.get(id)}]` });
+        if (typeof id === 'string' && seen.has(id) && !errors.some((e) => e.field.startsWith('series_ids['))) errors.push(
+          { field: `series_ids[${i}]`, reason: `${JSON.stringify(id)} repeats series_ids[${seen.get(id)}]` },
+        );
         seen.set(id as string, i);
       });
     }
@@ -71,8 +77,10 @@ export function seriesRefsHook(deps: AppContext) {
     const ordered = names.map((id) => rows.get(id)!);
     const freq = ordered[0].freq as Freq;
     const other = ordered.findIndex((r) => r.freq !== freq);
-    if (other >= 0) throw new RequestValidationError([{ field: `series_ids[${other}]`, reason: `series "${names[other]}" has freq ${ordered[other].freq}, series "${names[0]}" has ${freq}: one request forecasts one freq` }]);
-    if (body.freq !== undefined && body.freq !== freq) throw new RequestValidationError([{ field: 'freq', reason: `the stored series have freq ${freq}, not ${JSON.stringify(body.freq)} (freq may be left out with series_ids)` }]);
+    if (other >= 0) throw new RequestValidationError([{ field: `series_ids[${other}]`, reason: `series "${names[other]}" has freq ${ordered[other].freq}, ` +
+      `series "${names[0]}" has ${freq}: one request forecasts one freq` }]);
+    if (body.freq !== undefined && body.freq !== freq) throw new RequestValidationError([{ field: 'freq', reason: `the stored series have freq ${freq}, ` +
+      `not ${JSON.stringify(body.freq)} (freq may be left out with series_ids)` }]);
     body.freq = freq;
     delete body.series_ids;
     delete body.store;
@@ -93,9 +101,13 @@ export function seriesRefsHook(deps: AppContext) {
 }
 
 /** Stores a sync by-reference forecast's results (store: true) before the answer is sent. */
-export async function storeSyncForecasts(deps: AppContext, request: FastifyRequest, asked: { horizon: number; quantiles: number[]; context?: number }, result: unknown): Promise<void> {
+export async function storeSyncForecasts(
+  deps: AppContext, request: FastifyRequest, asked: { horizon: number; quantiles: number[]; context?: number }, result: unknown,
+): Promise<void> {
   const refs = request.seriesRefs;
   if (!refs?.store) return;
-  const records = forecastRecords(ownerOf(request).accountId, refs, asked, result as Parameters<typeof forecastRecords>[3], deps.registry.catalog, () => randomUUID());
+  const records = forecastRecords(
+    ownerOf(request).accountId, refs, asked, result as Parameters<typeof forecastRecords>[3], deps.registry.catalog, () => randomUUID(),
+  );
   await insertForecasts(deps.database.db, records);
 }

@@ -10,7 +10,8 @@ const Nullable = Type.Union([Type.Number(), Type.Null()]);
 /** Query integers arrive as strings (nothing is coerced, ajv-options.ts); the routes check their ranges. */
 const QueryInt = (description: string, pattern = '^[0-9]{1,6}$') => Type.Optional(Type.String({ pattern, description }));
 
-export const SeriesIdParams = Type.Object({ id: Type.String({ pattern: SERIES_ID_PATTERN, description: 'the series id: 1-128 of letters, digits and _ . : - (first a letter or digit)' }) });
+export const SeriesIdParams = Type.Object({ id: Type.String({ pattern: SERIES_ID_PATTERN, description: 'the series id: 1-128 of letters, digits and _ . : - ' +
+  '(first a letter or digit)' }) });
 
 const Schedule = Type.Object({
   horizon: Type.Integer({ minimum: 1, description: 'steps each scheduled forecast predicts' }),
@@ -21,34 +22,40 @@ const Schedule = Type.Object({
   evaluation: Type.Optional(Type.Object({
     holdout: Type.Optional(Type.Integer({ minimum: 1 })),
     season_length: Type.Optional(Type.Integer({ minimum: 1 })),
-  }, { additionalProperties: false, description: 'as POST /v1/forecast\'s: each scheduled forecast also backtests the model on the series, and keeps its MASE and WQL (the baseline of a drift rule\'s max_mase_ratio)' })),
+  }, { additionalProperties: false, description: 'as POST /v1/forecast\'s: each scheduled forecast also backtests the model on the series, and keeps its ' +
+    'MASE and WQL (the baseline of a drift rule\'s max_mase_ratio)' })),
 }, { additionalProperties: false, description: 'what a scheduled forecast asks (as POST /v1/forecast would); stored with store: true' });
 
 const Drift = Type.Object({
   window: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'scored forecasts in the rolling window; default 10' })),
   min_forecasts: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'scored forecasts needed before the rule is checked; default 5' })),
   max_mase: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'drift when the rolling MASE is above this' })),
-  max_mase_ratio: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'drift when the rolling MASE is above this many times the model\'s own backtest MASE on the series (the mean over the window\'s forecasts that carry one: forecasts asked with `evaluation`, e.g. schedule.evaluation)' })),
-  coverage_tolerance: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'drift when an interval\'s rolling coverage is further than this from its nominal level (0.8 for "80")' })),
+  max_mase_ratio: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'drift when the rolling MASE is above this many times the model\'s own ' +
+    'backtest MASE on the series (the mean over the window\'s forecasts that carry one: forecasts asked with `evaluation`, e.g. schedule.evaluation)' })),
+  coverage_tolerance: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'drift when an interval\'s rolling coverage is further than ' +
+    'this from its nominal level (0.8 for "80")' })),
 }, { additionalProperties: false, description: 'a drift rule: an event (and webhook) when the rolling accuracy crosses it, another when it returns' });
 
 const Webhook = Type.Object({
   url: Type.String({ pattern: '^https?://', maxLength: 2048, description: 'receives each event as a POST (JSON)' }),
-  secret: Type.String({ minLength: 16, maxLength: 256, description: 'signs each delivery: X-Horizon-Signature: sha256=<hex HMAC-SHA256 of "<X-Horizon-Timestamp>.<body>">' }),
+  secret: Type.String({ minLength: 16, maxLength: 256, description: 'signs each delivery: X-Horizon-Signature: sha256=<hex HMAC-SHA256 of ' +
+    '"<X-Horizon-Timestamp>.<body>">' }),
 }, { additionalProperties: false });
 
 export const SeriesPut = Type.Object({
   freq: Freq,
   index: Type.Array(IndexDate, { minItems: 1, description: 'the history\'s dates, strictly ascending on the freq grid (gaps are stored as missing values)' }),
   target: Type.Array(Value, { minItems: 1, description: 'one value per index date; null = missing; at least one number' }),
-  forecast_every: Type.Optional(Type.Integer({ minimum: 1, description: 'forecast (and store the forecast) after every `forecast_every` appended steps, as `schedule` says; needs schedule' })),
+  forecast_every: Type.Optional(Type.Integer({ minimum: 1, description: 'forecast (and store the forecast) after every `forecast_every` appended steps, as ' +
+    '`schedule` says; needs schedule' })),
   schedule: Type.Optional(Schedule),
   drift: Type.Optional(Drift),
   webhook: Type.Optional(Webhook),
 }, { additionalProperties: false });
 
 export const ObservationsAppend = Type.Object({
-  index: Type.Array(IndexDate, { minItems: 1, description: 'dates strictly ascending; a date already stored must repeat its stored value (a retried append is a no-op); later dates are appended' }),
+  index: Type.Array(IndexDate, { minItems: 1, description: 'dates strictly ascending; a date already stored must repeat its stored value (a retried append ' +
+    'is a no-op); later dates are appended' }),
   target: Type.Array(Value, { minItems: 1, description: 'one value per date; null = missing' }),
 }, { additionalProperties: false });
 
@@ -57,7 +64,8 @@ export const ObservationsAppendMany = Type.Object({
     series_id: Type.String({ pattern: SERIES_ID_PATTERN }),
     index: ObservationsAppend.properties.index,
     target: ObservationsAppend.properties.target,
-  }, { additionalProperties: false }), { minItems: 1, maxItems: 100_000, description: 'one append per stored series (each id once), all applied in one transaction: all or nothing' }),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 100_000, description: 'one append per stored series (each id once), all applied in one ' +
+    'transaction: all or nothing' }),
 }, { additionalProperties: false });
 
 export const ObservationsAppended = Type.Object({
@@ -73,7 +81,9 @@ export const ObservationsAppended = Type.Object({
   }, { description: 'present when this append made the series due for its scheduled forecast (forecast_every)' })),
 });
 
-export const ObservationsAppendedMany = Type.Object({ series: Type.Array(ObservationsAppended, { description: 'series[i]: what the append of series[i] did' }) });
+export const ObservationsAppendedMany = Type.Object(
+  { series: Type.Array(ObservationsAppended, { description: 'series[i]: what the append of series[i] did' }) },
+);
 
 const ForecastView = Type.Object({
   id: Type.String(),
@@ -127,15 +137,21 @@ export const SeriesListQuery = Type.Object({
 }, { additionalProperties: false });
 
 export const SeriesList = Type.Object({
-  series: Type.Array(Type.Object({ series_id: Type.String(), freq: Type.String(), points: Type.Integer(), created_at: Type.String(), updated_at: Type.String() })),
+  series: Type.Array(
+    Type.Object({ series_id: Type.String(), freq: Type.String(), points: Type.Integer(), created_at: Type.String(), updated_at: Type.String() }),
+  ),
   next_cursor: Type.Union([Type.String(), Type.Null()]),
 });
 
 const Rolling = Type.Object({
   forecasts: Type.Integer({ description: 'scored forecasts in the window' }),
   mase: Nullable, wql: Nullable, smape: Nullable,
-  coverage: Type.Record(Type.String(), Type.Number(), { description: 'per central interval ("80": quantiles 0.1 and 0.9), the fraction of observed actuals inside it' }),
-  by_step: Type.Array(Type.Object({ step: Type.Integer(), forecasts: Type.Integer(), mase: Nullable, wql: Nullable, coverage: Type.Record(Type.String(), Type.Number()) }), { description: 'the same per horizon step (1 = the first forecast step)' }),
+  coverage: Type.Record(Type.String(), Type.Number(), { description: 'per central interval ("80": quantiles 0.1 and 0.9), the fraction of ' +
+    'observed actuals inside it' }),
+  by_step: Type.Array(
+    Type.Object({ step: Type.Integer(), forecasts: Type.Integer(), mase: Nullable, wql: Nullable, coverage: Type.Record(Type.String(), Type.Number()) }),
+    { description: 'the same per horizon step (1 = the first forecast step)' },
+  ),
 });
 
 export const AccuracyQuery = Type.Object({
@@ -158,5 +174,8 @@ export const ModelAccuracy = Type.Object({
   model: Type.String(),
   window: Type.Integer(),
   overall: Rolling,
-  series: Type.Array(Type.Object({ series_id: Type.String(), forecasts: Type.Integer(), mase: Nullable, wql: Nullable, coverage: Type.Record(Type.String(), Type.Number()) }), { description: 'per series, over the same window' }),
+  series: Type.Array(
+    Type.Object({ series_id: Type.String(), forecasts: Type.Integer(), mase: Nullable, wql: Nullable, coverage: Type.Record(Type.String(), Type.Number()) }),
+    { description: 'per series, over the same window' },
+  ),
 });

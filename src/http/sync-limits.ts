@@ -27,10 +27,12 @@ declare module 'fastify' {
 export function checkSyncSize(limits: Partial<SyncLimits>, jobPath: string | undefined, series: number, points: number): void {
   const where = jobPath ? `send the same body to POST ${jobPath}: a job has no such cap and runs it in chunks` : 'split the series across several requests';
   if (limits.syncMaxSeries && series > limits.syncMaxSeries) {
-    throw new HorizonError('use_job_api', `this request has ${series} series, over this deployment's maximum of ${limits.syncMaxSeries} series for a synchronous call (HORIZON_SYNC_MAX_SERIES); ${where}`);
+    throw new HorizonError('use_job_api', `this request has ${series} series, over this deployment's maximum of ${limits.syncMaxSeries} series for a ` +
+      `synchronous call (HORIZON_SYNC_MAX_SERIES); ${where}`);
   }
   if (limits.syncMaxPoints && points > limits.syncMaxPoints) {
-    throw new HorizonError('use_job_api', `this request has ${points} observations in all, over this deployment's maximum of ${limits.syncMaxPoints} for a synchronous call (HORIZON_SYNC_MAX_POINTS); ${where}`);
+    throw new HorizonError('use_job_api', `this request has ${points} observations in all, over this deployment's maximum of ${limits.syncMaxPoints} for a ` +
+      `synchronous call (HORIZON_SYNC_MAX_POINTS); ${where}`);
   }
 }
 
@@ -58,7 +60,9 @@ export function installSyncLimits(app: FastifyInstance, limits: Partial<SyncLimi
     const running = inflight.get(accountId) ?? 0;
     if (cap > 0 && running >= cap) {
       throw new HorizonError('too_many_inflight',
-        `this account already has ${running} synchronous model requests running on this server, the most one account may have at once (HORIZON_ACCOUNT_MAX_INFLIGHT=${cap}); retry when one has answered, or send the work to a job${SYNC_ROUTES[route] ? ` (POST ${SYNC_ROUTES[route]})` : ''}`,
+        `this account already has ${running} synchronous model requests running on this server, the most one account may have at once ` +
+        `(HORIZON_ACCOUNT_MAX_INFLIGHT=${cap}); retry when one has answered, or send the work to a ` +
+        `job${SYNC_ROUTES[route] ? ` (POST ${SYNC_ROUTES[route]})` : ''}`,
         { headers: { 'retry-after': '1' } });
     }
     inflight.set(accountId, running + 1);

@@ -37,7 +37,8 @@ export class Telemetry {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.httpRequests = new Counter({
-      name: 'horizon_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers,
+      name: 'horizon_http_requests_total', help: 'HTTP requests answered, by method, ' +
+        'route pattern and status', labelNames: ['method', 'route', 'status'], registers,
     });
     this.httpDuration = new Histogram({
       name: 'horizon_http_request_duration_seconds', help: 'Time from request received to response sent, by method and route pattern',
@@ -49,7 +50,8 @@ export class Telemetry {
     });
     const db = sources.db;
     const jobs = new Gauge({
-      name: 'horizon_jobs', help: 'Jobs (forecast and cross-validation) in the store by state (all replicas; expired jobs are deleted)', labelNames: ['state'], registers,
+      name: 'horizon_jobs', help: 'Jobs (forecast and cross-validation) in the store by state (all replicas; ' +
+        'expired jobs are deleted)', labelNames: ['state'], registers,
       async collect() {
         const rows = await db.selectFrom('forecast_jobs').select(['status']).select((eb) => eb.fn.countAll<number>().as('n')).groupBy('status').execute();
         const counts = new Map(rows.map((r) => [String(r.status), Number(r.n)]));
@@ -59,7 +61,9 @@ export class Telemetry {
     // running fine-tuning jobs' progress (docs/fine-tuning.md), read from the store like horizon_jobs: every replica's jobs
     const fineTuning = async () => {
       const rows = await db.selectFrom('forecast_jobs').select(['id', 'progress']).where('kind', '=', 'fine-tuning').where('status', '=', 'running').execute();
-      return rows.map((r) => ({ job_id: r.id, ...(r.progress as { step?: number; steps?: number; loss?: number | null; validation_loss?: number | null } | null) }));
+      return rows.map(
+        (r) => ({ job_id: r.id, ...(r.progress as { step?: number; steps?: number; loss?: number | null; validation_loss?: number | null } | null) }),
+      );
     };
     for (const [name, help, field] of [
       ['horizon_fine_tuning_step', 'Last training step a running fine-tuning job reported', 'step'],
@@ -81,11 +85,13 @@ export class Telemetry {
       async collect() { this.set((await jobs.get()).values.find((v) => v.labels.state === 'queued')?.value ?? 0); },
     });
     new Gauge({
-      name: 'horizon_worker_up', help: '1 while the model worker of a runtime group is ready, else 0 (label worker: which, with HORIZON_WORKERS_PER_GROUP > 1)', labelNames: ['runtime_group', 'worker'], registers,
+      name: 'horizon_worker_up', help: '1 while the model worker of a runtime group is ready, else 0 (label worker: which, with ' +
+        'HORIZON_WORKERS_PER_GROUP > 1)', labelNames: ['runtime_group', 'worker'], registers,
       collect() { for (const w of sources.workers()) this.set(workerLabels(w, sources.workers()), w.state === 'ready' ? 1 : 0); },
     });
     new Counter({
-      name: 'horizon_worker_restarts_total', help: 'Restarts of the model worker of a runtime group (crash, kill or failed health checks)', labelNames: ['runtime_group', 'worker'], registers,
+      name: 'horizon_worker_restarts_total', help: 'Restarts of the model worker of a runtime group (crash, kill or ' +
+        'failed health checks)', labelNames: ['runtime_group', 'worker'], registers,
       collect() {
         this.reset();
         for (const w of sources.workers()) this.inc(workerLabels(w, sources.workers()), w.restarts);

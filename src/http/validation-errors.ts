@@ -19,7 +19,9 @@ export interface AjvError {
   schemaPath?: string;
 }
 
-const TYPE_NAMES: Record<string, string> = { number: 'a number', integer: 'an integer', null: 'null', string: 'a string', boolean: 'true or false', array: 'an array', object: 'an object' };
+const TYPE_NAMES: Record<string, string> = {
+  number: 'a number', integer: 'an integer', null: 'null', string: 'a string', boolean: 'true or false', array: 'an array', object: 'an object',
+};
 
 /** `string "12"`, `number 2.5`, `null`, `an array` — what the client sent, briefly. */
 export function describeValue(value: unknown): string {
@@ -44,7 +46,9 @@ function reasonAt(field: string, errors: AjvError[]): string {
   const data = errors[0].data;
   const got = errors.some((e) => 'data' in e) ? `, got ${describeValue(data)}` : '';
   const union = errors.some((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const consts = errors.filter((e) => e.keyword === 'const' || e.keyword === 'enum').flatMap((e) => (e.params.allowedValues ?? [e.params.allowedValue]) as unknown[]);
+  const consts = errors.filter((e) => e.keyword === 'const' || e.keyword === 'enum').flatMap(
+    (e) => (e.params.allowedValues ?? [e.params.allowedValue]) as unknown[],
+  );
   if (consts.length > 0 && (union || errors.every((e) => ['const', 'enum'].includes(e.keyword)))) {
     const hint = field === 'freq' && typeof data === 'string' ? freqHint(data) : typeof data === 'string' ? didYouMean(data, consts.map(String)) : '';
     return `must be one of ${consts.map(String).join(', ')}${got}${hint}`;

@@ -54,7 +54,9 @@ export interface ChunkLogger { info(o: object, m?: string): void; warn(o: object
 
 /** Consecutive ranges [start, end) of a call's series: each range's estimate (callMs) fits `budgetMs` and it
  * holds at most `maxSeries`; a series dearer than the budget on its own is a range of its own. */
-export function splitSeries(costs: readonly number[], budgetMs: number, cpuWorkers: number, maxSeries = JOB_CHUNK_MAX_SERIES): { start: number; end: number; estimateMs: number }[] {
+export function splitSeries(
+  costs: readonly number[], budgetMs: number, cpuWorkers: number, maxSeries = JOB_CHUNK_MAX_SERIES,
+): { start: number; end: number; estimateMs: number }[] {
   const ranges: { start: number; end: number; estimateMs: number }[] = [];
   let start = 0;
   let sum = 0;
@@ -93,7 +95,10 @@ export function mergeAnswers(parts: { answer: InferResponse; offset: number }[])
       timing[key] = key === 'queue_ms' || key === 'infer_ms' ? (timing[key] ?? 0) + value : Math.max(timing[key] ?? 0, value);
     }
   }
-  return { model: parts[0].answer.model, size: parts[0].answer.size, predictions: parts.flatMap((p) => p.answer.predictions), warnings: [...general, ...perSeries], timing };
+  return {
+    model: parts[0].answer.model, size: parts[0].answer.size, predictions: parts.flatMap((p) => p.answer.predictions), warnings: [...general, ...perSeries],
+    timing,
+  };
 }
 
 /** The stored key of a chunk: its model call, hashed (the same call planned again finds it). */
@@ -199,7 +204,10 @@ export class ChunkedInference extends InferenceClient {
   private finished(key: string, sub: InferRequest, reused: boolean): void {
     this.chunksDone += 1;
     if (reused) this.counts.reused += 1; else this.counts.computed += 1;
-    this.logger?.info({ job_id: this.jobId, chunk: key.slice(0, 12), model: sub.model, series: sub.series.length, reused, chunks_done: this.chunksDone, chunks_total: this.chunksTotal }, reused ? 'job chunk reused' : 'job chunk stored');
+    this.logger?.info({
+      job_id: this.jobId, chunk: key.slice(0, 12), model: sub.model, series: sub.series.length, reused, chunks_done: this.chunksDone,
+      chunks_total: this.chunksTotal,
+    }, reused ? 'job chunk reused' : 'job chunk stored');
     this.reportProgress();
   }
 
@@ -215,7 +223,8 @@ export class ChunkedInference extends InferenceClient {
         const code = error instanceof HorizonError ? error.code : undefined;
         if (!code || !TRANSIENT_CODES.has(code) || retriedInPlace(error)) throw error;
         if (attempt > retries) {
-          throw Object.assign(new HorizonError(code as ErrorCode, `${(error as Error).message} (a chunk of ${sub.series.length} series gave up after ${attempt} tries; the ${this.chunksDone} chunks done are kept)`, { cause: error }), { retriedInPlace: true });
+          throw Object.assign(new HorizonError(code as ErrorCode, `${(error as Error).message} (a chunk of ${sub.series.length} series gave up ` +
+            `after ${attempt} tries; the ${this.chunksDone} chunks done are kept)`, { cause: error }), { retriedInPlace: true });
         }
         this.logger?.warn({ job_id: this.jobId, code, attempt, series: sub.series.length }, 'job chunk failed, will retry');
         await new Promise((r) => setTimeout(r, delay(attempt)));
@@ -269,7 +278,8 @@ export class ChunkedInference extends InferenceClient {
         this.progressDirty = false;
         try {
           const running = await setProgress(this.db, this.jobId, { chunks_done: this.chunksDone, chunks_total: this.chunksTotal });
-          if (!running) this.stop(new HorizonError('internal_error', `job ${this.jobId} is no longer running (cancelled or finished by another delivery); its remaining chunks are not run`));
+          if (!running) this.stop(new HorizonError('internal_error', `job ${this.jobId} is no longer running (cancelled or finished by another delivery); ` +
+            `its remaining chunks are not run`));
         } catch (error) {
           this.logger?.warn({ job_id: this.jobId, err: (error as Error).message }, 'job progress not stored');
         }
@@ -280,9 +290,13 @@ export class ChunkedInference extends InferenceClient {
 
 /** A stored job's estimated model time (src/forecasting/cost.ts): its plan (a forecast job stores it), or its
  * body planned again as the job will plan it (model "auto", a cross-validation, an anomaly request). */
-export function jobEstimateMs(request: unknown, kind: JobKind, registry: ModelRegistry, options: { cpuWorkers: number; auto: AutoSettings; pulls?: PullManager }): number {
+export function jobEstimateMs(
+  request: unknown, kind: JobKind, registry: ModelRegistry, options: { cpuWorkers: number; auto: AutoSettings; pulls?: PullManager },
+): number {
   const { cpuWorkers, pulls } = options;
-  if (kind === 'cross-validation') return crossValidationCostMs(registry, planCrossValidation(request as CrossValidationBody, registry, { pulls, mode: 'job' }), cpuWorkers);
+  if (kind === 'cross-validation') return crossValidationCostMs(
+    registry, planCrossValidation(request as CrossValidationBody, registry, { pulls, mode: 'job' }), cpuWorkers,
+  );
   if (kind === 'anomalies') {
     const plan = planAnomalies(request as AnomaliesBody, registry, { pulls, mode: 'job', autoCandidates: options.auto.candidates });
     return anomaliesCostMs(registry, plan, cpuWorkers);
@@ -296,7 +310,10 @@ export function jobEstimateMs(request: unknown, kind: JobKind, registry: ModelRe
  * fails here is not chunked: running it reports the same failure. */
 export function chunkingFor(
   request: unknown, kind: JobKind, jobId: string,
-  deps: { shared: InferenceClient; registry: ModelRegistry; db: Kysely<Schema>; pulls?: PullManager; auto: AutoSettings; settings: ChunkSettings; logger?: ChunkLogger },
+  deps: {
+    shared: InferenceClient; registry: ModelRegistry; db: Kysely<Schema>; pulls?: PullManager; auto: AutoSettings; settings: ChunkSettings;
+    logger?: ChunkLogger;
+  },
 ): ChunkedInference | undefined {
   let estimate: number;
   try {

@@ -43,7 +43,8 @@ export function privateIdsIn(request: unknown): string[] {
 export function checkPrivateModelsExist(request: unknown, entries: readonly CatalogModel[]): void {
   const gone = privateIdsIn(request).filter((id) => !entries.some((m) => m.id === id));
   if (gone.length) {
-    throw new HorizonError('model_deleted', `model "${gone.join('", "')}" ${gone.length > 1 ? 'were' : 'was'} deleted after this job was accepted (DELETE /v1/models/{id}); submit the job again with a model this account has (GET /v1/models)`);
+    throw new HorizonError('model_deleted', `model "${gone.join('", "')}" ${gone.length > 1 ? 'were' : 'was'} deleted after this job was accepted (DELETE ` +
+      `/v1/models/{id}); submit the job again with a model this account has (GET /v1/models)`);
   }
 }
 
@@ -113,7 +114,10 @@ const CANCEL_POLL_MS = 1_000;
 
 export async function runFineTuningJob(
   request: FineTuningJobRequest, jobId: string, accountId: string,
-  deps: { db: Kysely<Schema>; tuner: FineTuner; privateModels: PrivateModels; refreshWorkers: () => Promise<void>; onProgress?: (jobId: string, progress: object) => void },
+  deps: {
+    db: Kysely<Schema>; tuner: FineTuner; privateModels: PrivateModels; refreshWorkers: () => Promise<void>;
+    onProgress?: (jobId: string, progress: object) => void;
+  },
 ): Promise<FineTuningResult> {
   const { spec, name } = request;
   const abort = new AbortController();

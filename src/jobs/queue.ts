@@ -104,7 +104,8 @@ export class JobQueue {
         await this.enqueue(id, kind);
         enqueued += 1;
       } else if (delivery.state === 'failed' || delivery.state === 'cancelled' || delivery.state === 'completed') {
-        const detail = `the job's deliveries ended (${delivery.state}) without a result after ${delivery.retryCount + 1} attempts; the process running it most likely died`;
+        const detail = `the job's deliveries ended (${delivery.state}) without a result after ${delivery.retryCount + 1} attempts; the process running ` +
+          `it most likely died`;
         if (await finishJob(this.db, id, { status: 'failed', error: { code: 'internal_error', detail } }, this.options.resultTtlSeconds)) {
           failed += 1;
           await deleteChunks(this.db, id);
@@ -144,7 +145,9 @@ export class JobQueue {
       await deleteChunks(this.db, jobId).catch((error: Error) => logger?.warn({ job_id: jobId, err: error.message }, 'job chunks not deleted'));
     };
     await this.boss.work<{ job_id: string }>(FORECAST_QUEUE, { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: 0.5 }, work);
-    await this.boss.work<{ job_id: string }>(FINETUNE_QUEUE, { batchSize: 1, localConcurrency: this.options.fineTuneConcurrency ?? 1, pollingIntervalSeconds: 0.5 }, work);
+    await this.boss.work<{ job_id: string }>(
+      FINETUNE_QUEUE, { batchSize: 1, localConcurrency: this.options.fineTuneConcurrency ?? 1, pollingIntervalSeconds: 0.5 }, work,
+    );
     this.sweepTimer = setInterval(() => {
       void this.reconcile().catch((error: Error) => logger?.warn({ err: error.message }, 'job reconcile failed'));
       void deleteExpiredJobs(this.db).catch(() => undefined);

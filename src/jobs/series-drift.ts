@@ -21,14 +21,17 @@ export function backtestMase(rows: { backtest: unknown }[]): number | null {
 /** Why the rolling accuracy breaks the rule (empty: it does not). */
 export function driftReasons(rule: DriftSettings, accuracy: ReturnType<typeof rollingAccuracy>, backtest: number | null = null): string[] {
   const reasons: string[] = [];
-  if (rule.max_mase !== undefined && accuracy.mase !== null && accuracy.mase > rule.max_mase) reasons.push(`rolling MASE ${accuracy.mase.toFixed(3)} is above ${rule.max_mase}`);
+  if (rule.max_mase !== undefined && accuracy.mase !== null && accuracy.mase > rule.max_mase) reasons.push(`rolling MASE ${accuracy.mase.toFixed(3)} is ` +
+    `above ${rule.max_mase}`);
   if (rule.max_mase_ratio !== undefined && accuracy.mase !== null && backtest !== null && backtest > 0 && accuracy.mase > rule.max_mase_ratio * backtest) {
-    reasons.push(`rolling MASE ${accuracy.mase.toFixed(3)} is ${(accuracy.mase / backtest).toFixed(2)}× the model's own backtest MASE ${backtest.toFixed(3)}, above ${rule.max_mase_ratio}×`);
+    reasons.push(`rolling MASE ${accuracy.mase.toFixed(3)} is ${(accuracy.mase / backtest).toFixed(2)}× the model's own backtest ` +
+      `MASE ${backtest.toFixed(3)}, above ${rule.max_mase_ratio}×`);
   }
   if (rule.coverage_tolerance !== undefined) {
     for (const [interval, value] of Object.entries(accuracy.coverage)) {
       const nominal = Number(interval) / 100;
-      if (Math.abs(value - nominal) > rule.coverage_tolerance) reasons.push(`rolling coverage of the ${interval} % interval is ${(value * 100).toFixed(1)} %, more than ${rule.coverage_tolerance * 100} points from ${interval} %`);
+      if (Math.abs(value - nominal) > rule.coverage_tolerance) reasons.push(`rolling coverage of the ${interval} % interval is ${(value * 100).toFixed(1)} ` +
+        `%, more than ${rule.coverage_tolerance * 100} points from ${interval} %`);
     }
   }
   return reasons;
@@ -37,7 +40,8 @@ export function driftReasons(rule: DriftSettings, accuracy: ReturnType<typeof ro
 /** The scorer's afterScore: checks the series' drift rule; an event (and its delivery) when the state changes. */
 export async function checkDrift(tx: Kysely<Schema>, accountId: string, seriesId: string): Promise<void> {
   const db = seriesDb(tx);
-  const series = await db.selectFrom('stored_series').select(['drift', 'webhook']).where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
+  const series = await db.selectFrom('stored_series').select(['drift', 'webhook'])
+    .where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
   const rule = series?.drift as DriftSettings | null | undefined;
   if (!rule) return;
   const window = rule.window ?? 10;
@@ -55,7 +59,9 @@ export async function checkDrift(tx: Kysely<Schema>, accountId: string, seriesId
   const detail = { reasons, window: rows.length, mase: accuracy.mase, wql: accuracy.wql, coverage: accuracy.coverage, backtest_mase: backtest, rule };
   await db.insertInto('series_events').values({ id, account_id: accountId, series_id: seriesId, kind, detail: JSON.stringify(detail) } as never).execute();
   const webhook = series?.webhook as { url: string } | null;
-  if (webhook) await db.insertInto('webhook_deliveries').values({ id: randomUUID(), event_id: id, account_id: accountId, series_id: seriesId, url: webhook.url } as never).execute();
+  if (webhook) await db.insertInto('webhook_deliveries').values(
+    { id: randomUUID(), event_id: id, account_id: accountId, series_id: seriesId, url: webhook.url } as never,
+  ).execute();
 }
 
 /** The signature header of a delivery: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>"> with the webhook's secret. */
@@ -110,7 +116,8 @@ export class WebhookDeliverer {
       // claim: push next_attempt_at past the request's timeout so no other process takes it meanwhile
       const claimed = await sql<{ id: string; event_id: string; url: string; attempts: number }>`
         UPDATE webhook_deliveries SET next_attempt_at = now() + ${`${Math.ceil(this.options.timeoutMs / 1000) + 5} seconds`}::interval
-        WHERE id = (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        WHERE id = (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()
+          ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
         RETURNING id, event_id, url, attempts`.execute(this.db);
       const delivery = claimed.rows[0];
       if (!delivery) return;
@@ -120,19 +127,29 @@ export class WebhookDeliverer {
 
   private async attempt(delivery: { id: string; event_id: string; url: string; attempts: number }): Promise<void> {
     const db = seriesDb(this.db);
-    const event = await db.selectFrom('series_events').innerJoin('stored_series', (j) => j.onRef('stored_series.account_id', '=', 'series_events.account_id').onRef('stored_series.series_id', '=', 'series_events.series_id'))
-      .select(['series_events.id', 'series_events.kind', 'series_events.series_id', 'series_events.detail', 'series_events.created_at', 'stored_series.webhook'])
+    const event = await db.selectFrom('series_events').innerJoin(
+      'stored_series',
+      (j) => j.onRef('stored_series.account_id', '=', 'series_events.account_id').onRef('stored_series.series_id', '=', 'series_events.series_id'),
+    )
+      .select(
+        ['series_events.id', 'series_events.kind', 'series_events.series_id', 'series_events.detail', 'series_events.created_at', 'stored_series.webhook'],
+      )
       .where('series_events.id', '=', delivery.event_id).executeTakeFirst();
     if (!event) { await db.deleteFrom('webhook_deliveries').where('id', '=', delivery.id).execute(); return; }
     const secret = (event.webhook as { secret?: string } | null)?.secret ?? '';
-    const body = JSON.stringify({ id: event.id, delivery_id: delivery.id, kind: event.kind, series_id: event.series_id, created_at: event.created_at.toISOString(), detail: event.detail });
+    const body = JSON.stringify({
+      id: event.id, delivery_id: delivery.id, kind: event.kind, series_id: event.series_id, created_at: event.created_at.toISOString(), detail: event.detail,
+    });
     const timestamp = String(Math.floor(Date.now() / 1000));
     let status: number | null = null;
     let error: string | null = null;
     try {
       const res = await httpRequest(delivery.url, {
         method: 'POST', body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs,
-        headers: { 'content-type': 'application/json', 'x-horizon-event': event.kind, 'x-horizon-delivery': delivery.id, 'x-horizon-timestamp': timestamp, 'x-horizon-signature': signature(secret, timestamp, body) },
+        headers: {
+          'content-type': 'application/json', 'x-horizon-event': event.kind, 'x-horizon-delivery': delivery.id, 'x-horizon-timestamp': timestamp,
+          'x-horizon-signature': signature(secret, timestamp, body),
+        },
       });
       status = res.statusCode;
       await res.body.dump();
@@ -141,12 +158,16 @@ export class WebhookDeliverer {
     }
     const attempts = delivery.attempts + 1;
     if (status !== null && status >= 200 && status < 300) {
-      await db.updateTable('webhook_deliveries').set({ status: 'delivered', attempts, last_status: status, last_error: null, delivered_at: sql`now()` } as never).where('id', '=', delivery.id).execute();
+      await db.updateTable('webhook_deliveries').set(
+        { status: 'delivered', attempts, last_status: status, last_error: null, delivered_at: sql`now()` } as never,
+      ).where('id', '=', delivery.id).execute();
       return;
     }
     const failed = attempts >= this.options.maxAttempts;
     const backoff = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (attempts - 1));
-    this.options.logger?.warn({ delivery_id: delivery.id, attempts, status, err: error }, failed ? 'webhook delivery failed for good' : 'webhook delivery failed, will retry');
+    this.options.logger?.warn(
+      { delivery_id: delivery.id, attempts, status, err: error }, failed ? 'webhook delivery failed for good' : 'webhook delivery failed, will retry',
+    );
     await db.updateTable('webhook_deliveries').set({
       status: failed ? 'failed' : 'pending', attempts, last_status: status, last_error: error ?? `HTTP ${status}`,
       next_attempt_at: sql`now() + ${`${backoff} milliseconds`}::interval`,

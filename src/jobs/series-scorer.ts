@@ -52,7 +52,9 @@ export class SeriesScorer {
     const run = (async () => {
       do {
         this.again.delete(key);
-        await this.scoreSeries(accountId, seriesId).catch((error: Error) => this.logger?.warn({ series_id: seriesId, err: error.message }, 'scoring stored forecasts failed; the sweep retries'));
+        await this.scoreSeries(accountId, seriesId).catch(
+          (error: Error) => this.logger?.warn({ series_id: seriesId, err: error.message }, 'scoring stored forecasts failed; the sweep retries'),
+        );
       } while (this.again.has(key) && !this.stopped);
     })().finally(() => this.running.delete(key));
     this.running.set(key, run);

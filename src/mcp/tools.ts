@@ -35,7 +35,8 @@ class ToolError extends Error {
   constructor(problem: ToolError['problem']) { super(problem.detail); this.problem = problem; }
 }
 const invalid = (field: string, reason: string, series?: number) => new ToolError({
-  code: 'validation_failed', detail: 'the arguments cannot be sent to the API (checked by the tool)', errors: [{ ...(series === undefined ? {} : { series }), field, reason }],
+  code: 'validation_failed', detail: 'the arguments cannot be sent to the API (checked by the tool)',
+  errors: [{ ...(series === undefined ? {} : { series }), field, reason }],
 });
 
 // ---- input schemas: types only; ranges, enums and cross-field rules are the API's (its 422 names the field)
@@ -49,7 +50,8 @@ const Series = z.strictObject({
 });
 const DATA = {
   series: z.array(Series).optional().describe('one or a few series; or give csv instead'),
-  csv: z.string().optional().describe('instead of series: CSV text with a header row, the dates in the first column and one column per series (an empty cell is missing), as `horizon forecast` reads it'),
+  csv: z.string().optional().describe('instead of series: CSV text with a header row, the dates in the first column and one column per series (an empty cell ' +
+    'is missing), as `horizon forecast` reads it'),
   freq: FREQ.optional(),
 };
 const MODEL = {
@@ -112,7 +114,9 @@ async function api(callApi: CallApi, method: 'GET' | 'POST', path: string, body?
   if (answer.status >= 200 && answer.status < 300) return answer.body;
   const problem = answer.body as { code?: unknown; detail?: unknown; errors?: unknown } | undefined;
   if (typeof problem?.code === 'string' && typeof problem.detail === 'string') {
-    throw new ToolError({ status: answer.status, code: problem.code, detail: problem.detail, errors: Array.isArray(problem.errors) ? problem.errors as FieldError[] : [] });
+    throw new ToolError(
+      { status: answer.status, code: problem.code, detail: problem.detail, errors: Array.isArray(problem.errors) ? problem.errors as FieldError[] : [] },
+    );
   }
   throw new ToolError({ status: answer.status, code: 'http_error', detail: `HTTP ${answer.status} from ${method} ${path}`, errors: [] });
 }
@@ -159,7 +163,9 @@ function widestInterval(levels: string[]): [string, string, number] | null {
 }
 
 interface Prediction { prediction: Record<string, number[]>; index: string[] }
-interface ForecastAnswer { model: string; model_size: string; series: Prediction[][]; warnings: { series?: number; field: string; message: string }[]; auto?: any }
+interface ForecastAnswer {
+  model: string; model_size: string; series: Prediction[][]; warnings: { series?: number; field: string; message: string }[]; auto?: any;
+}
 
 function compactForecast(r: ForecastAnswer, names: (string | undefined)[]) {
   return {
@@ -179,7 +185,8 @@ function forecastSummary(r: ForecastAnswer, names: (string | undefined)[]): stri
     const band = interval ? ` (${interval[2]} % interval ${num(p.prediction[interval[0]][0])}–${num(p.prediction[interval[1]][0])})` : '';
     return `${seriesLabel(names, i)} next ${num(p.prediction.mean[0])}${band} at ${p.index[0]}`;
   });
-  const warnings = r.warnings.length ? ` [${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}: ${r.warnings[0].message}${r.warnings.length > 1 ? ' …' : ''}]` : '';
+  const warnings = r.warnings.length ? ` [${r.warnings.length} ` +
+    `warning${r.warnings.length > 1 ? 's' : ''}: ${r.warnings[0].message}${r.warnings.length > 1 ? ' …' : ''}]` : '';
   return `${r.model}${size}, ${r.series.length} series, ${steps} steps: ${shown.join('; ')}${more(shown.length, r.series.length)}${warnings}`;
 }
 
@@ -195,7 +202,8 @@ function compactCrossValidation(r: any) {
 function crossValidationSummary(r: any): string {
   const board = r.leaderboard.map((e: any) => `${e.rank}. ${e.model}${e.model_size === 'default' ? '' : ` (${e.model_size})`} ${num(e.score)}`).join(', ');
   const nSeries = r.models[0]?.series.length ?? 0;
-  return `leaderboard by ${r.metric} (${r.n_windows} window${r.n_windows > 1 ? 's' : ''} of ${r.horizon} steps, ${nSeries} series): ${board}${r.warnings.length ? ` [${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}]` : ''}`;
+  return `leaderboard by ${r.metric} (${r.n_windows} window${r.n_windows > 1 ? 's' : ''} of ${r.horizon} steps, ${nSeries} ` +
+    `series): ${board}${r.warnings.length ? ` [${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}]` : ''}`;
 }
 
 function compactAnomalies(r: any, names: (string | undefined)[]) {
@@ -215,14 +223,17 @@ function compactAnomalies(r: any, names: (string | undefined)[]) {
 
 function anomaliesSummary(c: ReturnType<typeof compactAnomalies>, names: (string | undefined)[]): string {
   const all = c.series.flatMap((s: any, i: number) => s.anomalies.map((a: any) => ({ ...a, i })));
-  const shown = all.slice(0, 5).map((a: any) => `${seriesLabel(names, a.i)} at ${a.index}: ${num(a.actual)} outside ${num(a.lo)}…${num(a.hi)} (score ${num(a.score)})`);
-  const head = `${c.model}, level ${c.level} %: ${c.n_anomalies} anomal${c.n_anomalies === 1 ? 'y' : 'ies'} in ${c.series.length} series (${c.n_windows} timesteps scored)`;
+  const shown = all.slice(0, 5).map((a: any) => `${seriesLabel(names, a.i)} at ${a.index}: ${num(a.actual)} outside ${num(a.lo)}…${num(a.hi)} ` +
+    `(score ${num(a.score)})`);
+  const head = `${c.model}, level ${c.level} %: ${c.n_anomalies} anomal${c.n_anomalies === 1 ? 'y' : 'ies'} in ${c.series.length} series ` +
+    `(${c.n_windows} timesteps scored)`;
   return shown.length ? `${head}: ${shown.join('; ')}${more(shown.length, all.length)}` : head;
 }
 
 // ---- the server
 
-const TOOL_NOTE = 'Calls the Horizon API with your API key: the same validation (a refused argument comes back as isError naming the field) and quota as the HTTP API.';
+const TOOL_NOTE = 'Calls the Horizon API with your API key: the same validation (a refused argument comes back as isError naming the field) and ' +
+  'quota as the HTTP API.';
 
 // ---- malformed requests: JSON-RPC −32602 Invalid params, in one line
 //
@@ -292,14 +303,16 @@ const JOB_NOUNS: Record<JobKind, string> = { forecast: 'forecast', cross_validat
  * invalid params (tools/call without a name, arguments that are not an object, …) with −32602 Invalid params. */
 export function createMcpServer(callApi: CallApi, version: string): McpServer {
   const server = new McpServer({ name: 'horizon', title: 'Horizon forecasting API', version }, {
-    instructions: 'Forecast time series, compare models by cross-validation and flag anomalies with the models this Horizon deployment serves. Start with list_models; forecast takes series as {target, index or start} or a CSV string.',
+    instructions: 'Forecast time series, compare models by cross-validation and flag anomalies with the models this Horizon deployment serves. Start with ' +
+      'list_models; forecast takes series as {target, index or start} or a CSV string.',
   });
   // both transports (POST /mcp and `horizon mcp` on stdio) connect through this
   server.connect = (transport) => connectChecked(server, transport);
 
   server.registerTool('list_models', {
     title: 'List models',
-    description: `The models this deployment knows: which are served now (available), their sizes, context and horizon limits, covariates and licence, and the default model. Free (no quota). ${TOOL_NOTE}`,
+    description: `The models this deployment knows: which are served now (available), their sizes, context and horizon limits, covariates and licence, and ` +
+      `the default model. Free (no quota). ${TOOL_NOTE}`,
     inputSchema: z.strictObject({}),
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async () => run(() => [], async () => {
@@ -311,13 +324,16 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
     }));
     const served = models.filter((m: any) => m.available).map((m: any) => m.model_id);
     const notServed = models.filter((m: any) => !m.available);
-    const summary = `${served.length} of ${models.length} models served (default ${r.default_model}): ${served.join(', ')}${notServed.length ? `; not served here: ${notServed.map((m: any) => `${m.model_id} (${m.unavailable_reason})`).join(', ')}` : ''}`;
+    const notServedList = notServed.map((m: any) => `${m.model_id} (${m.unavailable_reason})`).join(', ');
+    const summary = `${served.length} of ${models.length} models served (default ${r.default_model}): ${served.join(', ')}`
+      + `${notServed.length ? `; not served here: ${notServedList}` : ''}`;
     return result(summary, { default_model: r.default_model, models });
   }));
 
   server.registerTool('forecast', {
     title: 'Forecast',
-    description: `Forecasts \`horizon\` steps of each series with one model (POST /v1/forecast): the mean and the quantiles per future date. One quota unit per call. ${TOOL_NOTE}`,
+    description: `Forecasts \`horizon\` steps of each series with one model (POST /v1/forecast): the mean and the quantiles per future date. One quota unit ` +
+      `per call. ${TOOL_NOTE}`,
     inputSchema: z.strictObject({
       ...MODEL,
       horizon: z.number().describe('steps to forecast (at most the model\'s max_horizon)'),
@@ -332,10 +348,14 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
     return run(() => names, async () => {
       const data = dataOf(args);
       names = data.names;
-      const body = { series: data.series, horizon: args.horizon, ...(data.freq === undefined ? {} : { freq: data.freq }), ...pick(args, ['model', 'model_size', 'quantiles', 'context']) };
+      const body = {
+        series: data.series, horizon: args.horizon, ...(data.freq === undefined ? {} : { freq: data.freq }),
+        ...pick(args, ['model', 'model_size', 'quantiles', 'context']),
+      };
       if (args.as_job) {
         const job = await api(callApi, 'POST', '/v1/forecast-jobs', body);
-        return result(`forecast job ${job.job_id} ${job.status} (${job.model}, ${data.series.length} series, ${args.horizon} steps); poll it with job_status`, { kind: 'forecast', ...job });
+        return result(`forecast job ${job.job_id} ${job.status} (${job.model}, ${data.series.length} series, ${args.horizon} steps); ` +
+          `poll it with job_status`, { kind: 'forecast', ...job });
       }
       const r = await api(callApi, 'POST', '/v1/forecast', body) as ForecastAnswer;
       return result(forecastSummary(r, names), compactForecast(r, names));
@@ -344,9 +364,13 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
 
   server.registerTool('cross_validate', {
     title: 'Cross-validate models',
-    description: `Compares models on rolling origins of the series (POST /v1/cross-validation): each of n_windows windows is forecast from the history before it and scored (MASE, WQL, sMAPE, interval coverage); the answer is the leaderboard and each model's scores. One quota unit per model. ${TOOL_NOTE}`,
+    description: `Compares models on rolling origins of the series (POST /v1/cross-validation): each of n_windows windows is forecast from the history ` +
+      `before it and scored (MASE, WQL, sMAPE, interval coverage); the answer is the leaderboard and each model's scores. One quota unit per ` +
+      `model. ${TOOL_NOTE}`,
     inputSchema: z.strictObject({
-      models: z.array(z.union([z.string(), z.strictObject({ model: z.string(), model_size: z.string().optional() })])).describe('1–10 models to compare: ids, or {model, model_size}'),
+      models: z.array(z.union([z.string(), z.strictObject({ model: z.string(), model_size: z.string().optional() })])).describe(
+        '1–10 models to compare: ids, or {model, model_size}',
+      ),
       horizon: z.number().describe('steps forecast at each window'),
       ...DATA,
       n_windows: z.number().optional().describe('rolling origins, 1–20; default 1'),
@@ -363,10 +387,14 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
     return run(() => names, async () => {
       const data = dataOf(args);
       names = data.names;
-      const body = { series: data.series, horizon: args.horizon, models: args.models, ...(data.freq === undefined ? {} : { freq: data.freq }), ...pick(args, ['n_windows', 'step', 'metric', 'season_length', 'quantiles', 'refit']) };
+      const body = {
+        series: data.series, horizon: args.horizon, models: args.models, ...(data.freq === undefined ? {} : { freq: data.freq }),
+        ...pick(args, ['n_windows', 'step', 'metric', 'season_length', 'quantiles', 'refit']),
+      };
       if (args.as_job) {
         const job = await api(callApi, 'POST', '/v1/cross-validation-jobs', body);
-        return result(`cross-validation job ${job.job_id} ${job.status} (${job.models.map((m: any) => m.model).join(', ')}); poll it with job_status`, { kind: 'cross_validation', ...job });
+        return result(`cross-validation job ${job.job_id} ${job.status} (${job.models.map((m: any) => m.model).join(', ')}); ` +
+          `poll it with job_status`, { kind: 'cross_validation', ...job });
       }
       const r = await api(callApi, 'POST', '/v1/cross-validation', body);
       return result(crossValidationSummary(r), compactCrossValidation(r));
@@ -375,7 +403,9 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
 
   server.registerTool('detect_anomalies', {
     title: 'Detect anomalies',
-    description: `Scores each series' history (POST /v1/anomalies): every timestep from min_history on is forecast \`step\` steps ahead with a central interval at \`level\` percent; an observation outside it is an anomaly. Answers the flagged timesteps with their band and score (|score| > 1 outside). One quota unit per call. ${TOOL_NOTE}`,
+    description: `Scores each series' history (POST /v1/anomalies): every timestep from min_history on is forecast \`step\` steps ahead with a central ` +
+      `interval at \`level\` percent; an observation outside it is an anomaly. Answers the flagged timesteps with their band and score (|score| > 1 ` +
+      `outside). One quota unit per call. ${TOOL_NOTE}`,
     inputSchema: z.strictObject({
       ...MODEL,
       ...DATA,
@@ -391,10 +421,14 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
     return run(() => names, async () => {
       const data = dataOf(args);
       names = data.names;
-      const body = { series: data.series, ...(data.freq === undefined ? {} : { freq: data.freq }), ...pick(args, ['model', 'model_size', 'level', 'step', 'context', 'min_history']) };
+      const body = {
+        series: data.series, ...(data.freq === undefined ? {} : { freq: data.freq }),
+        ...pick(args, ['model', 'model_size', 'level', 'step', 'context', 'min_history']),
+      };
       if (args.as_job) {
         const job = await api(callApi, 'POST', '/v1/anomaly-jobs', body);
-        return result(`anomaly job ${job.job_id} ${job.status} (${job.model}, mode ${job.mode}, ${data.series.length} series); poll it with job_status`, { kind: 'anomalies', ...job });
+        return result(`anomaly job ${job.job_id} ${job.status} (${job.model}, mode ${job.mode}, ${data.series.length} series); ` +
+          `poll it with job_status`, { kind: 'anomalies', ...job });
       }
       const r = await api(callApi, 'POST', '/v1/anomalies', body);
       const compact = compactAnomalies(r, names);
@@ -404,7 +438,8 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
 
   server.registerTool('job_status', {
     title: 'Job status',
-    description: `The state of a forecast, cross-validation or anomaly job (from forecast, cross_validate or detect_anomalies with as_job): queued, running, completed (with the result, as those tools answer it), failed (with the error) or cancelled. Free (no quota). ${TOOL_NOTE}`,
+    description: `The state of a forecast, cross-validation or anomaly job (from forecast, cross_validate or detect_anomalies with as_job): queued, running, ` +
+      `completed (with the result, as those tools answer it), failed (with the error) or cancelled. Free (no quota). ${TOOL_NOTE}`,
     inputSchema: z.strictObject({
       job_id: z.string().describe('the job_id the job was created with'),
       kind: z.enum(['forecast', 'cross_validation', 'anomalies']).optional().describe('which kind of job; default: looked up as each kind in turn'),
@@ -422,7 +457,8 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
         break;
       } catch (error) {
         if (args.kind !== undefined || !(error instanceof ToolError) || error.problem.status !== 404) throw error;
-        if (k === kinds.at(-1)) throw new ToolError({ ...error.problem, detail: `no forecast, cross-validation or anomaly job ${JSON.stringify(args.job_id)} for this account` });
+        if (k === kinds.at(-1)) throw new ToolError({ ...error.problem, detail: `no forecast, cross-validation or anomaly ` +
+          `job ${JSON.stringify(args.job_id)} for this account` });
       }
     }
     const { series, metrics: _metrics, warnings, auto, model_size, result: jobResult, ...state } = job;

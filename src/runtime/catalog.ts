@@ -85,7 +85,8 @@ export function catalogCostProblems(catalog: Catalog): string[] {
     if (typeof cost !== 'object' || cost === null) { problems.push(`model ${model.id}: cost must be {"ms_per_series", "us_per_point"}`); continue; }
     for (const key of ['ms_per_series', 'us_per_point']) {
       const value = cost[key];
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) problems.push(`model ${model.id}: cost.${key} must be a non-negative number, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) problems.push(`model ${model.id}: cost.${key} must be a non-negative number, ` +
+        `got ${JSON.stringify(value)}`);
     }
     const extra = Object.keys(cost).filter((k) => k !== 'ms_per_series' && k !== 'us_per_point');
     if (extra.length) problems.push(`model ${model.id}: cost has unknown field(s) ${extra.join(', ')}`);

@@ -101,7 +101,8 @@ export class FineTuner {
 
   private async slot(signal: AbortSignal, wait: boolean): Promise<void> {
     if (!wait && this.running >= this.concurrency) {
-      throw new HorizonError('no_worker', `every fine-tuning slot of this server is busy (HORIZON_FINETUNE_CONCURRENCY=${this.concurrency}); retry later, or queue POST /v1/fine-tuning-jobs`, { headers: { 'retry-after': '30' } });
+      throw new HorizonError('no_worker', `every fine-tuning slot of this server is busy (HORIZON_FINETUNE_CONCURRENCY=${this.concurrency}); retry later, or ` +
+        `queue POST /v1/fine-tuning-jobs`, { headers: { 'retry-after': '30' } });
     }
     while (this.running >= this.concurrency) {
       if (signal.aborted) throw new HorizonError('job_cancelled', 'the job was cancelled');
@@ -120,7 +121,9 @@ export class FineTuner {
    * Throws HorizonError: `job_cancelled` when `signal` aborted it, `no_worker` when the process died
    * (a kill, out of memory: transient, the job queue retries it), `fine_tuning_failed` otherwise.
    */
-  async run(jobId: string, spec: FineTuneSpec, onProgress: (p: FineTuneProgress) => void, signal: AbortSignal, options: { wait?: boolean } = {}): Promise<FineTuneSummary> {
+  async run(
+    jobId: string, spec: FineTuneSpec, onProgress: (p: FineTuneProgress) => void, signal: AbortSignal, options: { wait?: boolean } = {},
+  ): Promise<FineTuneSummary> {
     const [group] = installedGroups(['core']);
     if (!group) throw new HorizonError('fine_tuning_failed', 'the core runtime virtualenv (runtime/.venv-core) is not installed: run bash scripts/setup.sh');
     await this.slot(signal, options.wait ?? true);
@@ -165,9 +168,12 @@ export class FineTuner {
       if (this.stopping) throw new HorizonError('no_worker', 'the server stopped while the job ran; it runs again (from its first step) on a running server');
       if (signal.aborted) throw new HorizonError('job_cancelled', 'the job was cancelled');
       if (code === EXIT_CANCELLED) throw new HorizonError('job_cancelled', 'the fine-tuning process was stopped');
-      if (failure) throw new HorizonError(failure.code === 'weights_missing' ? 'weights_missing' : 'fine_tuning_failed', `fine-tuning failed: ${failure.detail}`);
+      if (failure) throw new HorizonError(
+        failure.code === 'weights_missing' ? 'weights_missing' : 'fine_tuning_failed', `fine-tuning failed: ${failure.detail}`,
+      );
       const last = stderr.trim().split('\n').pop() ?? '';
-      throw new HorizonError('no_worker', `the fine-tuning process ended with ${exitSignal ?? `exit code ${code}`} before it finished${last ? ` (${last.slice(0, 300)})` : ''}`);
+      throw new HorizonError('no_worker', `the fine-tuning process ended with ${exitSignal ?? `exit code ${code}`} before it ` +
+        `finished${last ? ` (${last.slice(0, 300)})` : ''}`);
     } finally {
       if (child) this.children.delete(jobId);
       rmSync(specDir, { recursive: true, force: true });

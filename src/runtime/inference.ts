@@ -37,7 +37,8 @@ interface Waiting {
 /** What a model call rejects with once its request's client has gone (http/client-gone.ts): a 499 that no
  * client reads, and that the charge refunds (http/charge.ts). */
 export function clientClosed(): HorizonError {
-  return new HorizonError('client_closed_request', 'the client closed the connection before the answer was ready: its model calls were dropped and nothing is charged');
+  return new HorizonError('client_closed_request', 'the client closed the connection before the answer was ready: its model calls were dropped ' +
+    'and nothing is charged');
 }
 
 /** Calls `onAbort` once `signal` aborts; the returned function stops listening (call it when the work is settled). */
@@ -226,7 +227,8 @@ function abandonedByAll(signals: (AbortSignal | undefined)[]): AbortSignal | und
 }
 
 function noWorker(group: string): HorizonError {
-  return new HorizonError('no_worker', `the model worker for runtime group "${group}" is not running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
+  return new HorizonError('no_worker', `the model worker for runtime group "${group}" is not ` +
+    `running; retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
 }
 
 function once(fn: () => void): () => void {
@@ -263,7 +265,9 @@ export class InferenceClient {
    * application, whose one URL stands for all its replicas */
   private readonly slotsPerEndpoint: number;
 
-  constructor(resolve: EndpointResolver, timeoutMs: number, options: { float32?: boolean; coalesce?: boolean; chunkSeries?: number; cpuChunkSeries?: number; isCpuModel?: (model: string) => boolean; slotsPerEndpoint?: number } = {}) {
+  constructor(resolve: EndpointResolver, timeoutMs: number, options: {
+    float32?: boolean; coalesce?: boolean; chunkSeries?: number; cpuChunkSeries?: number; isCpuModel?: (model: string) => boolean; slotsPerEndpoint?: number;
+  } = {}) {
     this.resolve = resolve;
     this.timeoutMs = timeoutMs;
     this.float32 = options.float32 ?? true;
@@ -346,7 +350,9 @@ export class InferenceClient {
     const merged: InferRequest = waiting.length === 1 ? waiting[0].body : { ...waiting[0].body, series: waiting.flatMap((w) => w.body.series) };
     // the worker logs the call under every caller's request id
     const ids = waiting.map((w) => w.requestId).filter((id): id is string => id !== undefined);
-    const sent = this.sendCounted<Parameters<typeof decodeInferResponse>[0]>(group, url, '/infer', encodeInferRequest(merged, this.float32), ids.length ? ids.join(',') : undefined, false, flow, release, abandoned);
+    const sent = this.sendCounted<Parameters<typeof decodeInferResponse>[0]>(
+      group, url, '/infer', encodeInferRequest(merged, this.float32), ids.length ? ids.join(',') : undefined, false, flow, release, abandoned,
+    );
     sent.then((raw) => {
       let answer: InferResponse;
       try { answer = decodeInferResponse(raw); } catch (error) { for (const w of waiting) w.reject(error); return; }
@@ -425,7 +431,9 @@ export class InferenceClient {
     return pool;
   }
 
-  private async call<T>(group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId, asText = false): Promise<T> {
+  private async call<T>(
+    group: string, path: string, body: unknown, at?: string, requestId: string | undefined = currentRequest()?.requestId, asText = false,
+  ): Promise<T> {
     const baseUrl = at ?? this.pick(group);
     if (!baseUrl) throw noWorker(group);
     // model calls wait for a fair turn (FairGate); loads and health checks do not
@@ -480,9 +488,12 @@ export class InferenceClient {
       const code = (error as { code?: string }).code;
       if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
         // the contract's 504 names the job API (B.8): a job splits what one call cannot finish
-        throw new HorizonError('inference_timeout', `the model worker for "${group}" did not answer within ${this.timeoutMs} ms (HORIZON_INFERENCE_TIMEOUT_MS); send large requests to POST /v1/forecast-jobs (or POST /v1/cross-validation-jobs): a job runs them in chunks that each fit one call`, { cause: error });
+        throw new HorizonError('inference_timeout', `the model worker for "${group}" did not answer within ${this.timeoutMs} ms ` +
+          `(HORIZON_INFERENCE_TIMEOUT_MS); send large requests to POST /v1/forecast-jobs (or POST /v1/cross-validation-jobs): a job runs them in chunks ` +
+          `that each fit one call`, { cause: error });
       }
-      throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unreachable (${(error as Error).message}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS }, cause: error });
+      throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unreachable ` +
+        `(${(error as Error).message}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS }, cause: error });
     }
     if (res.statusCode === 200) return (asText ? text : JSON.parse(text)) as T;
     let code = 'unknown';
@@ -501,7 +512,8 @@ export class InferenceClient {
         // the worker's detail names server paths: for the operator's log, not for API clients
       {
         const { model = 'this model', size = '' } = body as { model?: string; size?: string };
-        throw new HorizonError('weights_missing', `the weights of ${model}/${size} are not installed on this deployment; the operator installs them with \`./horizon models pull ${model} --size ${size}\` (into HORIZON_MODEL_DIR/${model}/${size}/)`, { cause: new Error(detail) });
+        throw new HorizonError('weights_missing', `the weights of ${model}/${size} are not installed on this deployment; the operator installs them with ` +
+          `\`./horizon models pull ${model} --size ${size}\` (into HORIZON_MODEL_DIR/${model}/${size}/)`, { cause: new Error(detail) });
       }
       case 'shutting_down':
         throw new HorizonError('no_worker', detail, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
@@ -510,7 +522,8 @@ export class InferenceClient {
       case 'unknown':
         // no protocol error body: not the worker's answer but what stands in front of it (Ray Serve's
         // proxy when a replica died mid-request, a load balancer): the worker is gone, not wrong
-        throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unavailable (answered ${res.statusCode}: ${detail.slice(0, 200)}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
+        throw new HorizonError('no_worker', `the model worker for runtime group "${group}" is unavailable ` +
+          `(answered ${res.statusCode}: ${detail.slice(0, 200)}); retry shortly`, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
       default:
         throw new HorizonError('internal_error', `the model worker answered ${res.statusCode} (${code}): ${detail}`);
     }

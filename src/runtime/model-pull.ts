@@ -7,7 +7,10 @@ import { createInterface } from 'node:readline';
 import { groupPython, installedGroups, RUNTIME_DIR } from './supervisor.ts';
 
 export type PullEvent =
-  | { event: 'resolved'; model: string; size: string; repo: string; revision: string; commit: string; gated: boolean; endpoint: string; bytes_total: number; files: { path: string; size: number }[] }
+  | {
+    event: 'resolved'; model: string; size: string; repo: string; revision: string; commit: string; gated: boolean; endpoint: string; bytes_total: number;
+    files: { path: string; size: number }[];
+  }
   | { event: 'waiting'; reason: string }
   | { event: 'up_to_date'; dir: string; commit: string; bytes_total: number }
   | { event: 'file_start'; path: string; size: number; resume_from: number }
@@ -42,7 +45,8 @@ export function pullPython(): string | undefined {
 export function runPull(options: PullOptions): Promise<PullOutcome> {
   const python = pullPython();
   if (!python) {
-    return Promise.resolve({ exitCode: PULL_EXIT.unexpected, upToDate: false, error: { code: 'runtime_not_installed', message: 'no model runtime virtualenv is installed: run bash scripts/setup.sh' } });
+    return Promise.resolve({ exitCode: PULL_EXIT.unexpected, upToDate: false, error: { code: 'runtime_not_installed', message: 'no model runtime virtualenv ' +
+      'is installed: run bash scripts/setup.sh' } });
   }
   const args = ['-m', 'horizon_runtime.pull', '--model-dir', options.modelDir, '--model', options.model, '--size', options.size];
   if (options.revision) args.push('--revision', options.revision);
@@ -112,7 +116,9 @@ export class PullManager {
     const key = `${model}/${size}`;
     const existing = this.pulls.get(key);
     if (existing && existing.progress.state !== 'failed') return existing.progress;
-    const progress: PullProgress = { model, size, state: 'pulling', bytes_done: 0, bytes_total: null, files_done: 0, files_total: null, started_at: new Date().toISOString() };
+    const progress: PullProgress = {
+      model, size, state: 'pulling', bytes_done: 0, bytes_total: null, files_done: 0, files_total: null, started_at: new Date().toISOString(),
+    };
     const fileBytes = new Map<string, number>();
     const onEvent = (event: PullEvent) => {
       if (event.event === 'resolved') { progress.bytes_total = event.bytes_total; progress.files_total = event.files.length; }

@@ -26,7 +26,8 @@ export function summarizeModels(registry: ModelRegistry, workers: WorkerStatus[]
     if (unavailable) {
       const worker = workers.find((w) => w.group === model.group);
       if (unavailable.code === 'runtime_not_installed' && worker && worker.state !== 'ready') {
-        return { ...base, served: false, sizes, reason: 'worker_not_running', fix: `the "${model.group}" worker is ${worker.state}${worker.lastError ? ` (${worker.lastError})` : ''}` };
+        return { ...base, served: false, sizes, reason: 'worker_not_running', fix: `the "${model.group}" worker ` +
+          `is ${worker.state}${worker.lastError ? ` (${worker.lastError})` : ''}` };
       }
       return { ...base, served: false, sizes, reason: unavailable.code, fix: unavailable.command ?? unavailable.detail };
     }

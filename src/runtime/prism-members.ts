@@ -22,7 +22,9 @@ export interface PrismMember { model: string; size: string; group: string; backt
 
 /** The members for this deployment: configured ones that are served, else served foundation models, else statistical ones.
  * `backtest` 'refit' refits every member at every origin (v3); 'forward' (the default) does so only where the model has no refit-free backtest. */
-export function prismMembers(catalog: Catalog, configured: string[], isServed: (model: CatalogModel) => boolean, backtest: PrismBacktest = 'forward'): PrismMember[] {
+export function prismMembers(
+  catalog: Catalog, configured: string[], isServed: (model: CatalogModel) => boolean, backtest: PrismBacktest = 'forward',
+): PrismMember[] {
   const served = (ids: string[]) => ids.map((id) => findModel(catalog, id)).filter((m): m is CatalogModel => !!m && m.id !== PRISM_ID && isServed(m));
   const toMember = (m: CatalogModel) => prismMember(m, m.default_size, backtest);
   if (configured.length) return served(configured).map(toMember);

@@ -23,7 +23,9 @@ export interface InferenceBackend {
   status(): WorkerStatus[];
 }
 
-interface GroupState { served: boolean; /** its last models call answered */ reachable: boolean; models: WorkerModels[]; missingWeights: MissingWeights[]; lastError?: string }
+interface GroupState {
+  served: boolean; /** its last models call answered */ reachable: boolean; models: WorkerModels[]; missingWeights: MissingWeights[]; lastError?: string;
+}
 
 export class ServeCluster implements InferenceBackend {
   private readonly url: string;
@@ -41,7 +43,10 @@ export class ServeCluster implements InferenceBackend {
 
   async start(): Promise<void> {
     await this.refreshAll();
-    this.logger?.info({ url: this.url, groups: Object.fromEntries([...this.groups].map(([g, s]) => [g, s.served ? s.models.map((m) => m.model) : 'not deployed'])) }, 'Ray Serve inference backend');
+    this.logger?.info(
+      { url: this.url, groups: Object.fromEntries([...this.groups].map(([g, s]) => [g, s.served ? s.models.map((m) => m.model) : 'not deployed'])) },
+      'Ray Serve inference backend',
+    );
     // replicas come and go (autoscaling, a replaced node, weights pulled on the cluster): re-read their lists
     this.timer = setInterval(() => void this.refreshAll(), this.refreshMs);
     this.timer.unref();

@@ -173,7 +173,10 @@ export class Supervisor extends EventEmitter {
 
   /** One entry per worker process (group by group, index order). */
   status(): WorkerStatus[] {
-    return this.all().map((w) => ({ group: w.group, worker: w.index, state: w.state, pid: w.child?.pid, url: w.state === 'ready' ? w.baseUrl : undefined, restarts: w.restarts, lastError: w.lastError }));
+    return this.all().map((w) => ({
+      group: w.group, worker: w.index, state: w.state, pid: w.child?.pid, url: w.state === 'ready' ? w.baseUrl : undefined, restarts: w.restarts,
+      lastError: w.lastError,
+    }));
   }
 
   /** Re-reads the model lists of a group's workers (after a load changed what is resident). */
@@ -235,7 +238,8 @@ export class Supervisor extends EventEmitter {
     w.child = child;
     w.failedChecks = 0;
     const ready = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`worker ${name} printed no READY line within ${this.options.readyTimeoutMs} ms`)), this.options.readyTimeoutMs);
+      const timer = setTimeout(() => reject(new Error(`worker ${name} printed no READY line ` +
+        `within ${this.options.readyTimeoutMs} ms`)), this.options.readyTimeoutMs);
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
         if (!line.startsWith('READY ')) return;
@@ -254,7 +258,9 @@ export class Supervisor extends EventEmitter {
       ({ models: w.models, missingWeights: w.missingWeights } = await fetchModels(w.baseUrl));
       w.state = 'ready';
       w.lastError = undefined;
-      this.options.logger?.info({ group: w.group, worker: w.index, pid: child.pid, url: w.baseUrl, models: w.models.map((m) => m.model) }, 'model worker ready');
+      this.options.logger?.info(
+        { group: w.group, worker: w.index, pid: child.pid, url: w.baseUrl, models: w.models.map((m) => m.model) }, 'model worker ready',
+      );
       w.healthTimer = setInterval(() => void this.checkHealth(w, child), this.options.healthIntervalMs);
       w.healthTimer.unref();
       // path lookups only (docs/runtime-protocol.md): cheap enough to notice `models pull` within seconds

@@ -57,7 +57,9 @@ export function encodeInferRequest(request: InferRequest, float32 = true): Recor
 /** A base64 /infer answer with its arrays decoded, as the rest of the control plane reads it: "dtype"
  * float32 or float64 (absent: float64, what a worker without float32 answers sends). */
 type EncodedForecast = { mean: string; quantiles: Record<string, string> };
-type EncodedPrediction = EncodedForecast & { backtest?: EncodedForecast[]; in_sample?: EncodedForecast; contributions?: { base: string; features: Record<string, string> }; samples?: string };
+type EncodedPrediction = EncodedForecast & {
+  backtest?: EncodedForecast[]; in_sample?: EncodedForecast; contributions?: { base: string; features: Record<string, string> }; samples?: string;
+};
 
 /** One base64 float64 string of paths after paths, `horizon` values each, as arrays (sample paths). */
 function samplePaths(text: string, horizon: number): number[][] {
@@ -72,7 +74,9 @@ export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> &
   return {
     ...rest,
     predictions: answer.predictions.map((p): Prediction => {
-      const decoded: Prediction = { mean: decode(p.mean), quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decode(values)])) };
+      const decoded: Prediction = {
+        mean: decode(p.mean), quantiles: Object.fromEntries(Object.entries(p.quantiles).map(([level, values]) => [level, decode(values)])),
+      };
       // validation forecasts are always float64 (protocol.py encode_predictions)
       const float64 = (f: EncodedForecast) => ({
         mean: decodeFloat64(f.mean), quantiles: Object.fromEntries(Object.entries(f.quantiles).map(([level, values]) => [level, decodeFloat64(values)])),
@@ -85,7 +89,9 @@ export function decodeInferResponse(answer: Omit<InferResponse, 'predictions'> &
       // feature contributions too (explain)
       if (p.contributions) {
         const { base, features } = p.contributions;
-        decoded.contributions = { base: decodeFloat64(base), features: Object.fromEntries(Object.entries(features).map(([name, values]) => [name, decodeFloat64(values)])) };
+        decoded.contributions = {
+          base: decodeFloat64(base), features: Object.fromEntries(Object.entries(features).map(([name, values]) => [name, decodeFloat64(values)])),
+        };
       }
       return decoded;
     }),
@@ -99,7 +105,9 @@ export function joinChunkAnswers(answers: InferResponse[], chunkSeries: number):
   const seen = new Set<string>();
   answers.forEach((answer, k) => {
     const offset = k * chunkSeries;
-    for (const w of (answer.warnings ?? []).map((text) => text.replace(/^series (\d+): /, (_, i: string) => `series ${Number(i) + offset}: `))) if (!seen.has(w)) { seen.add(w); warnings.push(w); }
+    for (const w of (answer.warnings ?? []).map(
+      (text) => text.replace(/^series (\d+): /, (_, i: string) => `series ${Number(i) + offset}: `),
+    )) if (!seen.has(w)) { seen.add(w); warnings.push(w); }
   });
   const timing: Record<string, number> = {};
   for (const answer of answers) for (const [key, ms] of Object.entries(answer.timing ?? {})) timing[key] = (timing[key] ?? 0) + ms;

@@ -83,7 +83,9 @@ export async function listAccounts(db: Kysely<Schema>, now: Date = new Date(), n
   const { day, weekStart } = quotaWindows(now);
   await quotaLedger(db)?.flush(); // units still being written count
   let query = db.selectFrom('accounts as a')
-    .leftJoin('quota_usage as q', (join) => join.onRef('q.account_id', '=', 'a.id').on('q.day', '>=', sql<string>`${weekStart}::date`).on('q.day', '<', sql<string>`${weekStart}::date + 7`))
+    .leftJoin('quota_usage as q', (join) => join.onRef('q.account_id', '=', 'a.id').on('q.day', '>=', sql<string>`${weekStart}::date`).on(
+      'q.day', '<', sql<string>`${weekStart}::date + 7`,
+    ))
     .select(['a.id', 'a.name', 'a.daily_quota', 'a.weekly_quota', 'a.created_at', 'a.disabled_at'])
     .select([
       sql<string>`coalesce(sum(q.used) FILTER (WHERE q.day = ${day}::date), 0)`.as('used_today'),

@@ -13,7 +13,9 @@ import pg from 'pg';
 
 // the table types live in schema.ts; re-exported for the store modules that take them from here
 import type { Schema } from './schema.ts';
-export type { AccountsTable, ApiKeysTable, QuotaUsageTable, ForecastJobsTable, JobChunksTable, JobKind, JobStatus, PrivateModelsTable, Schema } from './schema.ts';
+export type {
+  AccountsTable, ApiKeysTable, QuotaUsageTable, ForecastJobsTable, JobChunksTable, JobKind, JobStatus, PrivateModelsTable, Schema,
+} from './schema.ts';
 
 export interface Database {
   db: Kysely<Schema>;
@@ -56,7 +58,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     settlePool.on('connect', (client) => { client.on('error', () => {}); });
     const settleDb = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: settlePool }) });
     const charges = pending = usePendingCharges(db, options.instanceLeaseSeconds ?? 30, settleDb);
-    database = { db, kind: 'postgres', connectionString: options.databaseUrl, close: async () => { await charges.stop(); await settleDb.destroy(); await db.destroy(); } };
+    database = {
+      db, kind: 'postgres', connectionString: options.databaseUrl, close: async () => { await charges.stop(); await settleDb.destroy(); await db.destroy(); },
+    };
   } else {
     const inMemory = options.dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(options.dataDir, { recursive: true });

@@ -9,7 +9,9 @@ import { deleteOrphanParts, deletePayload, isPartsRef, JsonText, readPayload, wr
 /** A job as stored (expires_at is internal bookkeeping for the sweeper). */
 export type JobRow = Omit<Selectable<ForecastJobsTable>, 'expires_at'>;
 
-const SUMMARY_COLUMNS = ['id', 'account_id', 'kind', 'status', 'model', 'models', 'attempts', 'created_at', 'started_at', 'finished_at', 'error', 'progress'] as const;
+const SUMMARY_COLUMNS = [
+  'id', 'account_id', 'kind', 'status', 'model', 'models', 'attempts', 'created_at', 'started_at', 'finished_at', 'error', 'progress',
+] as const;
 export type JobSummary = Pick<JobRow, (typeof SUMMARY_COLUMNS)[number]>;
 // What clients read of one job: never the stored request (megabytes for a large batch, read back and
 // parsed on every poll otherwise; bench/README.md, "job-latency").

@@ -128,7 +128,8 @@ export class PendingCharges {
     const lost = batch.filter((s) => !found.has(s.id));
     if (lost.length === 0) return;
     const values = sql.join(lost.map((s) => sql`(${s.accountId}::uuid, ${s.day}::date, 1)`));
-    await sql`INSERT INTO quota_usage AS q (account_id, day, used) SELECT account_id, day, sum(used)::integer FROM (VALUES ${values}) AS v(account_id, day, used)
+    await sql`INSERT INTO quota_usage AS q (account_id, day, used)
+      SELECT account_id, day, sum(used)::integer FROM (VALUES ${values}) AS v(account_id, day, used)
       GROUP BY account_id, day ON CONFLICT (account_id, day) DO UPDATE SET used = q.used + excluded.used`.execute(this.settleDb);
     this.chargedAgain += lost.length;
   }
@@ -138,7 +139,8 @@ export class PendingCharges {
  * retry of a settlement whose first try committed finds its row settled already: it is not lost). */
 export async function settleCharges(db: Kysely<Schema> | Transaction<Schema>, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ id: string }>`UPDATE pending_charges SET settled = true WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) RETURNING id::text AS id`.execute(db);
+  const { rows } = await sql<{ id: string }>`UPDATE pending_charges SET settled = true
+    WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[]) RETURNING id::text AS id`.execute(db);
   return rows.map((r) => r.id);
 }
 

@@ -9,7 +9,8 @@ export async function insertPrivateModel(
   db: Kysely<Schema>, row: { id: string; accountId: string; name: string; baseModel: string; baseSize: string; jobId: string; summary: unknown },
 ): Promise<void> {
   await db.insertInto('private_models').values({
-    id: row.id, account_id: row.accountId, name: row.name, base_model: row.baseModel, base_size: row.baseSize, job_id: row.jobId, summary: JSON.stringify(row.summary),
+    id: row.id, account_id: row.accountId, name: row.name, base_model: row.baseModel, base_size: row.baseSize, job_id: row.jobId,
+    summary: JSON.stringify(row.summary),
   }).onConflict((oc) => oc.column('id').doNothing()).execute();
 }
 

@@ -130,11 +130,14 @@ export class QuotaLedger {
         const row = await sql<{ daily_quota: number; weekly_quota: number; day_used: string; week_used: string }>`
           SELECT a.daily_quota, a.weekly_quota,
                  coalesce((SELECT sum(q.used) FROM quota_usage q WHERE q.account_id = a.id AND q.day = ${day}::date), 0) AS day_used,
-                 coalesce((SELECT sum(q.used) FROM quota_usage q WHERE q.account_id = a.id AND q.day >= ${weekStart}::date AND q.day < ${weekStart}::date + 7), 0) AS week_used
+                 coalesce((SELECT sum(q.used) FROM quota_usage q
+                   WHERE q.account_id = a.id AND q.day >= ${weekStart}::date AND q.day < ${weekStart}::date + 7), 0) AS week_used
             FROM accounts a WHERE a.id = ${accountId}::uuid`.execute(this.db);
         if (!row.rows[0]) throw new Error(`unknown account ${accountId}`);
         const r = row.rows[0];
-        const state: AccountState = { day, weekStart, daily: r.daily_quota, weekly: r.weekly_quota, dayUsed: Number(r.day_used), weekUsed: Number(r.week_used) };
+        const state: AccountState = {
+          day, weekStart, daily: r.daily_quota, weekly: r.weekly_quota, dayUsed: Number(r.day_used), weekUsed: Number(r.week_used),
+        };
         this.accounts.set(accountId, state);
         return state;
       }).finally(() => this.loading.delete(key));

@@ -91,7 +91,8 @@ async function chargeGroup(db: Kysely<Schema>, accountId: string, group: Waiter[
     const { rows } = pending
       ? await sql<ChargeRow>`
       SELECT admitted, day_used_before, week_used_before, daily_quota, weekly_quota, charge_ids::text[] AS charge_ids
-        FROM horizon_charge_pending(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer, ${pending.instanceId}::uuid)`.execute(db)
+        FROM horizon_charge_pending(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer,
+          ${pending.instanceId}::uuid)`.execute(db)
       : await sql<ChargeRow>`
       SELECT * FROM horizon_charge(${accountId}::uuid, ${windows.day}::date, ${windows.weekStart}::date, ${group.length}::integer)`.execute(db);
     group.forEach((w, i) => w.resolve({ ...decide(rows[0], i, windows, now), chargeId: rows[0].charge_ids?.[i], day: windows.day }));
@@ -165,13 +166,17 @@ export async function chargeQuotaDeferred(db: Kysely<Schema>, accountId: string,
   if (!ledger) {
     const { chargeId, day, ...decision } = await chargeGroupQueued(db, accountId, now);
     const registry = pendingCharges(db);
-    const unit = chargeId && registry ? new OnceUnit(() => registry.settle({ id: chargeId, accountId, day }), () => registry.refund(chargeId), chargeId) : undefined;
+    const unit = chargeId && registry ? new OnceUnit(
+      () => registry.settle({ id: chargeId, accountId, day }), () => registry.refund(chargeId), chargeId,
+    ) : undefined;
     return { decision, persisted: written, unit };
   }
   const windows = quotaWindows(now);
   const usage = await ledger.usage(accountId, windows.day, windows.weekStart);
   const room = Math.min(usage.daily === 0 ? 1 : usage.daily - usage.dayUsed, usage.weekly === 0 ? 1 : usage.weekly - usage.weekUsed);
-  const row: ChargeRow = { admitted: room > 0 ? 1 : 0, day_used_before: usage.dayUsed, week_used_before: usage.weekUsed, daily_quota: usage.daily, weekly_quota: usage.weekly };
+  const row: ChargeRow = {
+    admitted: room > 0 ? 1 : 0, day_used_before: usage.dayUsed, week_used_before: usage.weekUsed, daily_quota: usage.daily, weekly_quota: usage.weekly,
+  };
   const decision = decide(row, 0, windows, now);
   if (!decision.admitted) return { decision, persisted: written };
   const seq = ledger.record(accountId, windows.day, 1, 'c');

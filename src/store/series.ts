@@ -109,7 +109,9 @@ export function decodeTarget(stored: Uint8Array | string): (number | null)[] {
 
 /** The columns of a series row; the history as base64 text: PGlite decodes a bytea result column about
  * 10× slower than the same bytes as text (bench/README.md, stored-series). */
-const SERIES_COLUMNS = ['account_id', 'series_id', 'freq', 'grid', 'schedule', 'drift', 'webhook', 'created_at', 'updated_at', sql<string>`encode(target, 'base64')`.as('target')] as const;
+const SERIES_COLUMNS = [
+  'account_id', 'series_id', 'freq', 'grid', 'schedule', 'drift', 'webhook', 'created_at', 'updated_at', sql<string>`encode(target, 'base64')`.as('target'),
+] as const;
 
 /** A row as read: the history decoded. */
 function decoded<T extends { target: unknown }>(row: T): T & { target: (number | null)[] } {
@@ -117,7 +119,8 @@ function decoded<T extends { target: unknown }>(row: T): T & { target: (number |
 }
 
 export async function getSeries(db: Kysely<Schema>, accountId: string, seriesId: string): Promise<SeriesRow | undefined> {
-  const row = await seriesDb(db).selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
+  const row = await seriesDb(db).selectFrom('stored_series').select([...SERIES_COLUMNS])
+    .where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
   return row && decoded(row);
 }
 
@@ -131,7 +134,9 @@ export const historyPoints = (h: Pick<SeriesHistory, 'bytes'>): number => h.byte
 
 /** The histories of `seriesIds` (absent: no such series for this account). The embedded store answers
  * from its cache what it holds (series-cache.ts); a read inside a transaction or `forUpdate` reads the store. */
-export async function readHistories(db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean } = {}): Promise<Map<string, SeriesHistory>> {
+export async function readHistories(
+  db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean } = {},
+): Promise<Map<string, SeriesHistory>> {
   if (seriesIds.length === 0) return new Map();
   const cache = options.forUpdate ? undefined : seriesCache(db);
   const cached = cache?.lookup(accountId, seriesIds);
@@ -151,13 +156,18 @@ function gridParser(): (text: string) => unknown {
   return (text) => { let g = grids.get(text); if (g === undefined) grids.set(text, g = JSON.parse(text)); return g; };
 }
 
-async function readStoredHistories(db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean }): Promise<Map<string, SeriesHistory>> {
+async function readStoredHistories(
+  db: Kysely<Schema> | Transaction<Schema>, accountId: string, seriesIds: string[], options: { forUpdate?: boolean },
+): Promise<Map<string, SeriesHistory>> {
   const lock = options.forUpdate ? sql` ORDER BY series_id FOR UPDATE` : sql``;
   const { rows } = await sql<{ series_id: string; freq: string; grid: string; target: string; schedule: string | null }>`
     SELECT series_id, freq, grid::text AS grid, encode(target, 'base64') AS target, schedule::text AS schedule FROM stored_series
     WHERE account_id = ${accountId} AND series_id = ANY(${seriesIds}::text[])${lock}`.execute(db);
   const parsed = gridParser();
-  return new Map(rows.map((r) => [r.series_id, { series_id: r.series_id, freq: r.freq, grid: parsed(r.grid), gridKey: r.grid, bytes: Buffer.from(r.target, 'base64'), schedule: r.schedule === null ? null : JSON.parse(r.schedule) }]));
+  return new Map(rows.map((r) => [r.series_id, {
+    series_id: r.series_id, freq: r.freq, grid: parsed(r.grid), gridKey: r.grid, bytes: Buffer.from(r.target, 'base64'),
+    schedule: r.schedule === null ? null : JSON.parse(r.schedule),
+  }]));
 }
 
 /** Runs the transaction `work` that writes the series `seriesIds` (and changes their cache entries inside,
@@ -174,7 +184,9 @@ async function writing<T>(db: Kysely<Schema>, accountId: string, seriesIds: () =
 export async function getManySeries(db: Kysely<Schema>, accountId: string, seriesIds: string[]): Promise<Map<string, SeriesRow>> {
   if (seriesIds.length === 0) return new Map();
   // one array parameter: an IN list of 10,000 parameters is planned in time quadratic in its length
-  const rows = await seriesDb(db).selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId).where(sql<boolean>`series_id = ANY(${[...new Set(seriesIds)]}::text[])`).execute();
+  const rows = await seriesDb(db).selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId).where(
+    sql<boolean>`series_id = ANY(${[...new Set(seriesIds)]}::text[])`,
+  ).execute();
   return new Map(rows.map((r) => [r.series_id, decoded(r)]));
 }
 
@@ -188,23 +200,30 @@ export async function listSeries(db: Kysely<Schema>, accountId: string, options:
 }
 
 export async function countSeries(db: Kysely<Schema> | Transaction<Schema>, accountId: string): Promise<number> {
-  const row = await seriesDb(db as Kysely<Schema>).selectFrom('stored_series').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  const row = await seriesDb(db as Kysely<Schema>).selectFrom('stored_series').select(
+    (eb) => eb.fn.countAll<number>().as('n'),
+  ).where('account_id', '=', accountId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export interface SeriesWrite { freq: string; grid: unknown; target: (number | null)[]; schedule: unknown | null; drift: unknown | null; webhook: unknown | null }
+export interface SeriesWrite {
+  freq: string; grid: unknown; target: (number | null)[]; schedule: unknown | null; drift: unknown | null; webhook: unknown | null;
+}
 
 /**
  * Creates or replaces a series. A replacement drops the forecasts not yet scored (they would be scored
  * against a different history); scored ones stay in the accuracy record. `maxSeries` is checked in the
  * transaction that creates, under a lock on the account row, so concurrent creations cannot overshoot it.
  */
-export async function putSeries(db: Kysely<Schema>, accountId: string, seriesId: string, write: SeriesWrite, maxSeries: number): Promise<{ created: boolean } | { limit: number }> {
+export async function putSeries(
+  db: Kysely<Schema>, accountId: string, seriesId: string, write: SeriesWrite, maxSeries: number,
+): Promise<{ created: boolean } | { limit: number }> {
   return await writing(db, accountId, () => [seriesId], () => db.transaction().execute(async (trx) => {
     seriesCache(db)?.replaced(accountId, seriesId); // read again from the store (its grid text is the store's)
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
     await sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`.execute(tx);
-    const existing = await tx.selectFrom('stored_series').select('series_id').where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
+    const existing = await tx.selectFrom('stored_series').select('series_id')
+      .where('account_id', '=', accountId).where('series_id', '=', seriesId).executeTakeFirst();
     const values = {
       freq: write.freq, grid: JSON.stringify(write.grid), target: encodeTarget(write.target),
       schedule: write.schedule === null ? null : JSON.stringify(write.schedule),
@@ -212,7 +231,9 @@ export async function putSeries(db: Kysely<Schema>, accountId: string, seriesId:
       webhook: write.webhook === null ? null : JSON.stringify(write.webhook),
     };
     if (existing) {
-      await tx.updateTable('stored_series').set({ ...values, updated_at: sql`now()` } as never).where('account_id', '=', accountId).where('series_id', '=', seriesId).execute();
+      await tx.updateTable('stored_series').set(
+        { ...values, updated_at: sql`now()` } as never,
+      ).where('account_id', '=', accountId).where('series_id', '=', seriesId).execute();
       await tx.deleteFrom('stored_forecasts').where('account_id', '=', accountId).where('series_id', '=', seriesId).where('scored_at', 'is', null).execute();
       return { created: false };
     }
@@ -237,7 +258,8 @@ export async function appendToSeries<T extends { append: (number | null)[] }>(
 ): Promise<{ row: SeriesRow; decision: T } | undefined> {
   return await writing(db, accountId, () => [seriesId], () => db.transaction().execute(async (trx) => {
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
-    const stored = await tx.selectFrom('stored_series').select([...SERIES_COLUMNS]).where('account_id', '=', accountId).where('series_id', '=', seriesId).forUpdate().executeTakeFirst();
+    const stored = await tx.selectFrom('stored_series').select([...SERIES_COLUMNS])
+      .where('account_id', '=', accountId).where('series_id', '=', seriesId).forUpdate().executeTakeFirst();
     if (!stored) return undefined;
     const row = decoded(stored);
     const decision = decide(row);
@@ -258,7 +280,9 @@ export type ForecastInsert = Omit<StoredForecastsTable, 'issued_at' | 'scored_at
 export async function insertForecasts(db: Kysely<Schema>, rows: ForecastInsert[]): Promise<void> {
   const json = (v: unknown) => JSON.stringify(v);
   for (let i = 0; i < rows.length; i += 500) {
-    const chunk = rows.slice(i, i + 500).map((r) => ({ ...r, quantiles: json(r.quantiles), request: json(r.request), prediction: json(r.prediction), forecast_index: json(r.forecast_index) }));
+    const chunk = rows.slice(i, i + 500).map(
+      (r) => ({ ...r, quantiles: json(r.quantiles), request: json(r.request), prediction: json(r.prediction), forecast_index: json(r.forecast_index) }),
+    );
     await seriesDb(db).insertInto('stored_forecasts').values(chunk as never).onConflict((oc) => oc.column('id').doNothing()).execute();
   }
 }
@@ -296,7 +320,9 @@ export async function recordScore(db: Kysely<Schema> | Transaction<Schema>, id: 
 }
 
 /** The latest scored forecasts, newest first (by when they were made): the rolling window. */
-export async function scoredForecasts(db: Kysely<Schema>, accountId: string | undefined, filter: { seriesId?: string; model?: string; limit: number }): Promise<ForecastRow[]> {
+export async function scoredForecasts(
+  db: Kysely<Schema>, accountId: string | undefined, filter: { seriesId?: string; model?: string; limit: number },
+): Promise<ForecastRow[]> {
   let query = seriesDb(db).selectFrom('stored_forecasts').selectAll().where('scored_at', 'is not', null);
   if (accountId !== undefined) query = query.where('account_id', '=', accountId);
   if (filter.seriesId !== undefined) query = query.where('series_id', '=', filter.seriesId);
@@ -332,7 +358,9 @@ export async function appendToManySeries<T extends { append: (number | null)[] }
     const tx = seriesDb(trx as unknown as Kysely<Schema>);
     const rows = new Map<string, AppendHead>();
     // the embedded store's heads come from its cache (no other transaction runs meanwhile: exact)
-    for (const [id, h] of cache?.lookup(accountId, seriesIds) ?? []) rows.set(id, { series_id: id, freq: h.freq, grid: h.grid, target: { length: historyPoints(h) }, schedule: h.schedule });
+    for (const [id, h] of cache?.lookup(accountId, seriesIds) ?? []) rows.set(
+      id, { series_id: id, freq: h.freq, grid: h.grid, target: { length: historyPoints(h) }, schedule: h.schedule },
+    );
     const unread = [...new Set(seriesIds)].filter((id) => !rows.has(id));
     if (unread.length > 0) {
       // lock and read the heads only: reading every history (10,000 × its values) cost more than the append itself
@@ -340,7 +368,10 @@ export async function appendToManySeries<T extends { append: (number | null)[] }
         SELECT series_id, freq, grid::text AS grid, length(target) / 8 AS points, schedule::text AS schedule FROM stored_series
         WHERE account_id = ${accountId} AND series_id = ANY(${unread}::text[]) ORDER BY series_id FOR UPDATE`.execute(trx);
       const parsed = gridParser();
-      for (const h of heads) rows.set(h.series_id, { series_id: h.series_id, freq: h.freq, grid: parsed(h.grid), target: { length: Number(h.points) }, schedule: h.schedule === null ? null : JSON.parse(h.schedule) });
+      for (const h of heads) rows.set(h.series_id, {
+        series_id: h.series_id, freq: h.freq, grid: parsed(h.grid), target: { length: Number(h.points) },
+        schedule: h.schedule === null ? null : JSON.parse(h.schedule),
+      });
     }
     // a retried append repeats stored dates: those series' values are read to compare
     const overlapping = [...rows.values()].filter((r) => reaches({ series_id: r.series_id, grid: r.grid, points: r.target.length })).map((r) => r.series_id);
@@ -349,7 +380,9 @@ export async function appendToManySeries<T extends { append: (number | null)[] }
     const changes = seriesIds.map((id, i) => ({ series_id: id, added: encodeTarget(decisions[i].append) })).filter((c) => c.added.byteLength > 0);
     if (changes.length > 0) {
       await sql`UPDATE stored_series AS s SET target = s.target || decode(v.vals, 'hex'), updated_at = now()
-        FROM jsonb_to_recordset(${JSON.stringify(changes.map((c) => ({ series_id: c.series_id, vals: c.added.toString('hex') })))}::jsonb) AS v(series_id text, vals text)
+        FROM jsonb_to_recordset(${JSON.stringify(
+          changes.map((c) => ({ series_id: c.series_id, vals: c.added.toString('hex') })),
+        )}::jsonb) AS v(series_id text, vals text)
         WHERE s.account_id = ${accountId} AND s.series_id = v.series_id`.execute(tx);
       for (const c of changes) cache?.appended(accountId, c.series_id, c.added);
     }

@@ -17,7 +17,10 @@ export function anomalyDetectionRoute(app: App, ctx: NixtlaContext): void {
   app.post('/v2/anomaly_detection', {
     schema: {
       summary: 'Nixtla SDK: detect_anomalies (POST /v1/anomalies)', tags: ['nixtla'], body: NixtlaAnomaliesRequest,
-      response: { 200: jsonResponse(NixtlaAnomaliesResponse, 'The scored tail of each series as the SDK reads it'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+      response: {
+        200: jsonResponse(NixtlaAnomaliesResponse, 'The scored tail of each series as the SDK reads it'),
+        ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504),
+      },
     },
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
@@ -31,7 +34,8 @@ export function anomalyDetectionRoute(app: App, ctx: NixtlaContext): void {
     const freq = horizonFreq(body.freq);
     if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
     const level = body.level ?? DEFAULT_ANOMALY_LEVEL;
-    if (!(level > 0 && level <= 99.99)) errors.push({ field: 'level', reason: `${level}: Horizon's band is a central interval above 0 and at most 99.99 percent` });
+    if (!(level > 0 && level <= 99.99)) errors.push({ field: 'level', reason: `${level}: Horizon's band is a central interval above 0 and ` +
+      `at most 99.99 percent` });
     checkCovariates(ctx, model, body.model, sdkColumns, errors);
     throwIfAny(errors);
     const series = splitSeries(body.series, { freq: freq!, futureColumns: new Set() }, errors);

@@ -81,7 +81,9 @@ function capableModel(ctx: NixtlaContext, needs: 'multivariate' | 'samples'): st
   const pick = [ctx.nixtlaDefaultModel, ctx.registry.defaultModel, ...able.map((m) => m.id)].find((id) => served.has(id) && able.some((m) => m.id === id));
   if (pick) return pick;
   const what = needs === 'multivariate' ? 'forecasts series jointly' : 'draws sample paths';
-  throw validationError([{ field: needs === 'multivariate' ? 'multivariate' : 'model', reason: `no served model ${what}: ${describeModels(ctx.registry, able)}` }]);
+  throw validationError(
+    [{ field: needs === 'multivariate' ? 'multivariate' : 'model', reason: `no served model ${what}: ${describeModels(ctx.registry, able)}` }],
+  );
 }
 
 /** auto's candidates that use every kind of covariate sent: the operator's (HORIZON_AUTO_CANDIDATES) that do and are
@@ -149,7 +151,8 @@ export function unsupportedSettings(body: TimegptSettings, task: Task, job = fal
   }
   finetuneMode(body, errors);
   if (body.multivariate && task !== 'forecast') {
-    errors.push({ field: 'multivariate', reason: `true: a joint (multivariate) forecast is forecast(multivariate=True) (POST /v1/forecast's multivariate); ${task} forecasts each series on its own` });
+    errors.push({ field: 'multivariate', reason: `true: a joint (multivariate) forecast is forecast(multivariate=True) (POST /v1/forecast's ` +
+      `multivariate); ${task} forecasts each series on its own` });
   }
   featureContributions(body, task, job, errors);
   if (body.model_parameters && Object.keys(body.model_parameters).length > 0) {
@@ -165,9 +168,11 @@ export function unsupportedSettings(body: TimegptSettings, task: Task, job = fal
     const why = 'a Horizon job has no timeout of its own (each model call is bounded by HORIZON_INFERENCE_TIMEOUT_MS); submit without job_timeout_seconds';
     errors.push({ field: 'job_options.timeout_seconds', reason: `${body.job_options.timeout_seconds}: ${why}` });
   }
-  if (body.series.categorical_exog?.length) errors.push({ field: 'categorical_exog_list', reason: 'categorical exogenous features are not supported: Horizon\'s models take numeric covariates (encode categories as numbers, e.g. one-hot columns)' });
+  if (body.series.categorical_exog?.length) errors.push({ field: 'categorical_exog_list', reason: 'categorical exogenous features are not supported: ' +
+    'Horizon\'s models take numeric covariates (encode categories as numbers, e.g. one-hot columns)' });
   for (const [j, column] of (body.series.X ?? []).entries()) {
-    if (column.some((v) => typeof v === 'string')) errors.push({ field: `series.X[${j}]`, reason: 'holds strings: categorical exogenous features are not supported; Horizon\'s models take numeric covariates (encode categories as numbers, e.g. one-hot columns)' });
+    if (column.some((v) => typeof v === 'string')) errors.push({ field: `series.X[${j}]`, reason: 'holds strings: categorical exogenous features are not ' +
+      'supported; Horizon\'s models take numeric covariates (encode categories as numbers, e.g. one-hot columns)' });
   }
   return errors;
 }
@@ -255,13 +260,16 @@ function horizonErrorOf(status: number, problem: Problem | undefined, headers: R
   const code: ErrorCode = problem && problem.code in ERRORS ? problem.code : 'internal_error';
   let detail = problem?.detail ?? `Horizon answered ${status}`;
   if (code === 'payload_too_large') {
-    detail = `the Horizon request this call becomes (${sent} bytes: one date per value) is over HORIZON_BODY_LIMIT_BYTES; send fewer series per call (e.g. num_partitions=2): ${detail}`;
+    detail = `the Horizon request this call becomes (${sent} bytes: one date per value) is over HORIZON_BODY_LIMIT_BYTES; send fewer series per call (e.g. ` +
+      `num_partitions=2): ${detail}`;
   }
   if ((code as string) === 'use_job_api') {
     detail = `${detail}; with the Nixtla SDK: client.jobs.forecast(…) or client.jobs.cross_validation(…) (the same arguments), then job.wait()`;
   }
   const errors = problem?.errors?.map((e) => ({ ...e, field: nixtlaTerms(e.field) }));
-  return new HorizonError(code, errors?.length ? errors.slice(0, 5).map((e) => `${e.field}: ${e.reason}`).join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : '') : detail, {
+  return new HorizonError(code, errors?.length ? errors.slice(0, 5).map(
+    (e) => `${e.field}: ${e.reason}`,
+  ).join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : '') : detail, {
     errors, headers, unavailable: problem?.unavailable_reason,
   });
 }

@@ -5,7 +5,9 @@ import { jsonResponse, problemResponses } from '../schemas.ts';
 import { plainJsonSerializer } from '../json-serializer.ts';
 import { findModel } from '../../runtime/catalog.ts';
 import { NixtlaCrossValidationRequest, NixtlaCrossValidationResponse } from './schemas.ts';
-import { FREQ_REASON, crossValidationAnswer, horizonFreq, inSampleAnswer, inSampleWindows, levelBands, splitSeries, type LevelBand, type NixtlaSeries } from './translate.ts';
+import {
+  FREQ_REASON, crossValidationAnswer, horizonFreq, inSampleAnswer, inSampleWindows, levelBands, splitSeries, type LevelBand, type NixtlaSeries,
+} from './translate.ts';
 import { crossValidationColumns } from './columns.ts';
 import { callHorizon, checkCovariates, finetuneMode, resolveModel, throwIfAny, unsupportedSettings, type NixtlaContext } from './common.ts';
 import { fineTunedCrossValidation, type FineTunedCrossValidation } from './finetuned-cv.ts';
@@ -84,7 +86,8 @@ export function crossValidationRoute(app: App, ctx: NixtlaContext): void {
   app.post('/v2/cross_validation', {
     schema: {
       summary: 'Nixtla SDK: cross-validation (POST /v1/cross-validation)', tags: ['nixtla'], body: NixtlaCrossValidationRequest,
-      response: { 200: jsonResponse(NixtlaCrossValidationResponse, 'The windows as the SDK reads them: `idxs` into its `y`, `sizes` per series, `mean` and `intervals` flat'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+      response: { 200: jsonResponse(NixtlaCrossValidationResponse, 'The windows as the SDK reads them: `idxs` into its `y`, `sizes` per series, `mean` ' +
+        'and `intervals` flat'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
     },
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {

@@ -7,9 +7,15 @@ const y = [112, 118, 132, 129, 121, 135, 148, 148, 136, 119, 104, 118, 115, 126,
 const defaults = { clean_ex_first: true, finetune_steps: 0, finetune_depth: 1, finetune_loss: 'default', finetuned_model_id: null, multivariate: false };
 
 // NixtlaClient.forecast(df, h=3, model='seasonal-naive', level=[80]) of two years of airline passengers
-const forecast = { series: { y, sizes: [24], X: null, X_future: null, start_datetime: ['1949-01-01'] }, model: 'seasonal-naive', h: 3, freq: 'MS', level: [80], feature_contributions: false, ...defaults };
+const forecast = {
+  series: { y, sizes: [24], X: null, X_future: null, start_datetime: ['1949-01-01'] }, model: 'seasonal-naive', h: 3, freq: 'MS', level: [80],
+  feature_contributions: false, ...defaults,
+};
 // NixtlaClient.cross_validation(df, h=3, n_windows=2, model='seasonal-naive', level=[80])
-const crossValidation = { series: { y, sizes: [24], X: null, start_datetime: ['1949-01-01'] }, model: 'seasonal-naive', h: 3, n_windows: 2, step_size: 3, freq: 'MS', hist_exog: null, level: [80], refit: true, ...defaults };
+const crossValidation = {
+  series: { y, sizes: [24], X: null, start_datetime: ['1949-01-01'] }, model: 'seasonal-naive', h: 3, n_windows: 2, step_size: 3, freq: 'MS', hist_exog: null,
+  level: [80], refit: true, ...defaults,
+};
 // NixtlaClient.detect_anomalies(df, model='seasonal-naive') of three years with a spike in June 1951
 const anomalies = {
   series: { y: [...y, 145, 150, 178, 163, 172, 260, 199, 199, 184, 162, 146, 166], sizes: [36], X: null, start_datetime: ['1949-01-01'] },
@@ -27,15 +33,25 @@ const job = { job_id: '0d904a1c-6f21-43b7-8e98-bb9c27546a27', status: 'pending' 
 export const NIXTLA_EXAMPLES: Record<string, OperationExamples> = {
   'POST /nixtla/v2/forecast': {
     request: { monthly: { summary: 'forecast(df, h=3, model="seasonal-naive", level=[80]) of one monthly series', value: forecast } },
-    response: { 200: { mean: [115, 126, 141], intervals: { 'lo-80': [96.013, 107.013, 122.013], 'hi-80': [133.987, 144.987, 159.987] }, weights_x: null, feature_contributions: null, model: 'seasonal-naive', warnings: [] } },
+    response: { 200: {
+      mean: [115, 126, 141], intervals: { 'lo-80': [96.013, 107.013, 122.013], 'hi-80': [133.987, 144.987, 159.987] }, weights_x: null,
+      feature_contributions: null, model: 'seasonal-naive', warnings: [],
+    } },
   },
   'POST /nixtla/v2/cross_validation': {
     request: { monthly: { summary: 'cross_validation(df, h=3, n_windows=2, model="seasonal-naive", level=[80])', value: crossValidation } },
-    response: { 200: { idxs: [18, 19, 20, 21, 22, 23], sizes: [6], mean: [148, 148, 136, 119, 104, 118], intervals: { 'lo-80': [137.51, 137.51, 125.51, 100.606, 85.606, 99.606], 'hi-80': [158.49, 158.49, 146.49, 137.394, 122.394, 136.394] }, weights_x: null, feature_contributions: null, model: 'seasonal-naive', warnings: [] } },
+    response: { 200: {
+      idxs: [18, 19, 20, 21, 22, 23], sizes: [6], mean: [148, 148, 136, 119, 104, 118],
+      intervals: { 'lo-80': [137.51, 137.51, 125.51, 100.606, 85.606, 99.606], 'hi-80': [158.49, 158.49, 146.49, 137.394, 122.394, 136.394] }, weights_x: null,
+      feature_contributions: null, model: 'seasonal-naive', warnings: [],
+    } },
   },
   'POST /nixtla/v2/anomaly_detection': {
     request: { spike: { summary: 'detect_anomalies(df, model="seasonal-naive") with a spike in June 1951', value: anomalies } },
-    response: { 200: { sizes: [12], mean: [115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140], intervals: { 'lo-99': [76.838, 83.53, 96.866, 85.771, 74.038, 91.498, 82.453, 83.082, 71.652, 47.475, 28.937, 55.05], 'hi-99': [153.162, 168.47, 185.134, 184.229, 175.962, 206.502, 257.547, 256.918, 244.348, 218.525, 199.063, 224.95] }, anomaly: [false, false, false, false, false, true, false, false, false, false, false, false], weights_x: null, model: 'seasonal-naive', warnings: [] } },
+    response: { 200: { sizes: [12], mean: [115, 126, 141, 135, 125, 149, 170, 170, 158, 133, 114, 140], intervals: {
+      'lo-99': [76.838, 83.53, 96.866, 85.771, 74.038, 91.498, 82.453, 83.082, 71.652, 47.475, 28.937, 55.05],
+      'hi-99': [153.162, 168.47, 185.134, 184.229, 175.962, 206.502, 257.547, 256.918, 244.348, 218.525, 199.063, 224.95],
+    }, anomaly: [false, false, false, false, false, true, false, false, false, false, false, false], weights_x: null, model: 'seasonal-naive', warnings: [] } },
   },
   'POST /nixtla/v2/forecast/async': {
     request: { monthly: { summary: 'jobs.forecast(df, h=3, model="seasonal-naive", level=[80])', value: forecast } },
@@ -59,8 +75,13 @@ export const NIXTLA_EXAMPLES: Record<string, OperationExamples> = {
       steps: 10, depth: 1, loss: 'default', model: 'chronos-2', freq: 'MS', horizon_model_id: 'ft-3f6c2a9e0d41b7c85e19a2f4', base_size: 'small',
     }] } },
   },
-  'GET /nixtla/v2/forecast/jobs/{id}': { response: { 200: { job_id: job.job_id, status: 'succeeded', result: { mean: [115, 126, 141], intervals: { 'lo-80': [96.013, 107.013, 122.013], 'hi-80': [133.987, 144.987, 159.987] }, weights_x: null, feature_contributions: null, model: 'seasonal-naive', warnings: [] }, error: null } } },
+  'GET /nixtla/v2/forecast/jobs/{id}': { response: { 200: { job_id: job.job_id, status: 'succeeded', result: {
+    mean: [115, 126, 141], intervals: { 'lo-80': [96.013, 107.013, 122.013], 'hi-80': [133.987, 144.987, 159.987] }, weights_x: null,
+    feature_contributions: null, model: 'seasonal-naive', warnings: [],
+  }, error: null } } },
   'GET /nixtla/model_params': { response: { 200: { detail: { input_size: 100000, horizon: 10000 }, model: 'seasonal-naive' } } },
   'GET /nixtla/validate_api_key': { response: { 200: { detail: 'API key is valid' } } },
-  'GET /nixtla/usage': { response: { 200: { daily: { limit: 200, used: 3, remaining: 197, reset: 1767744000 }, weekly: { limit: 1000, used: 12, remaining: 988, reset: 1768176000 } } } },
+  'GET /nixtla/usage': { response: {
+    200: { daily: { limit: 200, used: 3, remaining: 197, reset: 1767744000 }, weekly: { limit: 1000, used: 12, remaining: 988, reset: 1768176000 } },
+  } },
 };

@@ -20,7 +20,8 @@ export function forecastRequest(
   const errors = unsupportedSettings(body, 'forecast', job);
   const columns = body.series.X?.length ?? 0;
   const future = body.series.X_future?.length ?? 0;
-  if (future > columns) errors.push({ field: 'series.X_future', reason: `${future} future columns but X has ${columns}: each future column is also one of X's first columns` });
+  if (future > columns) errors.push({ field: 'series.X_future', reason: `${future} future columns but X has ${columns}: each future column is also one ` +
+    `of X's first columns` });
   const sdkColumns = forecastColumns(columns, future);
   const model = resolveModel(ctx, request, reply, 'forecast', {
     requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns, finetuneSteps: body.finetune_steps,
@@ -47,7 +48,8 @@ export function forecastRoute(app: App, ctx: NixtlaContext): void {
   app.post('/v2/forecast', {
     schema: {
       summary: 'Nixtla SDK: forecast (POST /v1/forecast)', tags: ['nixtla'], body: NixtlaForecastRequest,
-      response: { 200: jsonResponse(NixtlaForecastResponse, 'The forecast as the SDK reads it: `mean` and `intervals` flat, series in the order sent'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+      response: { 200: jsonResponse(NixtlaForecastResponse, 'The forecast as the SDK reads it: `mean` and `intervals` flat, ' +
+        'series in the order sent'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
     },
     serializerCompiler: plainJsonSerializer,
     // a large payload arrives as bytes (LargeBody) and is validated and translated in a forecast thread

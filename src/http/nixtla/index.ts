@@ -30,7 +30,8 @@ import { simulateRoutes } from './simulate.ts';
 export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, 'nixtlaDefaultModel'>> }) {
   const nixtlaDefaultModel = context.config.nixtlaDefaultModel ?? AUTO_ID;
   if (nixtlaDefaultModel !== AUTO_ID && !findModel(context.registry.catalog, nixtlaDefaultModel)) {
-    throw new Error(`HORIZON_NIXTLA_DEFAULT_MODEL "${nixtlaDefaultModel}" is neither "auto" nor a model id of the catalog (${context.registry.catalog.models.map((m) => m.id).join(', ')})`);
+    throw new Error(`HORIZON_NIXTLA_DEFAULT_MODEL "${nixtlaDefaultModel}" is neither "auto" nor a model id of the catalog ` +
+      `(${context.registry.catalog.models.map((m) => m.id).join(', ')})`);
   }
   const ctx: NixtlaContext = { ...context, nixtlaDefaultModel };
   return async function nixtla(instance: FastifyInstance): Promise<void> {
@@ -55,7 +56,8 @@ export function nixtlaApi(context: AppContext & { config: Partial<Pick<Config, '
       const path = request.url.split('?')[0];
       const methods = allowed.methodsFor(path);
       const error = methods.length > 0
-        ? new HorizonError('method_not_allowed', `${path} does not take ${request.method}; it takes ${methods.join(', ')}`, { headers: { allow: methods.join(', ') } })
+        ? new HorizonError('method_not_allowed', `${path} does not take ${request.method}; it ` +
+          `takes ${methods.join(', ')}`, { headers: { allow: methods.join(', ') } })
         : new HorizonError('not_found', `no route ${request.method} ${path}: /nixtla serves the Nixtla SDK's calls (docs/nixtla.md)`);
       request.logFields.code = error.code;
       void reply.code(error.status).headers(error.headers ?? {}).type('application/problem+json').send(toProblem(error, request.id));

@@ -27,7 +27,10 @@ const polled = { 200: jsonResponse(NixtlaJob, 'The job: `result` is what the syn
 
 export function jobRoutes(app: App, ctx: NixtlaContext): void {
   app.post('/v2/forecast/async', {
-    schema: { summary: 'Nixtla SDK: jobs.forecast() (POST /v1/forecast-jobs)', tags: ['nixtla'], body: NixtlaForecastRequest, response: submitted('Queued as a Horizon forecast job') },
+    schema: {
+      summary: 'Nixtla SDK: jobs.forecast() (POST /v1/forecast-jobs)', tags: ['nixtla'], body: NixtlaForecastRequest,
+      response: submitted('Queued as a Horizon forecast job'),
+    },
     attachValidation: true, // a large payload: as POST /v2/forecast (forecast.ts)
   }, async (request, reply) => {
     const large = request.body instanceof LargeBody ? request.body : undefined;
@@ -39,10 +42,12 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
   });
 
   app.post('/v2/cross_validation/async', {
-    schema: { summary: 'Nixtla SDK: jobs.cross_validation() (POST /v1/cross-validation-jobs)', tags: ['nixtla'], body: NixtlaCrossValidationRequest, response: submitted('Queued as a Horizon cross-validation job') },
+    schema: { summary: 'Nixtla SDK: jobs.cross_validation() (POST ' +
+      '/v1/cross-validation-jobs)', tags: ['nixtla'], body: NixtlaCrossValidationRequest, response: submitted('Queued as a Horizon cross-validation job') },
   }, async (request, reply) => {
     const payload = request.body as CrossValidationBody;
-    if (payload.full_history) throw validationError([{ field: 'full_history', reason: 'in-sample forecasts (add_history) run synchronously only: call forecast(add_history=True) without _is_async_job' }]);
+    if (payload.full_history) throw validationError([{ field: 'full_history', reason: 'in-sample forecasts (add_history) run synchronously only: call ' +
+      'forecast(add_history=True) without _is_async_job' }]);
     const { horizon } = crossValidationRequest(ctx, request, reply, payload, true);
     const { body } = await callHorizon(app, request, reply, 'POST', '/v1/cross-validation-jobs', horizon);
     return reply.code(202).send({ job_id: body.job_id, status: 'pending' as const });
@@ -89,7 +94,10 @@ export function jobRoutes(app: App, ctx: NixtlaContext): void {
     schema: {
       summary: 'Nixtla SDK: cancel a job (DELETE /v1/forecast-jobs/{id}, /v1/cross-validation-jobs/{id}, /v1/fine-tuning-jobs/{id} or /v1/anomaly-jobs/{id})',
       tags: ['nixtla'], params: NixtlaJobParams,
-      response: { 200: jsonResponse(Type.Object({ job_id: Type.String(), status: Type.Literal('cancelled') }), 'Cancelled (its quota unit is not given back)'), ...problemResponses(401, 404, 409) },
+      response: {
+        200: jsonResponse(Type.Object({ job_id: Type.String(), status: Type.Literal('cancelled') }), 'Cancelled (its quota unit is not given back)'),
+        ...problemResponses(401, 404, 409),
+      },
     },
   }, async (request, reply) => {
     const { id } = request.params as { id: string };

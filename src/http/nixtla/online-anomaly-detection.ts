@@ -21,11 +21,14 @@ export function onlineAnomaliesRequest(ctx: NixtlaContext, request: FastifyReque
   const errors = unsupportedSettings(body, 'anomaly_detection', job);
   const method = thresholdMethod(body, job, errors);
   const sdkColumns = anomalyColumns(body.series.X?.length ?? 0);
-  const model = resolveModel(ctx, request, reply, 'anomaly_detection', { requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns });
+  const model = resolveModel(
+    ctx, request, reply, 'anomaly_detection', { requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns },
+  );
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
   const level = body.level ?? DEFAULT_ANOMALY_LEVEL;
-  if (!(level > 0 && level <= 99.99)) errors.push({ field: 'level', reason: `${level}: Horizon's band is a central interval above 0 and at most 99.99 percent` });
+  if (!(level > 0 && level <= 99.99)) errors.push({ field: 'level', reason: `${level}: Horizon's band is a central interval above 0 and ` +
+    `at most 99.99 percent` });
   checkCovariates(ctx, model, body.model, sdkColumns, errors);
   throwIfAny(errors);
   const series = splitSeries(body.series, { freq: freq!, futureColumns: new Set() }, errors);
@@ -38,12 +41,14 @@ export function onlineAnomaliesRequest(ctx: NixtlaContext, request: FastifyReque
 function thresholdMethod(body: OnlineAnomaliesBody, job: boolean, errors: FieldError[]): ThresholdMethod | undefined {
   const method = body.threshold_method;
   if (method !== 'univariate' && method !== 'multivariate') {
-    errors.push({ field: 'threshold_method', reason: `${JSON.stringify(method)}: "univariate" (each series against its own band) or "multivariate" (a time step across all series)` });
+    errors.push({ field: 'threshold_method', reason: `${JSON.stringify(method)}: "univariate" (each series against its own band) or "multivariate" (a time ` +
+      `step across all series)` });
     return undefined;
   }
   if (method === 'univariate') return method;
   if (job) {
-    errors.push({ field: 'threshold_method', reason: '"multivariate": jobs.detect_anomalies() runs on POST /v1/anomaly-jobs, whose result keeps no cross-series '
+    errors.push({ field: 'threshold_method', reason: '"multivariate": jobs.detect_anomalies() runs on POST /v1/anomaly-jobs, whose result ' +
+      'keeps no cross-series '
       + 'threshold; call detect_anomalies_online(threshold_method="multivariate") (synchronous), or submit with "univariate"' });
   }
   const { sizes, start_datetime: starts } = body.series;
@@ -51,7 +56,8 @@ function thresholdMethod(body: OnlineAnomaliesBody, job: boolean, errors: FieldE
     errors.push({ field: 'series.sizes', reason: `threshold_method "multivariate" combines the series' scores at each time step, so every series must have `
       + `the same length (the SDK's own rule); the lengths are ${[...new Set(sizes)].join(', ')}` });
   } else if (starts && new Set(starts).size > 1) {
-    errors.push({ field: 'series.start_datetime', reason: 'threshold_method "multivariate" combines the series\' scores at each time step, so every series must '
+    errors.push({ field: 'series.start_datetime', reason: 'threshold_method "multivariate" combines the series\' scores at each time step, ' +
+      'so every series must '
       + `cover the same time steps; the first dates differ (${[...new Set(starts)].slice(0, 3).join(', ')}${new Set(starts).size > 3 ? ', …' : ''})` });
   }
   return method;

@@ -8,24 +8,33 @@ const Exog = Type.Array(Type.Array(Type.Union([Type.Number(), Type.String(), Typ
 export const NixtlaSeries = Type.Object({
   y: Type.Array(Num, { description: 'the values of every series, one after another (series in unique_id order); null = missing' }),
   sizes: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, description: 'values per series' }),
-  X: Type.Optional(Type.Union([Exog, Type.Null()], { description: 'exogenous columns, each as long as y: the X_future columns first, then the historical ones' })),
+  X: Type.Optional(Type.Union([Exog, Type.Null()], { description: 'exogenous columns, each as long as y: the X_future columns first, then ' +
+    'the historical ones' })),
   X_future: Type.Optional(Type.Union([Exog, Type.Null()], { description: 'forecast only: the future values of the first columns of X, h per series' })),
-  start_datetime: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'the first timestamp of each series (absent for integer time columns)' })),
-  categorical_exog: Type.Optional(Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'not supported (422): Horizon\'s models take numeric covariates' })),
+  start_datetime: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'the first timestamp of each series (absent for ' +
+    'integer time columns)' })),
+  categorical_exog: Type.Optional(Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'not supported (422): Horizon\'s models ' +
+    'take numeric covariates' })),
 }, { additionalProperties: false });
 
 /** What every task sends besides its own fields: TimeGPT's settings, accepted at their defaults only. */
 const timegpt = {
-  model: Type.String({ description: 'a Horizon model id (GET /nixtla/v2/models), "auto", or a TimeGPT name (timegpt-*, azureai), which means HORIZON_NIXTLA_DEFAULT_MODEL' }),
+  model: Type.String({ description: 'a Horizon model id (GET /nixtla/v2/models), "auto", or a TimeGPT name (timegpt-*, azureai), which means ' +
+    'HORIZON_NIXTLA_DEFAULT_MODEL' }),
   freq: Type.String({ description: 'a pandas offset alias: h, D, W(-SUN …), MS/ME, QS/QE(-DEC …), YS/YE(-DEC …)' }),
   clean_ex_first: Type.Optional(Type.Boolean({ description: 'accepted; no effect (Horizon\'s models have no separate exogenous cleaning step)' })),
-  finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'forecast: fine-tune on the request\'s own series first (POST /v1/forecast\'s finetune_steps: chronos-2, keeps nothing); 0 elsewhere' })),
+  finetune_steps: Type.Optional(Type.Integer({ minimum: 0, description: 'forecast: fine-tune on the request\'s own series first (POST /v1/forecast\'s ' +
+    'finetune_steps: chronos-2, keeps nothing); 0 elsewhere' })),
   finetune_depth: Type.Optional(Type.Integer({ description: '1 only (Horizon\'s fine-tuning has no depth setting)' })),
   finetune_loss: Type.Optional(Type.String({ description: '"default" only (Horizon\'s fine-tuning trains on its own loss)' })),
-  finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the account\'s fine-tuned model (POST /v1/fine-tuning-jobs) to run instead of `model`' })),
-  multivariate: Type.Optional(Type.Boolean({ description: 'forecast: true runs the series jointly (POST /v1/forecast\'s multivariate: chronos-2, toto-2, timesfm-3; a TimeGPT name runs the first served of them); elsewhere false only' })),
-  model_parameters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'null or {} only: TimeGPT settings without a Horizon equivalent' })),
-  feature_contributions: Type.Optional(Type.Boolean({ description: 'forecast: each exogenous column\'s SHAP value per step (POST /v1/forecast `explain`); false elsewhere' })),
+  finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the account\'s fine-tuned model (POST /v1/fine-tuning-jobs) to ' +
+    'run instead of `model`' })),
+  multivariate: Type.Optional(Type.Boolean({ description: 'forecast: true runs the series jointly (POST /v1/forecast\'s multivariate: chronos-2, toto-2, ' +
+    'timesfm-3; a TimeGPT name runs the first served of them); elsewhere false only' })),
+  model_parameters: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'null or {} only: TimeGPT settings ' +
+    'without a Horizon equivalent' })),
+  feature_contributions: Type.Optional(Type.Boolean({ description: 'forecast: each exogenous column\'s SHAP value per step (POST /v1/forecast ' +
+    '`explain`); false elsewhere' })),
   feature_contributions_type: Type.Optional(Type.String({ description: '"shapley" only (Horizon\'s explanations are Shapley values)' })),
   job_options: Type.Optional(Type.Object({ timeout_seconds: Type.Optional(Type.Integer()) }, {
     description: 'async job submissions only, without timeout_seconds (a Horizon job has no timeout of its own): any other use is a 422',
@@ -47,8 +56,10 @@ export const NixtlaCrossValidationRequest = Type.Object({
   h: Type.Integer({ minimum: 1 }),
   n_windows: Type.Optional(Type.Integer({ minimum: 1, description: 'rolling windows (Horizon: at most 20)' })),
   step_size: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'steps between windows; default h' })),
-  refit: Type.Optional(Type.Boolean({ description: 'Horizon\'s cross-validation `refit`: true (default) fits each window on its history; false fits a statistical model once per series' })),
-  hist_exog: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 0 })), Type.Null()], { description: 'the columns of X that are historical only (the others are known in the future)' })),
+  refit: Type.Optional(Type.Boolean({ description: 'Horizon\'s cross-validation `refit`: true (default) fits each window on its history; false fits a ' +
+    'statistical model once per series' })),
+  hist_exog: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 0 })), Type.Null()], { description: 'the columns of X that are historical only ' +
+    '(the others are known in the future)' })),
   full_history: Type.Optional(Type.Boolean({ description: 'forecast(add_history=True): in-sample forecasts over the history; Horizon picks the windows' })),
   level: Type.Optional(Level),
   ...timegpt,
@@ -63,13 +74,18 @@ export const NixtlaAnomaliesRequest = Type.Object({
 /** detect_anomalies_online() and jobs.detect_anomalies(): the last detection_size values of each series scored. */
 export const NixtlaOnlineAnomaliesRequest = Type.Object({
   series: NixtlaSeries,
-  h: Type.Integer({ minimum: 1, description: 'the horizon of TimeGPT\'s rolling windows; Horizon scores each value from its freshest forecast, one step before it (docs/nixtla.md)' }),
+  h: Type.Integer({ minimum: 1, description: 'the horizon of TimeGPT\'s rolling windows; Horizon scores each value from its freshest forecast, one step ' +
+    'before it (docs/nixtla.md)' }),
   detection_size: Type.Integer({ minimum: 1, description: 'values scored at the end of each series: POST /v1/anomalies\' detection_size' }),
-  threshold_method: Type.String({ description: '"univariate": each series flagged outside its own band at `level`; "multivariate": a time step flagged across all series from their combined score' }),
+  threshold_method: Type.String({ description: '"univariate": each series flagged outside its own band at `level`; "multivariate": a time step flagged ' +
+    'across all series from their combined score' }),
   level: Type.Optional(Type.Number({ description: 'the band, in percent (Horizon: above 0, at most 99.99); default 99' })),
-  step_size: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'steps between TimeGPT\'s windows (default h); Horizon rolls at every step' })),
-  refit: Type.Optional(Type.Boolean({ description: 'fine-tuning per window: Horizon does not fine-tune in anomaly detection (finetune_steps 0), so no effect' })),
-  hist_exog: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 0 })), Type.Null()], { description: 'the columns of X that are historical (all of them are, in anomaly detection)' })),
+  step_size: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'steps between TimeGPT\'s windows (default h); Horizon ' +
+    'rolls at every step' })),
+  refit: Type.Optional(Type.Boolean({ description: 'fine-tuning per window: Horizon does not fine-tune in anomaly detection ' +
+    '(finetune_steps 0), so no effect' })),
+  hist_exog: Type.Optional(Type.Union([Type.Array(Type.Integer({ minimum: 0 })), Type.Null()], { description: 'the columns of X that are historical (all of ' +
+    'them are, in anomaly detection)' })),
   ...timegpt,
 }, { additionalProperties: false });
 
@@ -116,7 +132,8 @@ export const NixtlaOnlineAnomaliesResponse = Type.Object({
   sizes: Type.Array(Type.Integer(), { description: 'scored values per series: detection_size' }),
   mean: Type.Array(Num), anomaly: Type.Array(Type.Boolean()),
   anomaly_score: Type.Array(Num, { description: 'the standardised residual: (y - median) / σ, σ the band\'s half-width on that side ÷ z(level)' }),
-  accumulated_anomaly_score: Type.Optional(Type.Array(Num, { description: 'multivariate: the time step\'s sum of squared anomaly scores over the series observed there' })),
+  accumulated_anomaly_score: Type.Optional(Type.Array(Num, { description: 'multivariate: the time step\'s sum of squared anomaly scores over the ' +
+    'series observed there' })),
   intervals: Intervals, weights_x: Type.Null(), model: Type.String(), warnings: Warnings,
 });
 

@@ -17,16 +17,22 @@ import { callHorizon, checkCovariates, resolveModel, sayModel, throwIfAny, unsup
 
 export const NixtlaSimulateRequest = Type.Object({
   series: NixtlaSeries,
-  model: Type.String({ description: 'a Horizon model that draws sample paths (chronos, naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ces), or a TimeGPT name: the first served of them' }),
+  model: Type.String({ description: 'a Horizon model that draws sample paths (chronos, naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ' +
+    'ces), or a TimeGPT name: the first served of them' }),
   h: Type.Integer({ minimum: 1, description: 'steps in every path' }),
   freq: Type.String({ description: 'a pandas offset alias (as for forecast)' }),
   n_paths: Type.Integer({ minimum: 1, maximum: 10000, description: 'paths per series (POST /v1/forecast\'s samples)' }),
-  quantiles: Type.Optional(Type.Union([Type.Array(Type.Number()), Type.Null()], { description: 'null only: the paths are the library\'s own draws, not refined to a quantile grid' })),
-  seed: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'mixed into each series\' seed (POST /v1/forecast\'s seed); the same call always draws the same paths' })),
-  finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the account\'s fine-tuned model to run instead of `model` (it must draw sample paths)' })),
+  quantiles: Type.Optional(Type.Union([Type.Array(Type.Number()), Type.Null()], { description: 'null only: the paths are the library\'s own draws, not ' +
+    'refined to a quantile grid' })),
+  seed: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'mixed into each series\' seed (POST /v1/forecast\'s seed); the same call ' +
+    'always draws the same paths' })),
+  finetuned_model_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'the account\'s fine-tuned model to run instead of `model` (it ' +
+    'must draw sample paths)' })),
   clean_ex_first: Type.Optional(Type.Boolean({ description: 'accepted; no effect' })),
   multivariate: Type.Optional(Type.Boolean({ description: 'false only: no model draws joint (coupled) paths; the answer\'s `coupled` is false' })),
-  job_options: Type.Optional(Type.Object({ timeout_seconds: Type.Optional(Type.Integer()) }, { additionalProperties: false, description: 'as for forecast jobs: without timeout_seconds' })),
+  job_options: Type.Optional(Type.Object(
+    { timeout_seconds: Type.Optional(Type.Integer()) }, { additionalProperties: false, description: 'as for forecast jobs: without timeout_seconds' },
+  )),
 }, { additionalProperties: false });
 type SimulateBody = Static<typeof NixtlaSimulateRequest>;
 
@@ -41,13 +47,18 @@ export const NixtlaSimulateResponse = Type.Object({
 /** The SDK's simulate payload → POST /v1/forecast's body with `samples`; every 422 at once. */
 function simulateRequest(ctx: NixtlaContext, request: FastifyRequest, reply: FastifyReply, body: SimulateBody, job: boolean): Record<string, unknown> {
   const errors = unsupportedSettings({ ...body, multivariate: false }, 'forecast', job);
-  if (body.multivariate) errors.push({ field: 'multivariate', reason: 'true: no Horizon model draws joint (coupled) sample paths: chronos and the statistical models draw each series on its own; call with multivariate=False (a joint forecast: forecast(multivariate=True))' });
-  if (body.quantiles != null) errors.push({ field: 'quantiles', reason: 'the paths are the model\'s own draws, not refined to a quantile grid: leave quantiles out (forecast(quantiles=…) gives quantiles)' });
-  if (body.seed != null && !Number.isSafeInteger(body.seed)) errors.push({ field: 'seed', reason: `${body.seed}: at most ±2^53 − 1 (a JSON number Horizon reads exactly)` });
+  if (body.multivariate) errors.push({ field: 'multivariate', reason: 'true: no Horizon model draws joint (coupled) sample paths: chronos and the ' +
+    'statistical models draw each series on its own; call with multivariate=False (a joint forecast: forecast(multivariate=True))' });
+  if (body.quantiles != null) errors.push({ field: 'quantiles', reason: 'the paths are the model\'s own draws, not refined to a quantile grid: leave ' +
+    'quantiles out (forecast(quantiles=…) gives quantiles)' });
+  if (body.seed != null && !Number.isSafeInteger(body.seed)) errors.push({ field: 'seed', reason: `${body.seed}: at most ±2^53 − 1 (a JSON number ` +
+    `Horizon reads exactly)` });
   const columns = body.series.X?.length ?? 0;
   const future = body.series.X_future?.length ?? 0;
   const sdkColumns = forecastColumns(columns, future);
-  const model = resolveModel(ctx, request, reply, 'forecast', { requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns, needs: 'samples' });
+  const model = resolveModel(
+    ctx, request, reply, 'forecast', { requested: body.model, finetunedModelId: body.finetuned_model_id, columns: sdkColumns, needs: 'samples' },
+  );
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
   checkCovariates(ctx, model, body.model, sdkColumns, errors);
@@ -80,7 +91,10 @@ export function simulateRoutes(app: App, ctx: NixtlaContext): void {
   app.post('/v2/simulate', {
     schema: {
       summary: 'Nixtla SDK: simulate, synchronously (POST /v1/forecast with samples)', tags: ['nixtla'], body: NixtlaSimulateRequest,
-      response: { 200: jsonResponse(NixtlaSimulateResponse, 'The sample paths as the SDK reads them'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504) },
+      response: {
+        200: jsonResponse(NixtlaSimulateResponse, 'The sample paths as the SDK reads them'),
+        ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504),
+      },
     },
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
@@ -95,7 +109,9 @@ export function simulateRoutes(app: App, ctx: NixtlaContext): void {
       response: { 202: jsonResponse(NixtlaJobAccepted, 'Queued as a Horizon forecast job'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502) },
     },
   }, async (request, reply) => {
-    const { body: job } = await callHorizon(app, request, reply, 'POST', '/v1/forecast-jobs', simulateRequest(ctx, request, reply, request.body as SimulateBody, true));
+    const { body: job } = await callHorizon(
+      app, request, reply, 'POST', '/v1/forecast-jobs', simulateRequest(ctx, request, reply, request.body as SimulateBody, true),
+    );
     return reply.code(202).send({ job_id: job.job_id, status: 'pending' as const });
   });
 

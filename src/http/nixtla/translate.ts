@@ -49,7 +49,8 @@ export function horizonFreq(pandasFreq: string): Freq | undefined {
   return undefined;
 }
 
-export const FREQ_REASON = 'Horizon forecasts hourly (h), daily (D), weekly (W, W-SUN …), monthly (MS, ME), quarterly (QS, QE, Q-DEC …) and yearly (YS, YE …) series';
+export const FREQ_REASON = 'Horizon forecasts hourly (h), daily (D), weekly (W, W-SUN …), monthly (MS, ME), quarterly (QS, QE, Q-DEC …) and ' +
+  'yearly (YS, YE …) series';
 
 // ---------------------------------------------------------------- dates
 
@@ -123,7 +124,8 @@ export function splitSeries(series: NixtlaSeries, options: SeriesOptions, errors
   const future = series.X_future ?? [];
   if (options.h !== undefined) {
     future.forEach((column, j) => {
-      if (column.length !== n * options.h!) errors.push({ field: `series.X_future[${j}]`, reason: `has ${column.length} values but ${n} series × h ${options.h} = ${n * options.h!} are needed` });
+      if (column.length !== n * options.h!) errors.push({ field: `series.X_future[${j}]`, reason: `has ${column.length} values but ${n} series × ` +
+        `h ${options.h} = ${n * options.h!} are needed` });
     });
   }
   const starts = series.start_datetime ?? undefined;
@@ -262,7 +264,10 @@ export function crossValidationAnswer(result: CvResult, sizes: readonly number[]
     offset += sizes[i];
   });
   const levels = bands ?? bandsOfKeys(Object.keys(predictions[0] ?? {}));
-  return { idxs, sizes: counts, mean: predictions.flatMap((p) => p.mean), intervals: intervalsOf(levels, predictions), weights_x: null, feature_contributions: null, model, warnings: result.warnings ?? [] };
+  return {
+    idxs, sizes: counts, mean: predictions.flatMap((p) => p.mean), intervals: intervalsOf(levels, predictions), weights_x: null, feature_contributions: null,
+    model, warnings: result.warnings ?? [],
+  };
 }
 
 /** In-sample (add_history) windows of a series of `n` values: horizon `step` windows tiling the history from

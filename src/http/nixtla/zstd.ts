@@ -16,7 +16,8 @@ export function decodeBody(request: FastifyRequest, payload: Readable, limit: nu
   const encoding = String(request.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return payload;
   if (encoding !== 'zstd') {
-    throw new HorizonError('unsupported_media_type', `content-encoding "${encoding}" is not supported; send the body as is or zstd-compressed (content-encoding: zstd)`);
+    throw new HorizonError('unsupported_media_type', `content-encoding "${encoding}" is not supported; send the body as is or zstd-compressed ` +
+      `(content-encoding: zstd)`);
   }
   const windowLogMax = Math.min(27, Math.max(20, Math.ceil(Math.log2(Math.max(limit, 1)))));
   const inflate = createZstdDecompress({ params: { [constants.ZSTD_d_windowLogMax]: windowLogMax } });
@@ -24,7 +25,8 @@ export function decodeBody(request: FastifyRequest, payload: Readable, limit: nu
   const body = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       decoded += chunk.length;
-      if (decoded > limit) callback(new HorizonError('payload_too_large', `the zstd body decompresses to more than the limit of ${limit} bytes (HORIZON_BODY_LIMIT_BYTES)`));
+      if (decoded > limit) callback(new HorizonError('payload_too_large', `the zstd body decompresses to more than the limit of ${limit} bytes ` +
+        `(HORIZON_BODY_LIMIT_BYTES)`));
       else callback(null, chunk);
     },
   }) as BodyStream;
@@ -32,7 +34,8 @@ export function decodeBody(request: FastifyRequest, payload: Readable, limit: nu
   payload.on('data', (chunk: Buffer) => { body.receivedEncodedLength += chunk.length; });
   // whatever fails first ends the others: the decompressor stops, the rest of the upload is discarded
   const stop = () => { payload.unpipe(inflate); inflate.destroy(); payload.resume(); };
-  inflate.on('error', (error: Error) => { stop(); body.destroy(new HorizonError('bad_content_encoding', `the body is not valid zstd (content-encoding: zstd): ${error.message}`)); });
+  inflate.on('error', (error: Error) => { stop(); body.destroy(new HorizonError('bad_content_encoding', `the body is not valid zstd (content-encoding: ` +
+    `zstd): ${error.message}`)); });
   payload.on('error', (error: Error) => { stop(); body.destroy(error); });
   body.on('error', stop);
   payload.pipe(inflate).pipe(body);

@@ -10,7 +10,10 @@ import { queryInt } from './series-view.ts';
  * `window` scored forecasts, overall, per horizon step and per series. */
 export const accuracyGet: Route = (app, deps) => {
   app.get('/v1/accuracy', {
-    schema: { summary: 'Rolling accuracy of a model over the stored series', tags: ['series'], querystring: ModelAccuracyQuery, response: { 200: jsonResponse(ModelAccuracy, 'Rolling accuracy'), ...problemResponses(401, 422) } },
+    schema: {
+      summary: 'Rolling accuracy of a model over the stored series', tags: ['series'], querystring: ModelAccuracyQuery,
+      response: { 200: jsonResponse(ModelAccuracy, 'Rolling accuracy'), ...problemResponses(401, 422) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const window = queryInt(request.query.window, 'window', 1000, 1, 10_000);

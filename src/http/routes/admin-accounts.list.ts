@@ -11,7 +11,8 @@ export const adminAccountsList: Route = (app, deps) => {
     schema: {
       summary: 'List accounts (operator)', tags: ['admin'], hide: !deps.admin?.operator, security: [{ adminBearer: [] }],
       response: {
-        200: { description: 'Every account, by name, with its quotas (0 = unlimited), state and the usage of the current windows', content: { 'application/json': { schema: AdminAccountList } } },
+        200: { description: 'Every account, by name, with its quotas (0 = unlimited), state and the usage of ' +
+          'the current windows', content: { 'application/json': { schema: AdminAccountList } } },
         401: problemAnswer('The operator token is missing or wrong (API keys are never accepted here)'),
         404: problemAnswer('The admin operations are off: HORIZON_ADMIN_TOKEN is not set'),
       },

@@ -7,7 +7,10 @@ import { createApiKey, DuplicateKeyNameError } from '../../store/api-keys.ts';
 /** POST /v1/api-keys — a new key for the caller's account; the secret is in this response only. */
 export const apiKeysCreate: Route = (app, deps) => {
   app.post('/v1/api-keys', {
-    schema: { summary: 'Create an API key', tags: ['api-keys'], body: ApiKeyCreate, response: { 201: jsonResponse(CreatedApiKey, 'The new key; `key` is its secret, shown only here'), ...problemResponses(400, 401, 409, 415, 422) } },
+    schema: {
+      summary: 'Create an API key', tags: ['api-keys'], body: ApiKeyCreate,
+      response: { 201: jsonResponse(CreatedApiKey, 'The new key; `key` is its secret, shown only here'), ...problemResponses(400, 401, 409, 415, 422) },
+    },
   }, async (request, reply) => {
     const owner = ownerOf(request);
     try {

@@ -8,7 +8,10 @@ import { UUID_PATTERN } from './job-view.ts';
 /** DELETE /v1/api-keys/{id} — revokes at once; the key gets 401 from then on. */
 export const apiKeysRevoke: Route = (app, deps) => {
   app.delete('/v1/api-keys/:id', {
-    schema: { summary: 'Revoke an API key', tags: ['api-keys'], params: JobIdParams, response: { 200: jsonResponse(ApiKey, 'The revoked key; it gets 401 from now on'), ...problemResponses(401, 404) } },
+    schema: {
+      summary: 'Revoke an API key', tags: ['api-keys'], params: JobIdParams,
+      response: { 200: jsonResponse(ApiKey, 'The revoked key; it gets 401 from now on'), ...problemResponses(401, 404) },
+    },
   }, async (request) => {
     const { id } = request.params;
     const key = UUID_PATTERN.test(id) ? await revokeApiKey(deps.database.db, ownerOf(request).accountId, id) : undefined;

@@ -7,7 +7,8 @@ export type CrossValidationJobView = Static<typeof CrossValidationJob>;
 
 export function crossValidationJobView(row: JobSummary | JobViewRow): CrossValidationJobView {
   const view: CrossValidationJobView = {
-    job_id: row.id, status: row.status, models: (row.models ?? []) as CrossValidationJobView['models'], created_at: row.created_at.toISOString(), attempts: row.attempts,
+    job_id: row.id, status: row.status, models: (row.models ?? []) as CrossValidationJobView['models'], created_at: row.created_at.toISOString(),
+    attempts: row.attempts,
   };
   if (row.started_at) view.started_at = row.started_at.toISOString();
   if (row.finished_at) view.finished_at = row.finished_at.toISOString();

@@ -9,7 +9,10 @@ import { crossValidationJobView } from './cross-validation-job-view.ts';
 /** DELETE /v1/cross-validation-jobs/{id} — cancels a queued or running job; a finished one is 409. Units are not given back. */
 export const crossValidationJobsCancel: Route = (app, deps) => {
   app.delete('/v1/cross-validation-jobs/:id', {
-    schema: { summary: 'Cancel a cross-validation job', tags: ['jobs'], params: JobIdParams, response: { 200: jsonResponse(CrossValidationJob, 'The cancelled job'), ...problemResponses(401, 404, 409) } },
+    schema: {
+      summary: 'Cancel a cross-validation job', tags: ['jobs'], params: JobIdParams,
+      response: { 200: jsonResponse(CrossValidationJob, 'The cancelled job'), ...problemResponses(401, 404, 409) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;

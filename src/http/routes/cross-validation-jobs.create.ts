@@ -14,7 +14,10 @@ export const crossValidationJobsCreate: Route = (app, deps) => {
     schema: {
       summary: 'Queue a cross-validation job', tags: ['jobs'],
       body: CrossValidationRequest,
-      response: { 202: { ...jsonResponse(CrossValidationJobAccepted, 'Queued; poll the job at the Location header'), headers: { location: { type: 'string', description: '/v1/cross-validation-jobs/{job_id}' } } }, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502) },
+      response: { 202: {
+        ...jsonResponse(CrossValidationJobAccepted, 'Queued; poll the job at the Location header'),
+        headers: { location: { type: 'string', description: '/v1/cross-validation-jobs/{job_id}' } },
+      }, ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502) },
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);
@@ -31,7 +34,9 @@ export const crossValidationJobsCreate: Route = (app, deps) => {
       const row = await charge.settleWith((db) => insertJob(db, {
         id: randomUUID(), accountId: owner.accountId, kind: 'cross-validation', model: models.map((m) => m.model).join(','), models, request: body,
       }));
-      await deps.queue.enqueue(row.id).catch((error: Error) => request.log.warn({ job_id: row.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'));
+      await deps.queue.enqueue(row.id).catch(
+        (error: Error) => request.log.warn({ job_id: row.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'),
+      );
       return row;
     });
     return reply.code(202).header('location', `/v1/cross-validation-jobs/${job.id}`)

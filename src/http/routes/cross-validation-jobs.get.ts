@@ -10,7 +10,10 @@ import { crossValidationJobView } from './cross-validation-job-view.ts';
 /** GET /v1/cross-validation-jobs/{id} — state, and the result once completed; another account's job is 404. */
 export const crossValidationJobsGet: Route = (app, deps) => {
   app.get('/v1/cross-validation-jobs/:id', {
-    schema: { summary: 'Get a cross-validation job', tags: ['jobs'], params: JobIdParams, response: { 200: jsonResponse(CrossValidationJob, 'The job; with `result` (the cross-validation answer) once completed'), ...problemResponses(401, 404) } },
+    schema: {
+      summary: 'Get a cross-validation job', tags: ['jobs'], params: JobIdParams,
+      response: { 200: jsonResponse(CrossValidationJob, 'The job; with `result` (the cross-validation answer) once completed'), ...problemResponses(401, 404) },
+    },
     serializerCompiler: plainJsonSerializer,
   }, async (request) => {
     const owner = ownerOf(request);

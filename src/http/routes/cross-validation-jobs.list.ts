@@ -8,7 +8,10 @@ import { crossValidationJobView } from './cross-validation-job-view.ts';
 /** GET /v1/cross-validation-jobs — the caller's cross-validation jobs, newest first, cursor-paginated (results not inlined). */
 export const crossValidationJobsList: Route = (app, deps) => {
   app.get('/v1/cross-validation-jobs', {
-    schema: { summary: 'List cross-validation jobs', tags: ['jobs'], querystring: JobListQuery, response: { 200: jsonResponse(CrossValidationJobList, 'A page of the account\'s cross-validation jobs, newest first'), ...problemResponses(401, 422) } },
+    schema: {
+      summary: 'List cross-validation jobs', tags: ['jobs'], querystring: JobListQuery,
+      response: { 200: jsonResponse(CrossValidationJobList, 'A page of the account\'s cross-validation jobs, newest first'), ...problemResponses(401, 422) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const limit = pageLimit(request.query.limit);

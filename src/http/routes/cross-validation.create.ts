@@ -14,14 +14,17 @@ export const crossValidationCreate: Route = (app, deps) => {
     schema: {
       summary: 'Cross-validate models on rolling origins', tags: ['forecast'],
       body: CrossValidationRequest,
-      response: { 200: jsonResponse(CrossValidationResponse, 'Per model, series and window: the forecast, the actuals and the scores; and the leaderboard'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504), ...syncOnlyResponses('/v1/cross-validation-jobs') },
+      response: { 200: jsonResponse(CrossValidationResponse, 'Per model, series and window: the forecast, the actuals and the scores; ' +
+        'and the leaderboard'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504), ...syncOnlyResponses('/v1/cross-validation-jobs') },
     },
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
     const owner = ownerOf(request);
     const plan = planCrossValidation(request.body as CrossValidationBody, deps.registry, { pulls: deps.pulls, mode: 'sync' });
     // too much for one synchronous call: 413 use_job_api at once, nothing charged (src/forecasting/cost.ts)
-    checkSyncBudget(crossValidationCostMs(deps.registry, plan, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/cross-validation-jobs', plan.body.series.length);
+    checkSyncBudget(
+      crossValidationCostMs(deps.registry, plan, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/cross-validation-jobs', plan.body.series.length,
+    );
     // one unit per model, all or nothing; a 5xx gives every unit back
     const charge = await chargeUnits(deps.database.db, owner.accountId, reply, plan.plans.length);
     return withRefundOn5xx(charge, () => runCrossValidation(plan, deps.inference, deps.registry));

@@ -11,7 +11,10 @@ import { fineTuningJobView } from './fine-tuning-job-view.ts';
  * seconds (the runner polls the row each second, then SIGTERM) and no model is left. Units are not given back. */
 export const fineTuningJobsCancel: Route = (app, deps) => {
   app.delete('/v1/fine-tuning-jobs/:id', {
-    schema: { summary: 'Cancel a fine-tuning job', tags: ['fine-tuning'], params: JobIdParams, response: { 200: jsonResponse(FineTuningJob, 'The cancelled job'), ...problemResponses(401, 404, 409) } },
+    schema: {
+      summary: 'Cancel a fine-tuning job', tags: ['fine-tuning'], params: JobIdParams,
+      response: { 200: jsonResponse(FineTuningJob, 'The cancelled job'), ...problemResponses(401, 404, 409) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;

@@ -17,7 +17,10 @@ export const fineTuningJobsCreate: Route = (app, deps) => {
     schema: {
       summary: 'Queue a fine-tuning job', tags: ['fine-tuning'],
       body: FineTuningRequest,
-      response: { 202: { ...jsonResponse(FineTuningJob, 'Queued; poll the job at the Location header'), headers: { location: { type: 'string', description: '/v1/fine-tuning-jobs/{job_id}' } } }, ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 500) },
+      response: { 202: {
+        ...jsonResponse(FineTuningJob, 'Queued; poll the job at the Location header'),
+        headers: { location: { type: 'string', description: '/v1/fine-tuning-jobs/{job_id}' } },
+      }, ...problemResponses(400, 401, 403, 409, 413, 415, 422, 429, 500) },
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);
@@ -31,7 +34,9 @@ export const fineTuningJobsCreate: Route = (app, deps) => {
       const { model, size, model_id } = plan.spec;
       const models = [{ model, model_size: size, model_id, name: plan.name }];
       const stored = await insertJob(deps.database.db, { id: randomUUID(), accountId: owner.accountId, kind: 'fine-tuning', model, models, request: job });
-      await deps.queue.enqueue(stored.id, 'fine-tuning').catch((error: Error) => request.log.warn({ job_id: stored.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'));
+      await deps.queue.enqueue(stored.id, 'fine-tuning').catch(
+        (error: Error) => request.log.warn({ job_id: stored.id, err: error.message }, 'enqueue failed; reconciliation will deliver the job'),
+      );
       return stored;
     });
     return reply.code(202).header('location', `/v1/fine-tuning-jobs/${row.id}`).send(fineTuningJobView(row));

@@ -10,7 +10,10 @@ import { fineTuningJobView } from './fine-tuning-job-view.ts';
 /** GET /v1/fine-tuning-jobs/{id} — state, progress (step, loss, validation loss), the training summary once completed. */
 export const fineTuningJobsGet: Route = (app, deps) => {
   app.get('/v1/fine-tuning-jobs/:id', {
-    schema: { summary: 'Get a fine-tuning job', tags: ['fine-tuning'], params: JobIdParams, response: { 200: jsonResponse(FineTuningJob, 'The job'), ...problemResponses(401, 404) } },
+    schema: {
+      summary: 'Get a fine-tuning job', tags: ['fine-tuning'], params: JobIdParams,
+      response: { 200: jsonResponse(FineTuningJob, 'The job'), ...problemResponses(401, 404) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;

@@ -9,7 +9,10 @@ import { fineTuningJobView } from './fine-tuning-job-view.ts';
 /** GET /v1/fine-tuning-jobs — the caller's fine-tuning jobs, newest first, cursor-paginated. */
 export const fineTuningJobsList: Route = (app, deps) => {
   app.get('/v1/fine-tuning-jobs', {
-    schema: { summary: 'List fine-tuning jobs', tags: ['fine-tuning'], querystring: JobListQuery, response: { 200: jsonResponse(FineTuningJobList, 'A page of the account\'s fine-tuning jobs, newest first'), ...problemResponses(401, 422) } },
+    schema: {
+      summary: 'List fine-tuning jobs', tags: ['fine-tuning'], querystring: JobListQuery,
+      response: { 200: jsonResponse(FineTuningJobList, 'A page of the account\'s fine-tuning jobs, newest first'), ...problemResponses(401, 422) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const limit = pageLimit(request.query.limit);

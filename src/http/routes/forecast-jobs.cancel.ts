@@ -8,7 +8,10 @@ import { jobView, UUID_PATTERN } from './job-view.ts';
 /** DELETE /v1/forecast-jobs/{id} — cancels a queued or running job; a finished one is 409. */
 export const forecastJobsCancel: Route = (app, deps) => {
   app.delete('/v1/forecast-jobs/:id', {
-    schema: { summary: 'Cancel a forecast job', tags: ['jobs'], params: JobIdParams, response: { 200: jsonResponse(Job, 'The cancelled job'), ...problemResponses(401, 404, 409) } },
+    schema: {
+      summary: 'Cancel a forecast job', tags: ['jobs'], params: JobIdParams,
+      response: { 200: jsonResponse(Job, 'The cancelled job'), ...problemResponses(401, 404, 409) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;

@@ -22,7 +22,10 @@ export const forecastJobsCreate: Route = (app, deps) => {
     schema: {
       summary: 'Queue a forecast job', tags: ['jobs'],
       body: ForecastRequest,
-      response: { 202: { ...jsonResponse(JobAccepted, 'Queued; poll the job at the Location header'), headers: { location: { type: 'string', description: '/v1/forecast-jobs/{job_id}' } } }, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 500, 502) },
+      response: { 202: {
+        ...jsonResponse(JobAccepted, 'Queued; poll the job at the Location header'),
+        headers: { location: { type: 'string', description: '/v1/forecast-jobs/{job_id}' } },
+      }, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 500, 502) },
     },
     // a large body arrives as bytes (LargeBody) and is validated in a forecast thread: the handler rethrows
     // the schema's verdict for every other body, as Fastify would have
@@ -43,18 +46,23 @@ export const forecastJobsCreate: Route = (app, deps) => {
     }
     const owner = ownerOf(request);
     if ((body as { explain?: boolean }).explain) {
-      const reason = 'true: explanations run synchronously only (POST /v1/forecast, at most 4,096 forecasts of coalitions per call): send fewer series per call';
+      const reason = 'true: explanations run synchronously only (POST /v1/forecast, at most 4,096 forecasts of coalitions per call): send ' +
+        'fewer series per call';
       throw new HorizonError('validation_failed', reason, { errors: [{ field: 'explain', reason }] });
     }
     if ((body as { finetune_steps?: number }).finetune_steps) {
-      const reason = 'finetune_steps is for POST /v1/forecast (fine-tune, forecast, keep nothing); a job that fine-tunes is POST /v1/fine-tuning-jobs, whose model then forecasts here';
+      const reason = 'finetune_steps is for POST /v1/forecast (fine-tune, forecast, keep nothing); a job that fine-tunes is POST /v1/fine-tuning-jobs, whose ' +
+        'model then forecasts here';
       throw new HorizonError('validation_failed', reason, { errors: [{ field: 'finetune_steps', reason }] });
     }
     // model "auto": validated now (every 4xx before the 202), planned again when the job runs
     if (!isAuto(body.model, deps.registry)) rejectAutoFields(body);
     else refuseJointAndSamples(body, 'model "auto" picks among models that may not', deps.registry);
     const plan = isAuto(body.model, deps.registry)
-      ? storedAutoJob(planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit }, { pulls: deps.pulls, mode: 'job' }))
+      ? storedAutoJob(planAuto(
+        body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit },
+        { pulls: deps.pulls, mode: 'job' },
+      ))
       : planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'job', minObserved: MIN_REQUEST_OBSERVED });
     // store: true — the job keeps its forecasts for scoring when it completes (server.ts)
     if (request.seriesRefs?.store) Object.assign(plan, { stored_series: { ...request.seriesRefs, accountId: owner.accountId } });

@@ -13,7 +13,10 @@ import { jobView, UUID_PATTERN } from './job-view.ts';
  * thread: the same bytes jobView and the serializer give on the event loop. */
 export const forecastJobsGet: Route = (app, deps) => {
   app.get('/v1/forecast-jobs/:id', {
-    schema: { summary: 'Get a forecast job', tags: ['jobs'], params: JobIdParams, response: { 200: jsonResponse(Job, 'The job; with the forecast once completed'), ...problemResponses(401, 404) } },
+    schema: {
+      summary: 'Get a forecast job', tags: ['jobs'], params: JobIdParams,
+      response: { 200: jsonResponse(Job, 'The job; with the forecast once completed'), ...problemResponses(401, 404) },
+    },
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
     const owner = ownerOf(request);

@@ -7,7 +7,10 @@ import { jobView, decodeCursor, encodeCursor, pageLimit } from './job-view.ts';
 /** GET /v1/forecast-jobs — the caller's jobs, newest first, cursor-paginated (results not inlined). */
 export const forecastJobsList: Route = (app, deps) => {
   app.get('/v1/forecast-jobs', {
-    schema: { summary: 'List forecast jobs', tags: ['jobs'], querystring: JobListQuery, response: { 200: jsonResponse(JobList, 'A page of the account\'s jobs, newest first'), ...problemResponses(401, 422) } },
+    schema: {
+      summary: 'List forecast jobs', tags: ['jobs'], querystring: JobListQuery,
+      response: { 200: jsonResponse(JobList, 'A page of the account\'s jobs, newest first'), ...problemResponses(401, 422) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const limit = pageLimit(request.query.limit);

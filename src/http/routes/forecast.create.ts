@@ -24,7 +24,10 @@ export const forecastCreate: Route = (app, deps) => {
     schema: {
       summary: 'Forecast now', tags: ['forecast'],
       body: ForecastRequest,
-      response: { 200: jsonResponse(ForecastResponse, 'The forecast: `series[i][0]` is the prediction of input series i'), ...problemResponses(400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504), ...syncOnlyResponses('/v1/forecast-jobs') },
+      response: { 200: jsonResponse(ForecastResponse, 'The forecast: `series[i][0]` is the ' +
+        'prediction of input series i'), ...problemResponses(
+          400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504,
+        ), ...syncOnlyResponses('/v1/forecast-jobs') },
     },
     serializerCompiler: plainJsonSerializer,
     // a large body arrives as bytes (LargeBody, large-forecast.ts) and is validated in a forecast thread:
@@ -51,7 +54,10 @@ export const forecastCreate: Route = (app, deps) => {
     if ((body as { finetune_steps?: number }).finetune_steps) return forecastFineTuned(deps, request, reply, body, owner.accountId);
     if (isAuto(body.model, deps.registry)) {
       if (explain) checkExplainModel(deps.registry, 'auto');
-      const auto = planAuto(body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit }, { pulls: deps.pulls, mode: 'sync' });
+      const auto = planAuto(
+        body, deps.registry, { candidates: deps.config.autoCandidates, windows: deps.config.autoWindows, refit: deps.config.autoRefit },
+        { pulls: deps.pulls, mode: 'sync' },
+      );
       // too much for one synchronous call: 413 use_job_api at once, nothing charged (src/forecasting/cost.ts)
       checkSyncBudget(autoCostMs(deps.registry, auto, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/forecast-jobs', body.series.length);
       const charge = await chargeRequest(deps.database.db, owner.accountId, reply);
@@ -62,7 +68,9 @@ export const forecastCreate: Route = (app, deps) => {
       });
     }
     rejectAutoFields(body);
-    const plan = planForecast(body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync', minObserved: MIN_REQUEST_OBSERVED });
+    const plan = planForecast(
+      body as Parameters<typeof planForecast>[0], deps.registry, { pulls: deps.pulls, mode: 'sync', minObserved: MIN_REQUEST_OBSERVED },
+    );
     checkSyncBudget(forecastCostMs(deps.registry, plan, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/forecast-jobs', plan.series.length);
     if (plan.explain) checkExplainBudget(explainEvaluations(plan.series), plan.series.length);
     const charge = await chargeRequest(deps.database.db, owner.accountId, reply);

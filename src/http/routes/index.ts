@@ -50,7 +50,8 @@ import { seriesObservationsAppendMany } from './series-observations.append-many.
 export const routes: Route[] = [
   forecastCreate, forecastJobsCreate, forecastJobsGet, forecastJobsList, forecastJobsCancel,
   modelsList, warmupGet, statusGet, apiKeysCreate, apiKeysList, apiKeysRevoke,
-  playgroundGet, playgroundAssetsGet, faviconGet, metricsGet, adminAccountsList, adminAccountsUpdate, adminAccountsCreate, adminKeysList, adminKeysCreate, adminKeysRevoke, crossValidationCreate,
+  playgroundGet, playgroundAssetsGet, faviconGet, metricsGet, adminAccountsList, adminAccountsUpdate, adminAccountsCreate, adminKeysList, adminKeysCreate,
+  adminKeysRevoke, crossValidationCreate,
   anomaliesCreate, anomalyJobsCreate, anomalyJobsGet, anomalyJobsList, anomalyJobsCancel,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,

@@ -37,7 +37,9 @@ export const mcpRoutes: Route = (app, deps) => {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       // the body is Fastify's parsed JSON (its parser, body limit and 400/415 answers); the URL only feeds requestInfo
-      const response = await transport.handleRequest(new Request(new URL(request.url, 'http://localhost'), { method: 'POST', headers }), { parsedBody: request.body });
+      const response = await transport.handleRequest(
+        new Request(new URL(request.url, 'http://localhost'), { method: 'POST', headers }), { parsedBody: request.body },
+      );
       void reply.code(response.status);
       response.headers.forEach((value, name) => { void reply.header(name, value); });
       return reply.send(await response.text());
@@ -49,7 +51,8 @@ export const mcpRoutes: Route = (app, deps) => {
   // no server-sent event stream (GET) and no session to end (DELETE) in stateless mode: 405, as the
   // Streamable HTTP transport allows; authenticated like POST
   const notOffered = (what: string) => async () => {
-    throw new HorizonError('method_not_allowed', `Horizon's MCP endpoint is stateless: POST JSON-RPC messages to /mcp; it offers ${what}`, { headers: { allow: 'POST' } });
+    throw new HorizonError('method_not_allowed', `Horizon's MCP endpoint is stateless: POST JSON-RPC messages to ` +
+      `/mcp; it offers ${what}`, { headers: { allow: 'POST' } });
   };
   app.get('/mcp', { schema: { hide: true } }, notOffered('no server-sent event stream (GET)'));
   app.delete('/mcp', { schema: { hide: true } }, notOffered('no session to end (DELETE)'));

@@ -9,11 +9,14 @@ export const metricsGet: Route = (app, deps) => {
     config: { public: true },
     schema: {
       summary: 'Prometheus metrics (operator)', tags: ['operations'],
-      description: 'Prometheus text format 0.0.4: HTTP requests and latency by route, quota units by account, jobs by state and queue depth, worker up and restarts, and each model worker\'s batch sizes, queue wait, inference and load time and resident models with their memory (labelled `runtime_group`). Needs `Authorization: Bearer <HORIZON_METRICS_TOKEN>` when that variable is set; never an API key.',
+      description: 'Prometheus text format 0.0.4: HTTP requests and latency by route, quota units by account, jobs by state and queue depth, worker up and ' +
+        'restarts, and each model worker\'s batch sizes, queue wait, inference and load time and resident models with their memory (labelled ' +
+        '`runtime_group`). Needs `Authorization: Bearer <HORIZON_METRICS_TOKEN>` when that variable is set; never an API key.',
       security: [{}, { metrics_token: [] }],
       response: {
         200: { description: 'The metrics in Prometheus text exposition format', content: { 'text/plain; version=0.0.4': { schema: { type: 'string' } } } },
-        401: { description: 'HORIZON_METRICS_TOKEN is set and the request did not present it', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } },
+        401: { description: 'HORIZON_METRICS_TOKEN is set and the ' +
+          'request did not present it', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } },
       },
     },
   }, async (request, reply) => {

@@ -10,12 +10,16 @@ import { deletePrivateModel, getPrivateModel } from '../../store/private-models.
  * accounts' models are 404. */
 export const modelsDelete: Route = (app, deps) => {
   app.delete('/v1/models/:id', {
-    schema: { summary: 'Delete a private (fine-tuned) model', tags: ['models', 'fine-tuning'], params: ModelIdParams, response: { 204: { type: 'null', description: 'Deleted' }, ...problemResponses(401, 404) } },
+    schema: {
+      summary: 'Delete a private (fine-tuned) model', tags: ['models', 'fine-tuning'], params: ModelIdParams,
+      response: { 204: { type: 'null', description: 'Deleted' }, ...problemResponses(401, 404) },
+    },
   }, async (request, reply) => {
     const owner = ownerOf(request);
     const row = await getPrivateModel(deps.database.db, owner.accountId, request.params.id);
     if (!row || !(await deletePrivateModel(deps.database.db, owner.accountId, row.id))) {
-      throw new HorizonError('not_found', `no private model "${request.params.id}" for this account (catalog models cannot be deleted here; \`horizon models rm\` removes their weights)`);
+      throw new HorizonError('not_found', `no private model "${request.params.id}" for this account (catalog models cannot be deleted here; \`horizon models ` +
+        `rm\` removes their weights)`);
     }
     deps.fineTuning?.privateModels.forget(owner.accountId);
     deps.fineTuning?.tuner.remove(row.id);

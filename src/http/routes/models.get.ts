@@ -18,7 +18,9 @@ export function privateModelInfo(row: PrivateModelRow) {
  * private models (by id or name); another account's private model is 404. */
 export const modelsGet: Route = (app, deps) => {
   app.get('/v1/models/:id', {
-    schema: { summary: 'Get one model', tags: ['models'], params: ModelIdParams, response: { 200: jsonResponse(ModelInfo, 'The model'), ...problemResponses(401, 404) } },
+    schema: {
+      summary: 'Get one model', tags: ['models'], params: ModelIdParams, response: { 200: jsonResponse(ModelInfo, 'The model'), ...problemResponses(401, 404) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const rows = deps.fineTuning ? await deps.fineTuning.privateModels.rows(owner.accountId) : [];

@@ -7,11 +7,16 @@ import { privateModelInfo } from './models.get.ts';
  * private (fine-tuned) models too, with their base and training summary (nobody else sees them). */
 export const modelsList: Route = (app, deps) => {
   app.get('/v1/models', {
-    schema: { summary: 'List served models', tags: ['models'], response: { 200: jsonResponse(ModelList, 'The models this deployment serves'), ...problemResponses(401) } },
+    schema: {
+      summary: 'List served models', tags: ['models'],
+      response: { 200: jsonResponse(ModelList, 'The models this deployment serves'), ...problemResponses(401) },
+    },
   }, async (request) => {
     const models = deps.registry.list();
     const rows = deps.fineTuning ? await deps.fineTuning.privateModels.rows(ownerOf(request).accountId) : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return { models: models.map((m) => (byId.has(m.model_id) ? { ...m, ...privateModelInfo(byId.get(m.model_id)!) } : m)), default_model: deps.registry.defaultModel };
+    return {
+      models: models.map((m) => (byId.has(m.model_id) ? { ...m, ...privateModelInfo(byId.get(m.model_id)!) } : m)), default_model: deps.registry.defaultModel,
+    };
   });
 };

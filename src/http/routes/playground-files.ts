@@ -17,7 +17,8 @@ const papaparseDir = dirname(require.resolve('papaparse'));
 /** Security headers of every playground response: scripts only from this origin, no framing.
  * 'unsafe-inline' styles: ECharts writes its tooltip as HTML with style attributes. */
 export const PLAYGROUND_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
+  "form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };

@@ -10,7 +10,10 @@ import { notFound, queryInt } from './series-view.ts';
  * overall, per model, and per horizon step (docs/stored-series.md says how each is pooled). */
 export const seriesAccuracyGet: Route = (app, deps) => {
   app.get('/v1/series/:id/accuracy', {
-    schema: { summary: 'Rolling accuracy of a stored series', tags: ['series'], params: SeriesIdParams, querystring: AccuracyQuery, response: { 200: jsonResponse(SeriesAccuracy, 'Rolling accuracy'), ...problemResponses(401, 404, 422) } },
+    schema: {
+      summary: 'Rolling accuracy of a stored series', tags: ['series'], params: SeriesIdParams, querystring: AccuracyQuery,
+      response: { 200: jsonResponse(SeriesAccuracy, 'Rolling accuracy'), ...problemResponses(401, 404, 422) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;

@@ -27,14 +27,19 @@ export const seriesObservationsAppendMany: Route = (app, deps) => {
     const ids = items.map((s) => s.series_id);
     const { rows, decisions } = await appendToManySeries(deps.database.db, owner.accountId, ids, reaches, (found) => decideAppends(items, found, limits));
     void deps.seriesScorer?.wakeMany(owner.accountId, items.filter((_, i) => decisions[i].append.length > 0).map((item) => item.series_id));
-    const grown = items.flatMap((item, i) => (decisions[i].append.length > 0 ? [{ id: item.series_id, schedule: rows.get(item.series_id)!.schedule, points: rows.get(item.series_id)!.target.length + decisions[i].append.length }] : []));
+    const grown = items.flatMap((item, i) => (decisions[i].append.length > 0 ? [
+      { id: item.series_id, schedule: rows.get(item.series_id)!.schedule, points: rows.get(item.series_id)!.target.length + decisions[i].append.length },
+    ] : []));
     const scheduled = await runSchedules(app, deps.database.db, request, owner.accountId, grown);
     return {
       series: items.map((item, i) => {
         const row = rows.get(item.series_id)!;
         const points = row.target.length + decisions[i].append.length;
         const outcome = scheduled.get(item.series_id);
-        return { series_id: item.series_id, appended: decisions[i].appended, unchanged: decisions[i].unchanged, points, last_date: dateAtStep(row.grid as Grid, points - 1), ...(outcome && { scheduled_forecast: outcome }) };
+        return {
+          series_id: item.series_id, appended: decisions[i].appended, unchanged: decisions[i].unchanged, points,
+          last_date: dateAtStep(row.grid as Grid, points - 1), ...(outcome && { scheduled_forecast: outcome }),
+        };
       }),
     };
   });

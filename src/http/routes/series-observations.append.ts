@@ -14,7 +14,10 @@ export const seriesObservationsAppend: Route = (app, deps) => {
   app.post('/v1/series/:id/observations', {
     schema: {
       summary: 'Append observations to a stored series', tags: ['series'], params: SeriesIdParams, body: ObservationsAppend,
-      response: { 200: jsonResponse(ObservationsAppended, 'Appended (or already stored: a retry changes nothing)'), ...problemResponses(400, 401, 404, 409, 413, 415, 422) },
+      response: {
+        200: jsonResponse(ObservationsAppended, 'Appended (or already stored: a retry changes nothing)'),
+        ...problemResponses(400, 401, 404, 409, 413, 415, 422),
+      },
     },
   }, async (request) => {
     const owner = ownerOf(request);

@@ -41,6 +41,9 @@ export function notFound(id: string): HorizonError {
 export function queryInt(raw: string | undefined, field: string, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (value < min || value > max) throw new HorizonError('validation_failed', `${field} must be between ${min} and ${max}, got ${value}`, { errors: [{ field, reason: `must be between ${min} and ${max}, got ${value}` }] });
+  if (value < min || value > max) throw new HorizonError(
+    'validation_failed', `${field} must be between ${min} and ${max}, got ${value}`,
+    { errors: [{ field, reason: `must be between ${min} and ${max}, got ${value}` }] },
+  );
   return value;
 }

@@ -10,7 +10,10 @@ import { forecastView, notFound, queryInt, seriesView } from './series-view.ts';
  * scores once scored) and its events; another account's series is 404. */
 export const seriesGet: Route = (app, deps) => {
   app.get('/v1/series/:id', {
-    schema: { summary: 'Get a stored series', tags: ['series'], params: SeriesIdParams, querystring: SeriesGetQuery, response: { 200: jsonResponse(SeriesView, 'The series'), ...problemResponses(401, 404, 422) } },
+    schema: {
+      summary: 'Get a stored series', tags: ['series'], params: SeriesIdParams, querystring: SeriesGetQuery,
+      response: { 200: jsonResponse(SeriesView, 'The series'), ...problemResponses(401, 404, 422) },
+    },
   }, async (request) => {
     const owner = ownerOf(request);
     const { id } = request.params;
@@ -31,7 +34,8 @@ export const seriesGet: Route = (app, deps) => {
       drifting: events[0]?.kind === 'drift_raised',
       webhook_deliveries: deliveries.map((d) => ({
         id: d.id, event_id: d.event_id, status: d.status, attempts: d.attempts, last_status: d.last_status, last_error: d.last_error,
-        next_attempt_at: d.next_attempt_at.toISOString(), delivered_at: d.delivered_at ? d.delivered_at.toISOString() : null, created_at: d.created_at.toISOString(),
+        next_attempt_at: d.next_attempt_at.toISOString(), delivered_at: d.delivered_at ? d.delivered_at.toISOString() : null,
+        created_at: d.created_at.toISOString(),
       })),
     };
   });

@@ -26,7 +26,8 @@ export const seriesPut: Route = (app, deps) => {
       freq: history.freq, grid: history.grid, target: history.target, schedule, drift: body.drift ?? null, webhook: body.webhook ?? null,
     }, deps.config.seriesMaxPerAccount ?? 0);
     if ('limit' in result) {
-      throw new HorizonError('series_limit', `this account already holds ${result.limit} stored series, its limit (HORIZON_SERIES_MAX_PER_ACCOUNT); delete one (DELETE /v1/series/{id}) before creating "${id}"`);
+      throw new HorizonError('series_limit', `this account already holds ${result.limit} stored series, its limit (HORIZON_SERIES_MAX_PER_ACCOUNT); delete ` +
+        `one (DELETE /v1/series/{id}) before creating "${id}"`);
     }
     const row = await getSeries(deps.database.db, owner.accountId, id);
     return reply.code(result.created ? 201 : 200).send(seriesView(row!));

@@ -5,7 +5,10 @@ import { StatusResponse, jsonResponse } from '../schemas.ts';
 export const statusGet: Route = (app, deps) => {
   app.get('/v1/status', {
     config: { public: true },
-    schema: { summary: 'Service health (no auth)', tags: ['status'], security: [], response: { 200: jsonResponse(StatusResponse, 'Service health; `degraded` when a worker is down') } },
+    schema: {
+      summary: 'Service health (no auth)', tags: ['status'], security: [],
+      response: { 200: jsonResponse(StatusResponse, 'Service health; `degraded` when a worker is down') },
+    },
   }, async () => {
     const workers = deps.workers().map((w) => ({ group: w.group, state: w.state, restarts: w.restarts }));
     const healthy = workers.length > 0 && workers.every((w) => w.state === 'ready');

@@ -9,7 +9,10 @@ import { PRISM_ID } from '../../forecasting/prism.ts';
  * HORIZON_AUTO_PULL=1 and its weights missing, starts (or joins) their pull and answers 202 with progress. */
 export const warmupGet: Route = (app, deps) => {
   app.get('/v1/warmup', {
-    schema: { summary: 'Load a model ahead of use', tags: ['models'], querystring: WarmupQuery, response: { 200: jsonResponse(WarmupResponse, 'The model is loaded'), 202: jsonResponse(WarmupPulling, 'Its weights are being pulled (HORIZON_AUTO_PULL=1); ask again'), ...problemResponses(401, 403, 422, 500, 502, 503, 504) } },
+    schema: { summary: 'Load a model ahead of use', tags: ['models'], querystring: WarmupQuery, response: {
+      200: jsonResponse(WarmupResponse, 'The model is loaded'),
+      202: jsonResponse(WarmupPulling, 'Its weights are being pulled (HORIZON_AUTO_PULL=1); ask again'), ...problemResponses(401, 403, 422, 500, 502, 503, 504),
+    } },
   }, async (request, reply) => {
     const modelId = request.query.model ?? deps.registry.defaultModel;
     const group = deps.registry.groupFor(modelId);
@@ -17,7 +20,10 @@ export const warmupGet: Route = (app, deps) => {
     const size = request.query.model_size ?? deps.registry.defaultSize(model);
     if (!model.sizes[size]) {
       const sizes = Object.keys(model.sizes).join(', ');
-      throw new HorizonError('validation_failed', `model "${modelId}" has no size "${size}"; sizes: ${sizes}`, { errors: [{ field: 'model_size', reason: `unknown size "${size}"; sizes of ${modelId}: ${sizes}` }] });
+      throw new HorizonError(
+        'validation_failed', `model "${modelId}" has no size "${size}"; sizes: ${sizes}`,
+        { errors: [{ field: 'model_size', reason: `unknown size "${size}"; sizes of ${modelId}: ${sizes}` }] },
+      );
     }
     const pulling = checkWeights(deps.registry, deps.pulls, modelId, size, 'warmup');
     if (pulling) {
