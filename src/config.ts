@@ -85,14 +85,17 @@ export interface Config {
   seriesSweepMs: number;
   /** HORIZON_WEBHOOK_BACKOFF_MS: the first retry of a failed webhook delivery, doubling per attempt (at most 1 h, 12 attempts) */
   webhookBackoffMs: number;
-  /** PostgreSQL: HORIZON_INSTANCE_LEASE_SECONDS without a lease renewal after which a process counts as dead and its pending charges are refunded (migration 008) */
+  /** PostgreSQL: HORIZON_INSTANCE_LEASE_SECONDS without a lease renewal after which a process counts as dead and its pending
+   * charges are refunded (migration 008) */
   instanceLeaseSeconds: number;
   /** embedded store: HORIZON_SERIES_CACHE_BYTES of stored histories kept in memory (src/store/series-cache.ts); 0: none */
   seriesCacheBytes: number;
-  /** HORIZON_SYNC_MAX_SERIES / HORIZON_SYNC_MAX_POINTS: the most series / observations one synchronous request may hold (0 = no cap); beyond: 413 use_job_api */
+  /** HORIZON_SYNC_MAX_SERIES / HORIZON_SYNC_MAX_POINTS: the most series / observations one synchronous request may hold (0 = no cap);
+   * beyond: 413 use_job_api */
   syncMaxSeries: number;
   syncMaxPoints: number;
-  /** HORIZON_ACCOUNT_MAX_INFLIGHT: synchronous model requests one account may have running at once on this process (0 = no cap); beyond: 429 too_many_requests */
+  /** HORIZON_ACCOUNT_MAX_INFLIGHT: synchronous model requests one account may have running at once on this process (0 = no cap);
+   * beyond: 429 too_many_requests */
   accountMaxInflight: number;
   /** HORIZON_FAIR_CHUNK_SERIES: a model call of more series is cut into chunks of this many, queued fairly between accounts (0 = never) */
   fairChunkSeries: number;
@@ -114,7 +117,8 @@ function adminToken(env: NodeJS.ProcessEnv): string | undefined {
   const token = env.HORIZON_ADMIN_TOKEN;
   if (token === undefined || token === '') return undefined;
   if (token.length < ADMIN_TOKEN_MIN_LENGTH || /\s/.test(token)) {
-    throw new Error(`HORIZON_ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters without spaces (it has ${token.length}); e.g. \`openssl rand -hex 32\``);
+    throw new Error(`HORIZON_ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters without spaces (it has ${token.length}); e.g. ` +
+      `\`openssl rand -hex 32\``);
   }
   return token;
 }
@@ -184,7 +188,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     poolBudgetMs: optionalInt('HORIZON_POOL_BUDGET_MS'),
     autoCandidates: list(env, 'HORIZON_AUTO_CANDIDATES'),
     autoWindows: autoWindows(env),
-    autoRefit: env.HORIZON_AUTO_REFIT ? ({ form: 'form', 1: true, true: true, 0: false, false: false } as const)[oneOf(env, 'HORIZON_AUTO_REFIT', ['form', '1', 'true', '0', 'false'], 'form')] : undefined,
+    autoRefit: env.HORIZON_AUTO_REFIT
+      ? ({ form: 'form', 1: true, true: true, 0: false, false: false } as const)[oneOf(env, 'HORIZON_AUTO_REFIT', ['form', '1', 'true', '0', 'false'], 'form')]
+      : undefined,
     bodyLimitBytes: int(env, 'HORIZON_BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     inferenceUrl: env.HORIZON_INFERENCE_URL || undefined,
     runtimeGroups: list(env, 'HORIZON_RUNTIME_GROUPS'),

@@ -77,7 +77,9 @@ export async function startServer(config: Config, options: {
 } = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds, seriesCacheBytes: config.seriesCacheBytes });
+  const database = await openDatabase(
+    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds, seriesCacheBytes: config.seriesCacheBytes },
+  );
   await bootstrapFirstAccount(database, config, print);
 
   const catalog = loadCatalog();
@@ -86,7 +88,10 @@ export async function startServer(config: Config, options: {
   // with a Ray Serve cluster the groups' virtualenvs live on its nodes, not here
   const groups = config.inferenceUrl ? [] : installedGroups(wanted);
   const missing = config.inferenceUrl ? [] : wanted.filter((g) => !groups.includes(g));
-  const logger = { info: (o: object, m?: string) => app.log.info(o, m), warn: (o: object, m?: string) => app.log.warn(o, m), error: (o: object, m?: string) => app.log.error(o, m) };
+  const logger = {
+    info: (o: object, m?: string) => app.log.info(o, m), warn: (o: object, m?: string) => app.log.warn(o, m),
+    error: (o: object, m?: string) => app.log.error(o, m),
+  };
   // a worker with calls in flight is spared its missed health checks (a long fit holds its GIL)
   let inferenceClient: InferenceClient | undefined;
   const supervisor = new Supervisor({
@@ -104,23 +109,34 @@ export async function startServer(config: Config, options: {
   });
   const backend: InferenceBackend = config.inferenceUrl ? new ServeCluster(config.inferenceUrl, wanted, { logger }) : supervisor;
   const registry = new ModelRegistry(catalog, {
-    defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, prismBacktest: config.prismBacktest, poolBudgetMs: config.poolBudgetMs,
+    defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, prismBacktest: config.prismBacktest,
+    poolBudgetMs: config.poolBudgetMs,
     modelsByGroup: () => backend.modelsByGroup(), missingWeightsByGroup: () => backend.missingWeightsByGroup(),
     recordedLicenses: new RecordedLicenses(config.modelDir),
   });
   // a pull's waiters go on once every worker lists the new size
   const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
-  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, { float32: config.inferFloat32, coalesce: config.inferCoalesce, chunkSeries: config.fairChunkSeries, cpuChunkSeries: config.fairChunkSeriesCpu, isCpuModel: (model) => isCpuModel(catalog, model), slotsPerEndpoint: config.inferenceUrl ? 32 : 2 });
+  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, {
+    float32: config.inferFloat32, coalesce: config.inferCoalesce, chunkSeries: config.fairChunkSeries, cpuChunkSeries: config.fairChunkSeriesCpu,
+    isCpuModel: (model) => isCpuModel(catalog, model), slotsPerEndpoint: config.inferenceUrl ? 32 : 2,
+  });
   inferenceClient = inference;
   // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
-  const answerThreads = config.answerThreads > 0 ? new AnswerThreads(config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url)) : undefined;
+  const answerThreads = config.answerThreads > 0 ? new AnswerThreads(
+    config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url),
+  ) : undefined;
   // a large forecast job is read, run and written in the same threads (jobs/threaded-job.ts)
   const jobThreads: ThreadedJobSettings | undefined = answerThreads && {
     threads: answerThreads, registry, inference, float32: config.inferFloat32, cpuWorkers: config.cpuWorkers, budgetMs: jobChunkBudgetMs(config), pulls, logger,
   };
-  const queue = new JobQueue(database, { retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, fineTuneConcurrency: config.fineTuneConcurrency, resultTtlSeconds: config.jobResultTtlSeconds, logger });
+  const queue = new JobQueue(database, {
+    retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, fineTuneConcurrency: config.fineTuneConcurrency,
+    resultTtlSeconds: config.jobResultTtlSeconds, logger,
+  });
   // fine-tuning: one process per job (src/runtime/fine-tuning.ts); the accounts' private models (src/jobs/fine-tuning-job.ts)
-  const fineTuning = { tuner: new FineTuner({ modelDir: config.modelDir, concurrency: config.fineTuneConcurrency }), privateModels: new PrivateModels(database.db, catalog) };
+  const fineTuning = {
+    tuner: new FineTuner({ modelDir: config.modelDir, concurrency: config.fineTuneConcurrency }), privateModels: new PrivateModels(database.db, catalog),
+  };
 
   // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
   const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
@@ -135,7 +151,8 @@ export async function startServer(config: Config, options: {
     // a Serve cluster's replicas have no /metrics of ours (Ray exports its own): only local workers are scraped
     telemetry: new Telemetry({ db: database.db, workers: () => backend.status(), workerEndpoint: (g) => backend.endpoint(g) }),
   });
-  if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (bash runtime/setup.sh <group>, or ./horizon models pull <model> installs its group)');
+  if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (bash runtime/setup.sh <group>, or ./horizon models ' +
+    'pull <model> installs its group)');
 
   await backend.start();
   for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
@@ -146,7 +163,10 @@ export async function startServer(config: Config, options: {
       const spec = (request as FineTuningJobRequest).spec;
       const fields = { request_id: jobId, job_id: jobId, kind, model: spec.model, size: spec.size, series: spec.series.length };
       return runInContext({ requestId: jobId, fields }, () =>
-        runFineTuningJob(request as FineTuningJobRequest, jobId, accountId, { db: database.db, tuner: fineTuning.tuner, privateModels: fineTuning.privateModels, refreshWorkers: () => backend.refreshAll() }));
+        runFineTuningJob(
+          request as FineTuningJobRequest, jobId, accountId,
+          { db: database.db, tuner: fineTuning.tuner, privateModels: fineTuning.privateModels, refreshWorkers: () => backend.refreshAll() },
+        ));
     }
     // the account's private models are in the catalog for its job, as for its requests
     const privateModels = await fineTuning.privateModels.entries(accountId);
@@ -193,7 +213,9 @@ export async function startServer(config: Config, options: {
           : anomalies
           ? await runAnomalyJob(anomalies, jobInference, { registry, pulls, autoCandidates: config.autoCandidates })
           : isStoredAutoJob(request)
-          ? await runAuto(planAuto(request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit }, { pulls, mode: 'job' }), jobInference, registry, pulls)
+          ? await runAuto(planAuto(
+            request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit }, { pulls, mode: 'job' },
+          ), jobInference, registry, pulls)
           : await runForecast(jobInference, registry, plan, undefined, pulls);
         // series_ids with store: true: the forecasts are kept before the job completes (ids from the job id)
         if (!cv && !anomalies) await storeJobForecasts(database.db, registry.catalog, request, result, jobId);

@@ -31,7 +31,10 @@ interface Problem { status: number; code?: string; detail?: string; errors?: { f
 export async function seriesCommand(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   const { values, positionals } = parseCliArgs({
     args: argv, allowPositionals: true, strict: true,
-    options: { create: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, freq: { type: 'string' }, window: { type: 'string' }, url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      create: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, freq: { type: 'string' }, window: { type: 'string' },
+      url: { type: 'string' }, key: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
   }, (message) => new SeriesUsageError(message));
   if (values.help) { io.stdout.write(`${SERIES_USAGE}\n`); return 0; }
   const [action, target, ...extra] = positionals;
@@ -45,7 +48,9 @@ export async function seriesCommand(argv: string[], io: Io = { stdout: process.s
   const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
     let res: Response;
     try {
-      res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(`${baseUrl}${path}`, {
+        method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      });
     } catch (error) {
       throw new SeriesUsageError(connectionProblem(error, baseUrl) ?? `cannot reach ${baseUrl} (${(error as Error).message})`, false);
     }
@@ -79,7 +84,8 @@ export async function seriesCommand(argv: string[], io: Io = { stdout: process.s
       if (existing.status === 200) stored.set(id, (existing.body as { freq: Freq }).freq);
       else if (existing.status !== 404) return fail(`series ${id}`, existing.body as Problem);
       else if (values.create) {
-        throw new SeriesUsageError(`${target}: series ${id} does not exist yet and its frequency cannot be inferred from ${csv.dates.length === 1 ? 'one date' : 'the dates'}; pass --freq to create it`, false);
+        throw new SeriesUsageError(`${target}: series ${id} does not exist yet and its frequency cannot be inferred ` +
+          `from ${csv.dates.length === 1 ? 'one date' : 'the dates'}; pass --freq to create it`, false);
       }
     }
   }

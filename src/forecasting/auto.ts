@@ -33,7 +33,8 @@ export const AUTO_MAX_WINDOWS = 3;
 export const AUTO_DEFAULT_WINDOWS = 2;
 /** default candidates when neither the request nor the operator names any: at most this many */
 export const AUTO_MAX_DEFAULT_CANDIDATES = 4;
-/** the statistical candidates after the served foundation models (auto-arima and auto-ces are left out for cost, as in prism; naive equals seasonal-naive on yearly data and is the worst single model on the seasonal sets of eval/) */
+/** the statistical candidates after the served foundation models (auto-arima and auto-ces are left out for cost, as in prism; naive equals seasonal-naive on
+ * yearly data and is the worst single model on the seasonal sets of eval/) */
 export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
 /** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
 export const AUTO_SWITCH_RATIO = 0.8;
@@ -91,7 +92,8 @@ export function storedAutoJob(plan: AutoPlan): StoredAutoJob {
 /** 422 for `auto_*` fields on a request whose model is not "auto". */
 export function rejectAutoFields(body: AutoBody): void {
   const sent = AUTO_FIELDS.filter((f) => body[f] !== undefined);
-  if (sent.length) throw new RequestValidationError(sent.map((field) => ({ field, reason: `${field} applies only to model "auto" (this request's model is ${JSON.stringify(body.model ?? 'the default')})` })));
+  if (sent.length) throw new RequestValidationError(sent.map((field) => ({ field, reason: `${field} applies only to model "auto" (this request's model ` +
+    `is ${JSON.stringify(body.model ?? 'the default')})` })));
 }
 
 /** The default candidates: served foundation models (catalog order), then the statistical ones, at most AUTO_MAX_DEFAULT_CANDIDATES;
@@ -141,11 +143,15 @@ function covariateCandidates(
 }
 
 /** Every 4xx of an `auto` request, before anything is charged. */
-export function planAuto(body: AutoBody, registry: ModelRegistry, settings: AutoSettings, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {}): AutoPlan {
+export function planAuto(
+  body: AutoBody, registry: ModelRegistry, settings: AutoSettings, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {},
+): AutoPlan {
   const { auto_candidates: requested, auto_scope: scope = AUTO_DEFAULT_SCOPE, auto_metric: metric = AUTO_DEFAULT_METRIC, evaluation, ...rest } = body;
   rejectPrismMembers(body, AUTO_ID);
-  if (evaluation !== undefined) throw new RequestValidationError([{ field: 'evaluation', reason: 'not with model "auto": its `auto` object carries the cross-validation scores of the model picked for each series (POST /v1/cross-validation gives every window)' }]);
-  if (body.model_size !== undefined) throw new RequestValidationError([{ field: 'model_size', reason: 'not with model "auto": give each candidate\'s size in auto_candidates ({"model": id, "model_size": size} or "id:size")' }]);
+  if (evaluation !== undefined) throw new RequestValidationError([{ field: 'evaluation', reason: 'not with model "auto": its `auto` object carries the ' +
+    'cross-validation scores of the model picked for each series (POST /v1/cross-validation gives every window)' }]);
+  if (body.model_size !== undefined) throw new RequestValidationError([{ field: 'model_size', reason: 'not with model "auto": give each candidate\'s size in ' +
+    'auto_candidates ({"model": id, "model_size": size} or "id:size")' }]);
   const nWindows = Math.min(AUTO_MAX_WINDOWS, Math.max(1, settings.windows ?? AUTO_DEFAULT_WINDOWS));
   const warnings: RequestWarning[] = [];
   const base = { ...rest, model: undefined, model_size: undefined };
@@ -159,7 +165,8 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
   let refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaults!.ids);
   if (kinds) refs = covariateCandidates(refs, kinds, body, registry, source, warnings);
   const planned = planModelRefs(refs, 'auto_candidates', base, registry, {
-    pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate', reserved: { [AUTO_ID]: 'model "auto" cannot be its own candidate' }, leaveOut: !fromClient,
+    pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate',
+    reserved: { [AUTO_ID]: 'model "auto" cannot be its own candidate' }, leaveOut: !fromClient,
   });
   const { skipped } = planned;
   let candidates = planned.planned;
@@ -171,7 +178,8 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
     pool = sized.info;
   }
   if (skipped.length) warnings.push({ field: 'model', message: `auto: candidate(s) left out, they cannot take this request: ${skipped.join('; ')}` });
-  if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: `no auto candidate can forecast this request${skipped.length ? `: ${skipped.join('; ')}` : ''}; name candidates in auto_candidates` }]);
+  if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: `no auto candidate can forecast this ` +
+    `request${skipped.length ? `: ${skipped.join('; ')}` : ''}; name candidates in auto_candidates` }]);
 
   // the cross-validation; a candidate that refuses every window is a 422 (client's) or left out (others)
   let cv: CrossValidationPlan | null = null;
@@ -194,7 +202,8 @@ export function planAuto(body: AutoBody, registry: ModelRegistry, settings: Auto
       }
       warnings.push({ field: 'model', message: `auto: candidate ${candidates[m].model} left out: ${error.errors[0].reason}` });
       candidates.splice(m, 1);
-      if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: 'no auto candidate can forecast the cross-validation windows of this request' }]);
+      if (candidates.length === 0) throw new RequestValidationError([{ field: 'model', reason: 'no auto candidate can forecast the cross-validation ' +
+        'windows of this request' }]);
     }
   }
   return { model: AUTO_ID, size: AUTO_ID, body, scope, metric, nWindows, step: body.horizon, candidates, pool, cv, warnings };
@@ -233,7 +242,9 @@ export async function runAuto(plan: AutoPlan, inference: InferenceClient, regist
   const picks = Array.from({ length: n }, (_, i) => {
     const scores = cv ? cv.models.map((m) => m.series[i].scores) : candidates.map(() => null);
     if (scores.every((s) => s === null)) {
-      warnings.push({ series: i, field: `series[${i}].target`, message: `auto: no cross-validation window fits this series (it needs more than horizon ${body.horizon} values); forecast with ${candidates[fallback].model}, ${pooled >= 0 ? `the request's cross-validation winner` : 'the first candidate'}` });
+      warnings.push({ series: i, field: `series[${i}].target`, message: `auto: no cross-validation window fits this series (it needs more than ` +
+        `horizon ${body.horizon} values); forecast ` +
+        `with ${candidates[fallback].model}, ${pooled >= 0 ? `the request's cross-validation winner` : 'the first candidate'}` });
       return { c: fallback, windows: 0, by: 'fallback' as PickedBy, score: null as number | null };
     }
     const own = scores.map((_, k) => k).sort((a, b) => order(scores[a], scores[b]) || a - b)[0];
@@ -263,7 +274,9 @@ export async function runAuto(plan: AutoPlan, inference: InferenceClient, regist
     const sub: ForecastPlan = { ...full, series: idx.map((i) => full.series[i]), forecastIndex: idx.map((i) => full.forecastIndex[i]), warnings: [] };
     // a refit-free cross-validation already forecast the whole series from the same fit: no second call
     const made = validated?.full[c];
-    const answer = made ? pick(made, idx) : await infer(inference, registry, { model: sub.model, size: sub.size, freq: sub.freq, horizon: sub.horizon, quantiles: sub.quantiles, series: sub.series });
+    const answer = made ? pick(made, idx) : await infer(
+      inference, registry, { model: sub.model, size: sub.size, freq: sub.freq, horizon: sub.horizon, quantiles: sub.quantiles, series: sub.series },
+    );
     return { c, idx, result: toContract(sub, answer) };
   }));
   for (const { c, idx, result } of answers) {

@@ -56,7 +56,10 @@ export function requestCostMs(registry: ModelRegistry, request: InferRequest, cp
 
 /** A forecast plan (plain model or prism), its backtest included. */
 export function forecastCostMs(registry: ModelRegistry, plan: ForecastPlan, cpuWorkers: number): number {
-  const forecast = requestCostMs(registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series }, cpuWorkers, plan.prism_members);
+  const forecast = requestCostMs(
+    registry, { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series }, cpuWorkers,
+    plan.prism_members,
+  );
   return forecast + (plan.backtest ? requestCostMs(registry, plan.backtest.request, cpuWorkers, plan.prism_members) : 0);
 }
 

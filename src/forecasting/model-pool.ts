@@ -63,7 +63,9 @@ export function meanSeriesCostMs(registry: ModelRegistry, model: CatalogModel, f
 }
 
 /** Of `ids`, those within `budgetMs` per series on this request (the base three always) and what was left out. */
-export function sizeByCost(registry: ModelRegistry, ids: readonly string[], freq: string, series: readonly RuntimeSeries[], budgetMs: number): { models: string[]; info: PoolInfo } {
+export function sizeByCost(
+  registry: ModelRegistry, ids: readonly string[], freq: string, series: readonly RuntimeSeries[], budgetMs: number,
+): { models: string[]; info: PoolInfo } {
   const models: string[] = [];
   const leftOut: { model: string; estimate_ms: number }[] = [];
   for (const id of ids) {
@@ -75,6 +77,8 @@ export function sizeByCost(registry: ModelRegistry, ids: readonly string[], freq
 }
 
 /** The cost-sized pool of this request: ids in pool order and what was left out. */
-export function costSizedPool(registry: ModelRegistry, freq: string, series: readonly RuntimeSeries[], budgetMs = registry.poolBudgetMs ?? POOL_DEFAULT_BUDGET_MS): { models: string[]; info: PoolInfo } {
+export function costSizedPool(
+  registry: ModelRegistry, freq: string, series: readonly RuntimeSeries[], budgetMs = registry.poolBudgetMs ?? POOL_DEFAULT_BUDGET_MS,
+): { models: string[]; info: PoolInfo } {
   return sizeByCost(registry, statisticalPool(registry, freq), freq, series, budgetMs);
 }

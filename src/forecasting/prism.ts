@@ -5,6 +5,7 @@
 //   forecast = MEDIAN_SHARE · median over members  +  (1 − MEDIAN_SHARE) · Σ_k w_k · member_k
 //   w_k ∝ (min_j loss_j / loss_k)^WEIGHT_POWER
 //   loss_k = POOL_SHARE · (mean over the request's series of their loss_k) + (1 − POOL_SHARE) · this series' loss_k
+//   (POOL_SHARE 1 with LARGE_POOL members or more: the pools sized by cost, issue 35)
 //
 // v3 (issue 13). A series' loss of member k at a level is its pinball loss over up to ORIGINS rolling
 // origins (windows of w = min(horizon, ⌊n/3⌋) steps: the last w, the w before them, …; every member
@@ -38,6 +39,10 @@ export const MEDIAN_SHARE = 0.5;
 export const ORIGINS = 2;
 /** share of the request's pooled loss in each series' loss; the rest is the series' own */
 export const POOL_SHARE = 0.5;
+/** with this many members or more (the pools sized by cost, issue 35), the request's pooled loss alone: among more
+ * members one series' one or two windows single out a lucky one more often (eval/README.md, "Pools sized by cost") */
+export const LARGE_POOL = 4;
+export const LARGE_POOL_SHARE = 1;
 /** exponent of the inverse-loss weights (v2: 1) */
 export const WEIGHT_POWER = 8;
 
@@ -149,7 +154,8 @@ export function usableMembers(catalog: Catalog, members: PrismMember[], horizon:
 export async function runPrism(inference: InferenceClient, catalog: Catalog, members: PrismMember[], plan: InferRequest): Promise<InferResponse> {
   const usable = usableMembers(catalog, members, plan.horizon);
   if (usable.length < 2) {
-    throw new HorizonError('model_unavailable', `prism needs at least two member models that can forecast ${plan.horizon} steps; available: ${usable.map((m) => m.model).join(', ') || 'none'}`);
+    throw new HorizonError('model_unavailable', `prism needs at least two member models that can forecast ${plan.horizon} steps; ` +
+      `available: ${usable.map((m) => m.model).join(', ') || 'none'}`);
   }
   const windows = plan.series.map((s) => validationWindows(s.target, plan.horizon));
   const levels = [...new Set([...plan.quantiles])].sort((a, b) => a - b);
@@ -157,7 +163,9 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
 
   const call = (m: PrismMember, series: RuntimeSeries[], horizon: number) => {
     const maxContext = findModel(catalog, m.model)!.sizes[m.size].max_context;
-    return inference.infer(m.group, { model: m.model, size: m.size, freq: plan.freq, horizon, quantiles: fitLevels, series: series.map((s) => lastObservations(s, maxContext)) });
+    return inference.infer(
+      m.group, { model: m.model, size: m.size, freq: plan.freq, horizon, quantiles: fitLevels, series: series.map((s) => lastObservations(s, maxContext)) },
+    );
   };
 
   // 'refit' members: every (series, origin) of one window length in one call per member, beside the forecast
@@ -174,7 +182,9 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
   ]);
   // 'forward' members: one call, each series carrying its windows; the worker fits once per series
   const forward = async (m: PrismMember): Promise<[InferResponse, Map<string, Prediction>]> => {
-    const series = plan.series.map((s, i) => (windows[i].origins ? { ...s, backtest: { window: windows[i].window, origins: windows[i].origins, step: windows[i].window } } : s));
+    const series = plan.series.map(
+      (s, i) => (windows[i].origins ? { ...s, backtest: { window: windows[i].window, origins: windows[i].origins, step: windows[i].window } } : s),
+    );
     const answer = await call(m, series, plan.horizon);
     const validation = new Map<string, Prediction>();
     answer.predictions.forEach((p, i) => p.backtest?.forEach((b, j) => validation.set(`${i}:${j + 1}`, b)));
@@ -202,7 +212,8 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
       return total / Math.max(scale, 1e-9);
     });
   });
-  const weightsFrom = (losses: (number[] | undefined)[]) => pooledLosses(losses).map((l) => (l ? blendWeights(l) : usable.map(() => 1 / usable.length)));
+  const share = usable.length >= LARGE_POOL ? LARGE_POOL_SHARE : POOL_SHARE;
+  const weightsFrom = (losses: (number[] | undefined)[]) => pooledLosses(losses, share).map((l) => (l ? blendWeights(l) : usable.map(() => 1 / usable.length)));
   const meanWeights = weightsFrom(ownLosses((actual, p) => actual.reduce((sum, y, t) => sum + Math.abs(y - p.mean[t]), 0)));
   const levelWeights = new Map(levels.map((q) => [q, weightsFrom(ownLosses((actual, p) => quantileLoss(actual, levelValues(p, q), q)))]));
 

@@ -84,7 +84,8 @@ export class ModelRegistry {
   static fromSnapshot(s: RegistrySnapshot): ModelRegistry {
     const recorded = new Set(s.recordedLicenses);
     return new ModelRegistry(s.catalog, {
-      defaultModel: s.defaultModel, acceptedLicenses: s.acceptedLicenses, prismMembers: s.prismMembers, prismBacktest: s.prismBacktest, poolBudgetMs: s.poolBudgetMs,
+      defaultModel: s.defaultModel, acceptedLicenses: s.acceptedLicenses, prismMembers: s.prismMembers, prismBacktest: s.prismBacktest,
+      poolBudgetMs: s.poolBudgetMs,
       modelsByGroup: () => new Map(s.modelsByGroup), missingWeightsByGroup: () => new Map(s.missingWeights),
       recordedLicenses: { has: (model: CatalogModel) => recorded.has(model.id) } as RecordedLicenses,
     });
@@ -147,7 +148,8 @@ export class ModelRegistry {
       const configured = this.configuredPrismMembers.length ? ` of HORIZON_PRISM_MEMBERS (${this.configuredPrismMembers.join(', ')})` : '';
       return {
         code: 'members_unavailable',
-        detail: `prism blends at least 2 served models${configured}; ${members.length ? `only ${members[0].model} is served` : 'none is served'}: enable more members (their own unavailable_reason says how)`,
+        detail: `prism blends at least 2 served models${configured}; ${members.length ? `only ${members[0].model} is served` : 'none is served'}: enable ` +
+          `more members (their own unavailable_reason says how)`,
       };
     }
     const workerServes = this.workerServes(model) !== undefined;
@@ -160,7 +162,9 @@ export class ModelRegistry {
           code: 'runtime_not_installed',
           runtime_group: model.group,
           command: `bash runtime/setup.sh ${model.group}`,
-          detail: `still loading: the libraries of the runtime group "${model.group}" are being installed behind the running server (since ${installing}, by scripts/run.sh; log runtime/.venv-${model.group}/.horizon-install.log); ${model.id} is served as soon as they are in, with no restart. The statistical models answer meanwhile`,
+          detail: `still loading: the libraries of the runtime group "${model.group}" are being installed behind the running server (since ${installing}, by ` +
+            `scripts/run.sh; log runtime/.venv-${model.group}/.horizon-install.log); ${model.id} is served as soon as they are in, with no restart. The ` +
+            `statistical models answer meanwhile`,
         };
       }
       // core comes with serving (scripts/setup.sh); another group is installed on its own (or by pulling one of its models)
@@ -170,15 +174,19 @@ export class ModelRegistry {
         runtime_group: model.group,
         command: install,
         detail: running
-          ? `the runtime group "${model.group}" runs but does not provide ${model.id} (its library did not import; the worker's log says why); reinstall it with \`${install}\``
-          : `the runtime group "${model.group}" is not running on this deployment: install its virtualenv (runtime/.venv-${model.group}) with \`${install}\`${model.weights ? ` (or \`./horizon models pull ${model.id}\`, which installs it first)` : ''} and restart the server, keeping the group in HORIZON_RUNTIME_GROUPS if that is set`,
+          ? `the runtime group "${model.group}" runs but does not provide ${model.id} (its library did not import; the worker's log says why); reinstall it ` +
+            `with \`${install}\``
+          : `the runtime group "${model.group}" is not running on this deployment: install its virtualenv (runtime/.venv-${model.group}) with ` +
+            `\`${install}\`${model.weights ? ` (or \`./horizon models pull ${model.id}\`, which installs it first)` : ''} and restart the server, keeping ` +
+            `the group in HORIZON_RUNTIME_GROUPS if that is set`,
       };
     }
     if (!this.licenseAccepted(model)) {
       return {
         code: 'license_not_accepted',
         variable: LICENSE_VARIABLE,
-        detail: `${model.id} is under the ${model.license.name}, which the operator has not accepted: set ${LICENSE_VARIABLE}=${model.id} (comma-separated ids, or *), or pull it with \`--accept-license\``,
+        detail: `${model.id} is under the ${model.license.name}, which the operator has not accepted: set ${LICENSE_VARIABLE}=${model.id} (comma-separated ` +
+          `ids, or *), or pull it with \`--accept-license\``,
       };
     }
     if (!workerServes) {
@@ -186,7 +194,8 @@ export class ModelRegistry {
       return {
         code: 'weights_missing',
         command: pullCommand(model, size),
-        detail: `no weights of ${model.id} are installed (for any size): install the default size with \`${pullCommand(model, size)}\` (sizes: ${Object.keys(model.sizes).join(', ')})`,
+        detail: `no weights of ${model.id} are installed (for any size): install the default size with \`${pullCommand(model, size)}\` ` +
+          `(sizes: ${Object.keys(model.sizes).join(', ')})`,
       };
     }
     return undefined;
@@ -263,7 +272,9 @@ export class ModelRegistry {
    * them, or auto-pull does). The problem carries the same unavailable_reason as GET /v1/models. */
   groupFor(modelId: string): string {
     const model = findModel(this.catalog, modelId);
-    if (!model) throw new HorizonError('validation_failed', `unknown model "${modelId}"`, { errors: [{ field: 'model', reason: `unknown model "${modelId}"` }] });
+    if (!model) throw new HorizonError(
+      'validation_failed', `unknown model "${modelId}"`, { errors: [{ field: 'model', reason: `unknown model "${modelId}"` }] },
+    );
     const unavailable = this.unavailableReason(model);
     if (unavailable?.code === 'runtime_not_installed' || unavailable?.code === 'members_unavailable') {
       const reason = `model "${modelId}" is not served by this deployment: ${unavailable.detail}; served: ${this.availableIds().join(', ')}`;

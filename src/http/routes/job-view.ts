@@ -35,7 +35,9 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [time, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(time);
   if (!id || !UUID_PATTERN.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw new HorizonError('validation_failed', 'cursor is not one this API returned', { errors: [{ field: 'cursor', reason: 'not a cursor returned by this API' }] });
+    throw new HorizonError(
+      'validation_failed', 'cursor is not one this API returned', { errors: [{ field: 'cursor', reason: 'not a cursor returned by this API' }] },
+    );
   }
   return { createdAt, id };
 }
@@ -44,7 +46,9 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
 export function pageLimit(raw: string | undefined): number {
   const limit = raw === undefined ? 20 : Number(raw);
   if (limit < 1 || limit > 100) {
-    throw new HorizonError('validation_failed', `limit must be between 1 and 100, got ${limit}`, { errors: [{ field: 'limit', reason: `must be between 1 and 100, got ${limit}` }] });
+    throw new HorizonError(
+      'validation_failed', `limit must be between 1 and 100, got ${limit}`, { errors: [{ field: 'limit', reason: `must be between 1 and 100, got ${limit}` }] },
+    );
   }
   return limit;
 }
