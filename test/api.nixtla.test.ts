@@ -267,6 +267,12 @@ describe('/nixtla: fine-tuning without a fine-tunable model served', () => {
     const base = await post('/nixtla/v2/finetune', finetune({ model: 'chronos-2', output_model_id: 'Not A Name' }), { key });
     assert.equal(base.status, 422, base.text);
     assert.ok(base.body.errors.some((e: { field: string }) => e.field === 'output_model_id'), base.text);
+    // a NUL in the name (the store's text cannot hold it) is the same 422, not a 500 from the name lookup (found by Schemathesis)
+    for (const path of ['/nixtla/v2/finetune', '/nixtla/v2/finetune/async']) {
+      const nul = await post(path, finetune({ model: 'chronos-2', output_model_id: 'a\u0000b' }), { key });
+      assert.equal(nul.status, 422, nul.text);
+      assert.ok(nul.body.errors.some((e: { field: string }) => e.field === 'output_model_id'), nul.text);
+    }
     assert.equal((await server.request('GET', '/nixtla/usage', { key })).body.daily.used, 0);
   });
 

@@ -77,10 +77,51 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (own) throw methodNotAllowed(request.method, path, allowed.methodsFor(path));
   });
 
+  await registerDocs(app, deps.version);
+
+  const telemetry = deps.telemetry ?? new Telemetry({ db: deps.database.db, workers: deps.workers });
+  app.decorate('telemetry', telemetry);
+  // rolling WQL and coverage of stored forecasts per model (src/http/accuracy-metrics.ts)
+  registerAccuracyMetrics(telemetry.registry, deps.database.db, deps.registry.catalog);
+  app.decorateRequest('logFields', null as unknown as LogFields);
+  app.addHook('onRequest', async (request, reply) => {
+    request.logFields = {};
+    reply.header('x-request-id', request.id);
+  });
+  // the handler and everything it awaits see the request (the inference client sends its id to the worker,
+  // and drops its model calls once the client has gone: client-gone.ts)
+  app.addHook(
+    'preHandler', (request, reply, done) => runInContext({ requestId: request.id, fields: request.logFields, signal: clientGoneSignal(request, reply) }, done),
+  );
+  // the caller's private models join the catalog for its request (private-models-hook.ts)
+  if (deps.fineTuning) app.addHook('preHandler', privateModelsHook(deps.fineTuning.privateModels));
+  installRequestLog(app, telemetry);
+  const context: AppContext = {
+    ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}),
+  };
+  app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
+  // a charged unit is settled as its answer leaves, refunded if that answer is a 5xx (charge.ts)
+  installChargeSettlement(app);
+  // per-account caps on synchronous requests (in flight, series, observations) and the account's fair turn (sync-limits.ts)
+  installSyncLimits(app, deps.config);
+
+  installProblemHandlers(app, allowed, deps.config.bodyLimitBytes);
+
+  for (const route of routes) route(app, context);
+  // the Nixtla SDK's calls, translated onto the routes above (src/http/nixtla, docs/nixtla.md)
+  await app.register(nixtlaApi(context), { prefix: '/nixtla' });
+  // large POST /v1/forecast bodies stay bytes for a forecast thread (large-forecast.ts)
+  installJsonParser(app, deps.answerThreads, deps.config.requestThreadMinBytes ?? 0);
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  return app;
+}
+
+/** The OpenAPI document (GET /v1/openapi.json) and its Swagger UI at /v1/docs. */
+async function registerDocs(app: App, version: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Horizon forecasting API', version: deps.version, description: 'Self-hosted time-series foundation models behind one ' +
+      info: { title: 'Horizon forecasting API', version: version, description: 'Self-hosted time-series foundation models behind one ' +
         'HTTP/JSON contract.' },
       components: { securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key: hzn_…' },
@@ -99,23 +140,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logo: { type: 'image/svg+xml', content: HORIZON_LOGO, href: '/v1/docs', target: '_self' },
     theme: { title: 'Horizon API docs', favicon: [{ filename: 'horizon-logo.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: HORIZON_LOGO }] },
   });
+}
 
-  const telemetry = deps.telemetry ?? new Telemetry({ db: deps.database.db, workers: deps.workers });
-  app.decorate('telemetry', telemetry);
-  // rolling WQL and coverage of stored forecasts per model (src/http/accuracy-metrics.ts)
-  registerAccuracyMetrics(telemetry.registry, deps.database.db, deps.registry.catalog);
-  app.decorateRequest('logFields', null as unknown as LogFields);
-  app.addHook('onRequest', async (request, reply) => {
-    request.logFields = {};
-    reply.header('x-request-id', request.id);
-  });
-  // the handler and everything it awaits see the request (the inference client sends its id to the worker,
-  // and drops its model calls once the client has gone: client-gone.ts)
-  app.addHook(
-    'preHandler', (request, reply, done) => runInContext({ requestId: request.id, fields: request.logFields, signal: clientGoneSignal(request, reply) }, done),
-  );
-  // the caller's private models join the catalog for its request (private-models-hook.ts)
-  if (deps.fineTuning) app.addHook('preHandler', privateModelsHook(deps.fineTuning.privateModels));
+/** One JSON line per request: on its answer, or (499 client_closed_request) when the client left first. */
+function installRequestLog(app: App, telemetry: Telemetry): void {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     telemetry.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1e3);
@@ -139,26 +167,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }, 'request aborted by the client');
     });
   });
-  const context: AppContext = {
-    ...deps, telemetry, keyCache: deps.database.kind === 'pglite' ? new KeyCache() : undefined, adminAuth: adminHook(deps.admin ?? {}),
-  };
-  app.addHook('onRequest', authHook(deps.database.db, context.keyCache));
-  // a charged unit is settled as its answer leaves, refunded if that answer is a 5xx (charge.ts)
-  installChargeSettlement(app);
-  // per-account caps on synchronous requests (in flight, series, observations) and the account's fair turn (sync-limits.ts)
-  installSyncLimits(app, deps.config);
+}
 
+/** Errors, unknown paths and methods a path lacks, answered as problem+json. */
+function installProblemHandlers(app: App, allowed: MethodsByPath, bodyLimitBytes: number): void {
   app.setErrorHandler((error: FastifyError | HorizonError, request, reply) => {
     // a method no route has (QUERY, …) can fail in body parsing before the not-found handler runs
     const methods = request.is404 ? allowed.methodsFor(request.url.split('?')[0]) : [];
-    const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error, deps.config.bodyLimitBytes);
+    const horizonError = methods.length > 0 ? methodNotAllowed(request.method, request.url, methods) : toHorizonError(error, bodyLimitBytes);
     // a 503 is an expected, retryable state (worker restarting): one line, no stack
     if (horizonError.status === 503) request.log.warn(
       { code: horizonError.code, cause: (horizonError.cause as Error | undefined)?.message }, horizonError.message,
     );
     else if (horizonError.status >= 500) request.log.error({ err: error }, horizonError.message);
     // the client still sending gets this answer, not EPIPE (too-large-body.ts)
-    if (horizonError.code === 'payload_too_large') drainTooLargeBody(request, reply, deps.config.bodyLimitBytes);
+    if (horizonError.code === 'payload_too_large') drainTooLargeBody(request, reply, bodyLimitBytes);
     sendProblem(request, reply, horizonError);
   });
 
@@ -173,14 +196,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? new HorizonError('not_found', `no route ${request.method} ${path}; see /v1/openapi.json`)
       : new HorizonError('unversioned_path', `Horizon serves its API under /v1; did you mean /v1${path === '/' ? '/status' : path}?`));
   });
-
-  for (const route of routes) route(app, context);
-  // the Nixtla SDK's calls, translated onto the routes above (src/http/nixtla, docs/nixtla.md)
-  await app.register(nixtlaApi(context), { prefix: '/nixtla' });
-  // large POST /v1/forecast bodies stay bytes for a forecast thread (large-forecast.ts)
-  installJsonParser(app, deps.answerThreads, deps.config.requestThreadMinBytes ?? 0);
-  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  return app;
 }
 
 /** Longer than any path Node's HTTP parser lets through (its header limit bounds the request line too). */
@@ -234,6 +249,10 @@ function toHorizonError(error: FastifyError | HorizonError, bodyLimitBytes: numb
       `the series across several requests`);
     case 415: return new HorizonError('unsupported_media_type', 'send the body as Content-Type: application/json');
     case 404: return new HorizonError('not_found', fastifyError.message);
+  }
+  // PostgreSQL's text holds no NUL character (22021 character_not_in_repertoire): a client's string did, not a fault here
+  if ((error as { code?: unknown }).code === '22021') {
+    return new HorizonError('bad_request', 'a text value of the request holds a character the store cannot keep (NUL, \\u0000); remove it');
   }
   if (isStoreUnreachable(error)) {
     return new HorizonError('store_unavailable', `the database cannot be reached (${fastifyError.message}); ` +

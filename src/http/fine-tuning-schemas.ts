@@ -3,6 +3,9 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { JobStatus } from './schemas.ts';
 
+/** A private model's name: what `name` (and the SDK's output_model_id) may be. */
+export const PRIVATE_MODEL_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
 export const FineTuningRequest = Type.Object({
   model: Type.String({ description: 'the base model: a catalog id whose family can be fine-tuned (chronos-2)' }),
   model_size: Type.Optional(Type.String({ description: 'a size of the base; default: its default_size' })),
@@ -17,7 +20,7 @@ export const FineTuningRequest = Type.Object({
   batch_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096, description: 'series per step (default 256, the library\'s)' })),
   validation_windows: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'the last validation_windows × horizon values of each series are ' +
     'held out of training and validate it (default 1)' })),
-  name: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,63}$', description: 'the account\'s name for the model (usable as `model`); ' +
+  name: Type.Optional(Type.String({ pattern: PRIVATE_MODEL_NAME.source, description: 'the account\'s name for the model (usable as `model`); ' +
     'default: its id ft-…' })),
 }, { additionalProperties: false });
 export type FineTuningBody = Static<typeof FineTuningRequest>;

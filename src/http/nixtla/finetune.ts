@@ -12,6 +12,7 @@ import { HorizonError, type FieldError } from '../../errors.ts';
 import { findModel, type Catalog, type Freq } from '../../runtime/catalog.ts';
 import { getAccountJob, getJob } from '../../store/jobs.ts';
 import { getPrivateModel } from '../../store/private-models.ts';
+import { PRIVATE_MODEL_NAME } from '../fine-tuning-schemas.ts';
 import {
   NixtlaFinetuned, NixtlaFinetunedModel, NixtlaFinetunedModels, NixtlaFinetuneRequest, NixtlaJob, NixtlaJobAccepted, NixtlaJobParams,
 } from './schemas.ts';
@@ -57,6 +58,10 @@ async function fineTuningJobBody(ctx: NixtlaContext, request: FastifyRequest, re
   const freq = horizonFreq(body.freq);
   if (!freq) errors.push({ field: 'freq', reason: `"${body.freq}": ${FREQ_REASON}` });
   const name = body.output_model_id ?? undefined;
+  if (name !== undefined && !PRIVATE_MODEL_NAME.test(name)) {
+    refuse('output_model_id', name, `a fine-tuned model's name is 1 to 64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit`);
+    throwIfAny(errors);
+  }
   // a name taken is Horizon's 409, which the SDK retries for a minute: said at once, as the 422 it is for this call
   if (name !== undefined && await getPrivateModel(ctx.database.db, ownerOf(request).accountId, name)) {
     refuse('output_model_id', name, `this account has a fine-tuned model of this name already: delete_finetuned_model("${name}") or choose another`);

@@ -26,7 +26,7 @@ export const forecastCreate: Route = (app, deps) => {
       body: ForecastRequest,
       response: { 200: jsonResponse(ForecastResponse, 'The forecast: `series[i][0]` is the ' +
         'prediction of input series i'), ...problemResponses(
-          400, 401, 403, 413, 415, 422, 429, 500, 502, 503, 504,
+          400, 401, 403, 404, 413, 415, 422, 429, 500, 502, 503, 504,
         ), ...syncOnlyResponses('/v1/forecast-jobs') },
     },
     serializerCompiler: plainJsonSerializer,
