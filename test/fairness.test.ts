@@ -56,14 +56,14 @@ describe('fairness between accounts', () => {
   }
 
   it('more series or observations than a synchronous request may hold: 413 use_job_api naming the cap and the job route; the job takes it', async () => {
-    const tooMany = await server.request('POST', '/v1/forecast', { body: manySeries(4001, 1) });
+    const tooMany = await server.request('POST', '/v1/forecast', { body: manySeries(4001, 2) });
     assert.equal(tooMany.status, 413, tooMany.text.slice(0, 300));
     assert.equal(tooMany.body.code, 'use_job_api');
     assert.match(tooMany.body.detail, /4001 series, over this deployment's maximum of 4000 series .*HORIZON_SYNC_MAX_SERIES.*POST \/v1\/forecast-jobs/);
     const tooLong = await server.request('POST', '/v1/forecast', { body: manySeries(101, 1000) });
     assert.equal(tooLong.status, 413, tooLong.text.slice(0, 300));
     assert.match(tooLong.body.detail, /101000 observations .* maximum of 100000 .*HORIZON_SYNC_MAX_POINTS/);
-    const job = await server.request('POST', '/v1/forecast-jobs', { body: manySeries(4001, 1) });
+    const job = await server.request('POST', '/v1/forecast-jobs', { body: manySeries(4001, 2) });
     assert.equal(job.status, 202, job.text);
   });
 });
