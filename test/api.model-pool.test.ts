@@ -1,5 +1,5 @@
-// Pools sized by cost (issue 35): with no members or candidates named (by the request or the operator) and no
-// foundation model served, prism blends and model "auto" chooses from every served statistical model whose
+// Pools sized by cost (issue 35): with no members named (by the request or the operator) and no foundation model
+// served, prism blends (and model "auto", with HORIZON_AUTO_CANDIDATES=pool, chooses from) every served statistical model whose
 // estimated cost per series for the request fits HORIZON_POOL_BUDGET_MS (the base three always; naive and ces never, nor
 // mstl where the freq has no season: it is auto-ets there):
 // a short yearly request gets the expensive one (auto-arima), a long hourly one does not; the answer names the pool.
@@ -52,21 +52,18 @@ describe('pools sized by cost', () => {
     assert.ok(pool.left_out.every((m: { estimate_ms: number }) => m.estimate_ms > POOL_DEFAULT_BUDGET_MS), JSON.stringify(pool.left_out));
   });
 
-  it('auto cross-validates the same pools: all on short yearly series, the cheap ones on a long hourly one', async () => {
-    const short = await server.request('POST', '/v1/forecast', { body: yearlyBody('auto') });
-    assert.equal(short.status, 200, short.text);
-    for (const id of [...POOL_BASE, ...EXPENSIVE]) assert.ok(ids(short.body.auto.candidates).includes(id), `${id} in ${ids(short.body.auto.candidates)}`);
-    assert.deepEqual(short.body.auto.pool, { source: 'cost', budget_ms: POOL_DEFAULT_BUDGET_MS, left_out: [] });
-    const long = await server.request('POST', '/v1/forecast', { body: hourlyBody('auto') });
-    assert.equal(long.status, 200, long.text);
-    for (const id of EXPENSIVE) assert.ok(!ids(long.body.auto.candidates).includes(id), `${id} not in ${ids(long.body.auto.candidates)}`);
-    assert.deepEqual(ids(long.body.auto.pool.left_out).sort(), [...EXPENSIVE].sort());
+  it('auto: its default candidates stay auto-ets, auto-theta, seasonal-naive (pool source default)', async () => {
+    const res = await server.request('POST', '/v1/forecast', { body: yearlyBody('auto') });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(ids(res.body.auto.candidates), POOL_BASE);
+    assert.deepEqual(res.body.auto.pool, { source: 'default' });
   });
 
   it('named members and candidates win over the sized pool (pool source request); a job answers with the same prism object', async () => {
     const prism = await server.request('POST', '/v1/forecast', { body: { ...yearlyBody('prism'), prism_members: ['auto-theta', 'naive'] } });
     assert.equal(prism.status, 200, prism.text);
-    assert.deepEqual(prism.body.prism, { members: [{ model: 'auto-theta', model_size: 'default' }, { model: 'naive', model_size: 'default' }], pool: { source: 'request' } });
+    const named = [{ model: 'auto-theta', model_size: 'default' }, { model: 'naive', model_size: 'default' }];
+    assert.deepEqual(prism.body.prism, { members: named, pool: { source: 'request' } });
     const auto = await server.request('POST', '/v1/forecast', { body: { ...yearlyBody('auto'), auto_candidates: ['auto-theta', 'naive'] } });
     assert.equal(auto.status, 200, auto.text);
     assert.deepEqual(auto.body.auto.pool, { source: 'request' });
@@ -87,13 +84,30 @@ describe('pools sized by cost', () => {
 });
 
 describe('pools: the operator\'s settings', () => {
+  it('HORIZON_AUTO_CANDIDATES=pool: auto cross-validates the sized pool, all on short yearly series, the cheap ones on a long hourly one', async () => {
+    const pooled = await startTestServer({ HORIZON_AUTO_CANDIDATES: 'pool' });
+    try {
+      const short = await pooled.request('POST', '/v1/forecast', { body: yearlyBody('auto') });
+      assert.equal(short.status, 200, short.text);
+      for (const id of [...POOL_BASE, ...EXPENSIVE]) assert.ok(ids(short.body.auto.candidates).includes(id), `${id} in ${ids(short.body.auto.candidates)}`);
+      assert.deepEqual(short.body.auto.pool, { source: 'cost', budget_ms: POOL_DEFAULT_BUDGET_MS, left_out: [] });
+      const long = await pooled.request('POST', '/v1/forecast', { body: hourlyBody('auto') });
+      assert.equal(long.status, 200, long.text);
+      for (const id of EXPENSIVE) assert.ok(!ids(long.body.auto.candidates).includes(id), `${id} not in ${ids(long.body.auto.candidates)}`);
+      assert.deepEqual(ids(long.body.auto.pool.left_out), EXPENSIVE);
+    } finally {
+      await pooled.close();
+    }
+  });
+
   it('HORIZON_PRISM_MEMBERS and HORIZON_AUTO_CANDIDATES win (pool source operator); HORIZON_POOL_BUDGET_MS sizes the pool', async () => {
     const operator = await startTestServer({ HORIZON_PRISM_MEMBERS: 'auto-theta,seasonal-naive', HORIZON_AUTO_CANDIDATES: 'auto-theta,naive' });
     const small = await startTestServer({ HORIZON_POOL_BUDGET_MS: '40' });
     try {
       const prism = await operator.request('POST', '/v1/forecast', { body: yearlyBody('prism') });
       assert.equal(prism.status, 200, prism.text);
-      assert.deepEqual(prism.body.prism, { members: [{ model: 'auto-theta', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }], pool: { source: 'operator' } });
+      const configured = [{ model: 'auto-theta', model_size: 'default' }, { model: 'seasonal-naive', model_size: 'default' }];
+      assert.deepEqual(prism.body.prism, { members: configured, pool: { source: 'operator' } });
       const auto = await operator.request('POST', '/v1/forecast', { body: yearlyBody('auto') });
       assert.deepEqual(auto.body.auto.pool, { source: 'operator' });
       // a budget of 40 ms per series: on these yearly series (~24 values) only the cheapest extras join the base three

@@ -45,10 +45,11 @@ export const BacktestMetrics = Type.Object({
 });
 
 export const ModelPool = Type.Object({
-  source: Type.Union([Type.Literal('request'), Type.Literal('operator'), Type.Literal('foundation'), Type.Literal('cost')], {
+  source: Type.Union([Type.Literal('request'), Type.Literal('operator'), Type.Literal('foundation'), Type.Literal('cost'), Type.Literal('default')], {
     description: '`request`: the models the request named; `operator`: the deployment\'s configured list; `foundation`: the served foundation models; ' +
       '`cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and ' +
-      'seasonal-naive always)',
+      'seasonal-naive always; prism\'s default, auto\'s with HORIZON_AUTO_CANDIDATES=pool); ' +
+      '`default`: auto\'s default list (auto-ets, auto-theta, seasonal-naive)',
   }),
   budget_ms: Type.Optional(Type.Number({ description: '`cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series' })),
   left_out: Type.Optional(Type.Array(Type.Object(

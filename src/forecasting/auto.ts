@@ -9,9 +9,10 @@
 // model call per candidate with every window of every series, then one call per picked model with the
 // series it won. Candidates: the request's `auto_candidates`, else HORIZON_AUTO_CANDIDATES, else what
 // this deployment serves — foundation models first, then auto-ets, auto-theta, seasonal-naive, at most
-// AUTO_MAX_DEFAULT_CANDIDATES of them; where no foundation model is served, every served statistical model
-// whose estimated cost per series for this request fits HORIZON_POOL_BUDGET_MS (src/forecasting/model-pool.ts,
-// issue 35), named with its source in the answer's `auto.pool`. Charged one request, like prism (which also calls its members
+// AUTO_MAX_DEFAULT_CANDIDATES of them; with HORIZON_AUTO_CANDIDATES=pool (and no foundation model served), every
+// served statistical model whose estimated cost per series for this request fits HORIZON_POOL_BUDGET_MS
+// (src/forecasting/model-pool.ts, issue 35: not the default, it picked worse on Tourism yearly, eval/README.md),
+// named with its source in the answer's `auto.pool`. Charged one request, like prism (which also calls its members
 // several times): the extra calls are bounded by the server, not chosen freely by the client.
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
@@ -36,6 +37,8 @@ export const AUTO_MAX_DEFAULT_CANDIDATES = 4;
 /** the statistical candidates after the served foundation models (auto-arima and auto-ces are left out for cost, as in prism; naive equals seasonal-naive on
  * yearly data and is the worst single model on the seasonal sets of eval/) */
 export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
+/** HORIZON_AUTO_CANDIDATES=pool: the statistical pool sized by the request's cost (model-pool.ts), as prism's */
+export const AUTO_POOL_SETTING = 'pool';
 /** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
 export const AUTO_SWITCH_RATIO = 0.8;
 export const AUTO_DEFAULT_METRIC: AutoMetric = 'mase';
@@ -97,13 +100,13 @@ export function rejectAutoFields(body: AutoBody): void {
 }
 
 /** The default candidates: served foundation models (catalog order), then the statistical ones, at most AUTO_MAX_DEFAULT_CANDIDATES;
- * where no foundation model is served (`sized`), every served statistical model, to be sized by the request's cost
- * (model-pool.ts) once planned. With `kinds` (the request's covariates), only the models that use every kind sent. */
-export function defaultCandidatePool(registry: ModelRegistry, kinds?: Covariates, freq?: string): { ids: string[]; sized: boolean } {
+ * with `sized` (HORIZON_AUTO_CANDIDATES=pool) and no foundation model served, every served statistical model, to be sized by
+ * the request's cost (model-pool.ts) once planned. With `kinds` (the request's covariates), only the models that use every kind sent. */
+export function defaultCandidatePool(registry: ModelRegistry, kinds?: Covariates, freq?: string, sized = false): { ids: string[]; sized: boolean } {
   const served = new Set(registry.availableIds());
   const uses = (id: string) => served.has(id) && (!kinds || usesKinds(findModel(registry.catalog, id)!, kinds));
   const foundation = registry.catalog.models.filter((m) => m.weights && uses(m.id)).map((m) => m.id);
-  if (!foundation.length) return { ids: statisticalPool(registry, freq).filter(uses), sized: true };
+  if (!foundation.length && sized) return { ids: statisticalPool(registry, freq).filter(uses), sized: true };
   return { ids: [...foundation, ...AUTO_STATISTICAL.filter(uses)].slice(0, AUTO_MAX_DEFAULT_CANDIDATES), sized: false };
 }
 
@@ -159,10 +162,11 @@ export function planAuto(
   // the candidates, each planned on the whole request: a bad one the client named is a 422 naming it;
   // one from the operator's or the default list that cannot take this request is left out, with a warning
   const fromClient = requested !== undefined;
-  const source = fromClient ? 'client' : settings.candidates?.length ? 'operator' : 'default';
+  const sizedPool = settings.candidates?.length === 1 && settings.candidates[0] === AUTO_POOL_SETTING;
+  const source = fromClient ? 'client' : settings.candidates?.length && !sizedPool ? 'operator' : 'default';
   const kinds = covariateKinds(body.series);
-  const defaults = source === 'default' ? defaultCandidatePool(registry, kinds, typeof body.freq === 'string' ? body.freq : undefined) : undefined;
-  let refs = fromClient ? requested : (settings.candidates?.length ? settings.candidates : defaults!.ids);
+  const defaults = source === 'default' ? defaultCandidatePool(registry, kinds, typeof body.freq === 'string' ? body.freq : undefined, sizedPool) : undefined;
+  let refs = fromClient ? requested : source === 'operator' ? settings.candidates! : defaults!.ids;
   if (kinds) refs = covariateCandidates(refs, kinds, body, registry, source, warnings);
   const planned = planModelRefs(refs, 'auto_candidates', base, registry, {
     pulls: options.pulls, mode: options.mode ?? 'sync', noun: 'candidate',
@@ -171,7 +175,8 @@ export function planAuto(
   const { skipped } = planned;
   let candidates = planned.planned;
   // the statistical pool sized by this request's cost (each candidate planned on the same normalised series)
-  let pool: PoolInfo = { source: fromClient ? 'request' : source === 'operator' ? 'operator' : 'foundation' };
+  const hasFoundation = refs.some((r) => findModel(registry.catalog, parseModelRef(r).model)?.weights);
+  let pool: PoolInfo = { source: fromClient ? 'request' : source === 'operator' ? 'operator' : hasFoundation ? 'foundation' : 'default' };
   if (defaults?.sized && candidates.length) {
     const sized = sizeByCost(registry, candidates.map((c) => c.model), body.freq, candidates[0].plan.series, registry.poolBudgetMs ?? POOL_DEFAULT_BUDGET_MS);
     candidates = candidates.filter((c) => sized.models.includes(c.model));

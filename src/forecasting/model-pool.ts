@@ -1,6 +1,6 @@
-// The statistical models prism combines and model "auto" chooses from when neither the request nor the operator
-// names them and fewer than two foundation models are served (issue 35): the pool is sized by cost for each
-// request. Every served statistical model (catalog `cost`) joins when its estimated cost per series for THIS
+// The statistical models prism combines when neither the request nor the operator names them and fewer than two
+// foundation models are served (issue 35), and model "auto" chooses from with HORIZON_AUTO_CANDIDATES=pool: the
+// pool is sized by cost for each request. Every served statistical model (catalog `cost`) joins when its estimated cost per series for THIS
 // request (series-cost.ts: the series' history × the model's measured cost, seasons counted) fits
 // HORIZON_POOL_BUDGET_MS, on top of the base three (auto-ets, auto-theta, seasonal-naive: the pool before,
 // always in where served, so no request gets a smaller pool than before). Short yearly series get every model,
@@ -29,8 +29,8 @@ export const POOL_DEFAULT_BUDGET_MS = 2000;
 
 /** Where a prism's members or auto's candidates came from: `request` (prism_members, auto_candidates),
  * `operator` (HORIZON_PRISM_MEMBERS, HORIZON_AUTO_CANDIDATES), `foundation` (the served foundation models),
- * `cost` (the pool sized by this request's cost). */
-export type PoolSource = 'request' | 'operator' | 'foundation' | 'cost';
+ * `cost` (the pool sized by this request's cost), `default` (auto's fixed default: auto-ets, auto-theta, seasonal-naive). */
+export type PoolSource = 'request' | 'operator' | 'foundation' | 'cost' | 'default';
 export interface PoolInfo {
   source: PoolSource;
   /** `cost` only: the budget per series and the served statistical models it left out, with their estimates */

@@ -3494,7 +3494,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4); `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -3627,8 +3627,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
@@ -3684,8 +3684,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
                             /** @description series[i] holds the prediction of input series i */
@@ -3900,8 +3900,8 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                        source: "request" | "operator" | "foundation" | "cost";
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                        source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                     scope: "series" | "request";
                                     /** @description series[i]: what forecast input series i */
@@ -3964,8 +3964,8 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                        source: "request" | "operator" | "foundation" | "cost";
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                        source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                 };
                                 /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
@@ -4040,7 +4040,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4); `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -4322,8 +4322,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
@@ -4386,8 +4386,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
                             /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
@@ -4507,8 +4507,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
@@ -4571,8 +4571,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
                             /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
@@ -6114,7 +6114,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ForecastRequest: {
-            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
+            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4); `auto.pool` names where they came from */
             auto_candidates?: (string | {
                 model: string;
                 model_size?: string;
@@ -6196,8 +6196,8 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                    source: "request" | "operator" | "foundation" | "cost";
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                    source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
                 scope: "series" | "request";
                 /** @description series[i]: what forecast input series i */
@@ -6253,8 +6253,8 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                    source: "request" | "operator" | "foundation" | "cost";
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                    source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
             };
             /** @description series[i] holds the prediction of input series i */

@@ -3497,7 +3497,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4); `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -3630,8 +3630,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
@@ -3687,8 +3687,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
                             /** @description series[i] holds the prediction of input series i */
@@ -3903,8 +3903,8 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                        source: "request" | "operator" | "foundation" | "cost";
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                        source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                     scope: "series" | "request";
                                     /** @description series[i]: what forecast input series i */
@@ -3967,8 +3967,8 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                        source: "request" | "operator" | "foundation" | "cost";
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                        source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                 };
                                 /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
@@ -4043,7 +4043,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4); `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -4325,8 +4325,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
@@ -4389,8 +4389,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
                             /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
@@ -4510,8 +4510,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
                                 /** @description series[i]: what forecast input series i */
@@ -4574,8 +4574,8 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                                    source: "request" | "operator" | "foundation" | "cost";
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                                    source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
                             /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
@@ -6117,7 +6117,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ForecastRequest: {
-            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES, else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4), else (no foundation model served) the statistical pool sized by the request's cost (HORIZON_POOL_BUDGET_MS; `auto.pool` names it) */
+            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (at most 4); `auto.pool` names where they came from */
             auto_candidates?: (string | {
                 model: string;
                 model_size?: string;
@@ -6199,8 +6199,8 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                    source: "request" | "operator" | "foundation" | "cost";
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                    source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
                 scope: "series" | "request";
                 /** @description series[i]: what forecast input series i */
@@ -6256,8 +6256,8 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always) */
-                    source: "request" | "operator" | "foundation" | "cost";
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive) */
+                    source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
             };
             /** @description series[i] holds the prediction of input series i */
