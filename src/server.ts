@@ -12,7 +12,7 @@ import { InferenceClient } from './runtime/inference.ts';
 import { AnswerThreads } from './forecasting/answer-threads.ts';
 import { ServeCluster, type InferenceBackend } from './runtime/serve-cluster.ts';
 import { ModelRegistry } from './runtime/models.ts';
-import { JobQueue } from './jobs/queue.ts';
+import { JobQueue, type JobExecutor } from './jobs/queue.ts';
 import { runForecast, type ForecastPlan } from './forecasting/forecast.ts';
 import type { CrossValidationBody } from './forecasting/cross-validation.ts';
 import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
@@ -70,95 +70,27 @@ async function bootstrapFirstAccount(database: Database, config: Config, print: 
   print(`horizon: created account "default" with its first API key (shown only now, store it):\n\n    ${key.key}\n`);
 }
 
-export async function startServer(config: Config, options: {
-  print?: (line: string) => void;
-  /** where the JSON log lines go (default stdout; the tests capture them) */
-  logStream?: { write(line: string): void };
-} = {}): Promise<RunningServer> {
-  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
-  const database = await openDatabase(
-    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds, seriesCacheBytes: config.seriesCacheBytes },
-  );
-  await bootstrapFirstAccount(database, config, print);
+/** What a job needs of the running server. */
+interface JobDeps {
+  config: Config;
+  database: Database;
+  registry: ModelRegistry;
+  inference: InferenceClient;
+  backend: InferenceBackend;
+  pulls: PullManager | undefined;
+  fineTuning: { tuner: FineTuner; privateModels: PrivateModels };
+  /** set when forecast threads run (HORIZON_ANSWER_THREADS > 0) */
+  jobThreads: ThreadedJobSettings | undefined;
+  logger: ServerLogger;
+  log: App['log'];
+}
 
-  const catalog = loadCatalog();
-  // groups that run in this process (the ensemble) have no worker to start
-  const wanted = config.runtimeGroups.length ? config.runtimeGroups : Object.entries(catalog.groups).filter(([, g]) => !g.in_process).map(([name]) => name);
-  // with a Ray Serve cluster the groups' virtualenvs live on its nodes, not here
-  const groups = config.inferenceUrl ? [] : installedGroups(wanted);
-  const missing = config.inferenceUrl ? [] : wanted.filter((g) => !groups.includes(g));
-  const logger = {
-    info: (o: object, m?: string) => app.log.info(o, m), warn: (o: object, m?: string) => app.log.warn(o, m),
-    error: (o: object, m?: string) => app.log.error(o, m),
-  };
-  // a worker with calls in flight is spared its missed health checks (a long fit holds its GIL)
-  let inferenceClient: InferenceClient | undefined;
-  const supervisor = new Supervisor({
-    groups,
-    logger,
-    workersPerGroup: config.workersPerGroup,
-    busy: (url) => (inferenceClient?.inFlightAt(url) ?? 0) > 0,
-    env: {
-      HORIZON_MODEL_DIR: config.modelDir,
-      HORIZON_BATCH_MAX_SERIES: config.batchMaxSeries?.toString(),
-      HORIZON_BATCH_MAX_WAIT_MS: config.batchMaxWaitMs?.toString(),
-      // the workers log at the control plane's level (their lines are relayed into its log)
-      HORIZON_LOG_LEVEL: config.logLevel,
-    },
-  });
-  const backend: InferenceBackend = config.inferenceUrl ? new ServeCluster(config.inferenceUrl, wanted, { logger }) : supervisor;
-  const registry = new ModelRegistry(catalog, {
-    defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, prismBacktest: config.prismBacktest,
-    poolBudgetMs: config.poolBudgetMs,
-    modelsByGroup: () => backend.modelsByGroup(), missingWeightsByGroup: () => backend.missingWeightsByGroup(),
-    recordedLicenses: new RecordedLicenses(config.modelDir),
-  });
-  // a pull's waiters go on once every worker lists the new size
-  const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
-  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, {
-    float32: config.inferFloat32, coalesce: config.inferCoalesce, chunkSeries: config.fairChunkSeries, cpuChunkSeries: config.fairChunkSeriesCpu,
-    isCpuModel: (model) => isCpuModel(catalog, model), slotsPerEndpoint: config.inferenceUrl ? 32 : 2,
-  });
-  inferenceClient = inference;
-  // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
-  const answerThreads = config.answerThreads > 0 ? new AnswerThreads(
-    config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url),
-  ) : undefined;
-  // a large forecast job is read, run and written in the same threads (jobs/threaded-job.ts)
-  const jobThreads: ThreadedJobSettings | undefined = answerThreads && {
-    threads: answerThreads, registry, inference, float32: config.inferFloat32, cpuWorkers: config.cpuWorkers, budgetMs: jobChunkBudgetMs(config), pulls, logger,
-  };
-  const queue = new JobQueue(database, {
-    retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, fineTuneConcurrency: config.fineTuneConcurrency,
-    resultTtlSeconds: config.jobResultTtlSeconds, logger,
-  });
-  // fine-tuning: one process per job (src/runtime/fine-tuning.ts); the accounts' private models (src/jobs/fine-tuning-job.ts)
-  const fineTuning = {
-    tuner: new FineTuner({ modelDir: config.modelDir, concurrency: config.fineTuneConcurrency }), privateModels: new PrivateModels(database.db, catalog),
-  };
+interface ServerLogger { info(o: object, m?: string): void; warn(o: object, m?: string): void; error(o: object, m?: string): void }
 
-  // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
-  const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
-  // stored forecasts are scored when appends cover them, and by a sweep (restarts, other replicas)
-  const seriesScorer = new SeriesScorer(database.db, { logger, sweepMs: config.seriesSweepMs, afterScore: checkDrift });
-  const webhooks = new WebhookDeliverer(database.db, { backoffMs: config.webhookBackoffMs, pollMs: Math.min(1000, config.webhookBackoffMs), logger });
-  const app = await buildApp({
-    config, database, registry, inference, queue, pulls, answerThreads, seriesScorer, fineTuning, version: VERSION,
-    admin: { operator: config.adminToken, local: localAdminToken },
-    workers: () => backend.status(),
-    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
-    // a Serve cluster's replicas have no /metrics of ours (Ray exports its own): only local workers are scraped
-    telemetry: new Telemetry({ db: database.db, workers: () => backend.status(), workerEndpoint: (g) => backend.endpoint(g) }),
-  });
-  if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (bash runtime/setup.sh <group>, or ./horizon models ' +
-    'pull <model> installs its group)');
-
-  await backend.start();
-  for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
-  await queue.start();
-  // a job's worker calls and log lines carry its job id as their request id
-  await queue.consume(async (request, jobId, kind, accountId, stopping) => {
+/** Runs one attempt of a queued job of any kind; a job's worker calls and log lines carry its job id as their request id. */
+function jobExecutor(deps: JobDeps): JobExecutor {
+  const { config, database, registry, inference, backend, pulls, fineTuning, jobThreads, logger, log } = deps;
+  return async (request, jobId, kind, accountId, stopping) => {
     if (kind === 'fine-tuning') {
       const spec = (request as FineTuningJobRequest).spec;
       const fields = { request_id: jobId, job_id: jobId, kind, model: spec.model, size: spec.size, series: spec.series.length };
@@ -220,15 +152,118 @@ export async function startServer(config: Config, options: {
         // series_ids with store: true: the forecasts are kept before the job completes (ids from the job id)
         if (!cv && !anomalies) await storeJobForecasts(database.db, registry.catalog, request, result, jobId);
         const chunks = chunked && { chunks_reused: chunked.counts.reused, chunks_computed: chunked.counts.computed };
-        app.log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...chunks, ...waited() }, 'job attempt completed');
+        log.info({ ...fields, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...chunks, ...waited() }, 'job attempt completed');
         return result;
       } catch (error) {
         const code = (error as { code?: string }).code ?? 'internal_error';
-        app.log.warn({ ...fields, code, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...waited() }, 'job attempt failed');
+        log.warn({ ...fields, code, duration_ms: Math.round((performance.now() - started) * 1e3) / 1e3, ...waited() }, 'job attempt failed');
         throw error;
       }
     });
+  };
+}
+
+/** Shutdown: the steps in order (HTTP first, the store and its lock last), run once however often it is called. */
+function closeOnce(steps: (() => Promise<unknown>)[]): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => closing ??= (async () => {
+    for (const step of steps) await step();
+  })();
+}
+
+/** The local model workers of the installed runtime groups. */
+function localSupervisor(config: Config, groups: string[], logger: ServerLogger, busy: (url: string) => boolean): Supervisor {
+  return new Supervisor({
+    groups,
+    logger,
+    workersPerGroup: config.workersPerGroup,
+    busy,
+    env: {
+      HORIZON_MODEL_DIR: config.modelDir,
+      HORIZON_BATCH_MAX_SERIES: config.batchMaxSeries?.toString(),
+      HORIZON_BATCH_MAX_WAIT_MS: config.batchMaxWaitMs?.toString(),
+      // the workers log at the control plane's level (their lines are relayed into its log)
+      HORIZON_LOG_LEVEL: config.logLevel,
+    },
   });
+}
+
+export async function startServer(config: Config, options: {
+  print?: (line: string) => void;
+  /** where the JSON log lines go (default stdout; the tests capture them) */
+  logStream?: { write(line: string): void };
+} = {}): Promise<RunningServer> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const releaseLock = config.databaseUrl ? async () => {} : await acquireStoreLock(config.dataDir);
+  const database = await openDatabase(
+    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, instanceLeaseSeconds: config.instanceLeaseSeconds, seriesCacheBytes: config.seriesCacheBytes },
+  );
+  await bootstrapFirstAccount(database, config, print);
+
+  const catalog = loadCatalog();
+  // groups that run in this process (the ensemble) have no worker to start
+  const wanted = config.runtimeGroups.length ? config.runtimeGroups : Object.entries(catalog.groups).filter(([, g]) => !g.in_process).map(([name]) => name);
+  // with a Ray Serve cluster the groups' virtualenvs live on its nodes, not here
+  const groups = config.inferenceUrl ? [] : installedGroups(wanted);
+  const missing = config.inferenceUrl ? [] : wanted.filter((g) => !groups.includes(g));
+  const logger: ServerLogger = {
+    info: (o: object, m?: string) => app.log.info(o, m), warn: (o: object, m?: string) => app.log.warn(o, m),
+    error: (o: object, m?: string) => app.log.error(o, m),
+  };
+  // a worker with calls in flight is spared its missed health checks (a long fit holds its GIL)
+  let inferenceClient: InferenceClient | undefined;
+  const supervisor = localSupervisor(config, groups, logger, (url) => (inferenceClient?.inFlightAt(url) ?? 0) > 0);
+  const backend: InferenceBackend = config.inferenceUrl ? new ServeCluster(config.inferenceUrl, wanted, { logger }) : supervisor;
+  const registry = new ModelRegistry(catalog, {
+    defaultModel: config.defaultModel, acceptedLicenses: config.acceptedLicenses, prismMembers: config.prismMembers, prismBacktest: config.prismBacktest,
+    poolBudgetMs: config.poolBudgetMs,
+    modelsByGroup: () => backend.modelsByGroup(), missingWeightsByGroup: () => backend.missingWeightsByGroup(),
+    recordedLicenses: new RecordedLicenses(config.modelDir),
+  });
+  // a pull's waiters go on once every worker lists the new size
+  const pulls = config.autoPull ? new PullManager({ modelDir: config.modelDir, onInstalled: () => backend.refreshAll() }) : undefined;
+  const inference = new InferenceClient((g) => backend.endpoints?.(g) ?? backend.endpoint(g), config.inferenceTimeoutMs, {
+    float32: config.inferFloat32, coalesce: config.inferCoalesce, chunkSeries: config.fairChunkSeries, cpuChunkSeries: config.fairChunkSeriesCpu,
+    isCpuModel: (model) => isCpuModel(catalog, model), slotsPerEndpoint: config.inferenceUrl ? 32 : 2,
+  });
+  inferenceClient = inference;
+  // forecast threads: large answers, and large POST /v1/forecast bodies (http/forecast-thread.ts)
+  const answerThreads = config.answerThreads > 0 ? new AnswerThreads(
+    config.answerThreads, config.answerThreadMinValues, new URL('./http/forecast-thread.ts', import.meta.url),
+  ) : undefined;
+  // a large forecast job is read, run and written in the same threads (jobs/threaded-job.ts)
+  const jobThreads: ThreadedJobSettings | undefined = answerThreads && {
+    threads: answerThreads, registry, inference, float32: config.inferFloat32, cpuWorkers: config.cpuWorkers, budgetMs: jobChunkBudgetMs(config), pulls, logger,
+  };
+  const queue = new JobQueue(database, {
+    retryLimit: config.jobRetryLimit, concurrency: config.jobConcurrency, fineTuneConcurrency: config.fineTuneConcurrency,
+    resultTtlSeconds: config.jobResultTtlSeconds, logger,
+  });
+  // fine-tuning: one process per job (src/runtime/fine-tuning.ts); the accounts' private models (src/jobs/fine-tuning-job.ts)
+  const fineTuning = {
+    tuner: new FineTuner({ modelDir: config.modelDir, concurrency: config.fineTuneConcurrency }), privateModels: new PrivateModels(database.db, catalog),
+  };
+
+  // the embedded store is this process's alone: the CLI reaches it through the admin API with this token
+  const localAdminToken = database.kind === 'pglite' ? randomBytes(32).toString('base64url') : undefined;
+  // stored forecasts are scored when appends cover them, and by a sweep (restarts, other replicas)
+  const seriesScorer = new SeriesScorer(database.db, { logger, sweepMs: config.seriesSweepMs, afterScore: checkDrift });
+  const webhooks = new WebhookDeliverer(database.db, { backoffMs: config.webhookBackoffMs, pollMs: Math.min(1000, config.webhookBackoffMs), logger });
+  const app = await buildApp({
+    config, database, registry, inference, queue, pulls, answerThreads, seriesScorer, fineTuning, version: VERSION,
+    admin: { operator: config.adminToken, local: localAdminToken },
+    workers: () => backend.status(),
+    logger: options.logStream ? { level: config.logLevel, stream: options.logStream } : { level: config.logLevel },
+    // a Serve cluster's replicas have no /metrics of ours (Ray exports its own): only local workers are scraped
+    telemetry: new Telemetry({ db: database.db, workers: () => backend.status(), workerEndpoint: (g) => backend.endpoint(g) }),
+  });
+  if (missing.length) app.log.warn({ missing }, 'runtime groups without a virtualenv are not started (bash runtime/setup.sh <group>, or ./horizon models ' +
+    'pull <model> installs its group)');
+
+  await backend.start();
+  for (const line of summarizeModels(registry, backend.status())) app.log.info(line, line.served ? 'catalog model served' : 'catalog model not served');
+  await queue.start();
+  await queue.consume(jobExecutor({ config, database, registry, inference, backend, pulls, fineTuning, jobThreads, logger, log: app.log }));
   seriesScorer.start();
   webhooks.start();
   const recovered = await queue.reconcile();
@@ -236,20 +271,10 @@ export async function startServer(config: Config, options: {
 
   const url = await app.listen({ port: config.port, host: config.host });
   const removeServerInfo = localAdminToken ? writeServerInfo(config.dataDir, app.server.address(), localAdminToken) : () => {};
-  let closing: Promise<void> | undefined;
-  const close = () => closing ??= (async () => {
-    removeServerInfo();
-    await app.close();
-    await fineTuning.tuner.stop();
-    await queue.stop();
-    await seriesScorer.stop();
-    await webhooks.stop();
-    await pulls?.stop();
-    await backend.stop();
-    await inference.close();
-    await answerThreads?.close();
-    await database.close();
-    await releaseLock();
-  })();
+  const close = closeOnce([
+    async () => removeServerInfo(), () => app.close(), () => fineTuning.tuner.stop(), () => queue.stop(), () => seriesScorer.stop(),
+    () => webhooks.stop(), async () => pulls?.stop(), () => backend.stop(), () => inference.close(), async () => answerThreads?.close(),
+    () => database.close(), releaseLock,
+  ]);
   return { app, url, supervisor, backend, database, fineTuning, close };
 }

@@ -156,6 +156,63 @@ def _base_record(directory: Path) -> dict:
         return {}
 
 
+def _progress_callback(trainer_callback: type, progress: dict, steps: int, emit, cancelled: threading.Event) -> type:
+    """The Trainer callback that keeps `progress` (step, losses), emits it and stops a cancelled run."""
+    last_emit = [0.0]
+
+    class Progress(trainer_callback):
+        def on_step_end(self, args, state, control, **kwargs):
+            progress["step"] = state.global_step
+            if cancelled.is_set():
+                raise Cancelled()
+            now = time.monotonic()
+            # at most one progress line a second: each is a write of the job row in the control plane,
+            # CPU that the training's threads would otherwise have (on a small machine it shows)
+            if now - last_emit[0] >= 1.0 or state.global_step >= steps:
+                last_emit[0] = now
+                emit({"event": "progress", **progress})
+
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            logs = logs or {}
+            if "loss" in logs:
+                progress["loss"] = float(logs["loss"])
+            if "eval_loss" in logs:
+                progress["validation_loss"] = float(logs["eval_loss"])
+            emit({"event": "progress", **progress})
+
+    return Progress
+
+
+def _merge_lora(tuned, checkpoint: Path, device: str):
+    """fit saved a LoRA adapter that names the base by its absolute path; merged into the base weights it
+    becomes a checkpoint of its own (served like a full fine-tune, survives a move of the model directory
+    or removal of the base) and the pipeline answering is the one that was saved."""
+    import torch
+    from chronos import BaseChronosPipeline
+
+    merged = type(tuned)(model=tuned.model.merge_and_unload())
+    shutil.rmtree(checkpoint, ignore_errors=True)
+    merged.save_pretrained(checkpoint)
+    # read back: the merged tensors' memory layout in RAM differs from the saved ones, which moves a few
+    # last bits of a forecast; the pipeline that validates (and answers inline) must be the saved one
+    return BaseChronosPipeline.from_pretrained(str(checkpoint), device_map=device, dtype=torch.float32)
+
+
+def _manifest(model_id: str, model, size: str, base_dir: Path, checkpoint: Path, summary: dict, torch_version: str) -> dict:
+    """The fine-tuned model's manifest: its base (as pulled), libraries, files with their hashes, training summary."""
+    pulled = _base_record(base_dir)
+    return {
+        "id": model_id,
+        "base": {"model": model.id, "size": size, "adapter": model.adapter, "repo": pulled.get("repo", model.sizes[size].checkpoint),
+                 "revision": pulled.get("revision", model.sizes[size].revision), "commit": pulled.get("commit"),
+                 "files": pulled.get("files", [])},
+        "library": {"chronos-forecasting": _version("chronos-forecasting"), "torch": torch_version},
+        "files": [{"path": p.name, "size": p.stat().st_size, "sha256": _sha256(p)} for p in sorted(checkpoint.iterdir()) if p.is_file()],
+        "training": summary,
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
 def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None = None):
     """Fine-tunes, installs, and returns (summary, fine-tuned pipeline). Raises Cancelled, FineTuneError."""
     import torch
@@ -202,27 +259,7 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
 
     wql_before = validation_wql(base, series, horizon, windows, batch_size) if windows else None
     progress = {"step": 0, "steps": steps, "loss": None, "validation_loss": None}
-    last_emit = [0.0]
-
-    class Progress(TrainerCallback):
-        def on_step_end(self, args, state, control, **kwargs):
-            progress["step"] = state.global_step
-            if cancelled.is_set():
-                raise Cancelled()
-            now = time.monotonic()
-            # at most one progress line a second: each is a write of the job row in the control plane,
-            # CPU that the training's threads would otherwise have (on a small machine it shows)
-            if now - last_emit[0] >= 1.0 or state.global_step >= steps:
-                last_emit[0] = now
-                emit({"event": "progress", **progress})
-
-        def on_log(self, args, state, control, logs=None, **kwargs):
-            logs = logs or {}
-            if "loss" in logs:
-                progress["loss"] = float(logs["loss"])
-            if "eval_loss" in logs:
-                progress["validation_loss"] = float(logs["eval_loss"])
-            emit({"event": "progress", **progress})
+    Progress = _progress_callback(TrainerCallback, progress, steps, emit, cancelled)
 
     root = private_root(model_dir)
     root.mkdir(parents=True, exist_ok=True)
@@ -245,15 +282,7 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
             raise Cancelled()
         checkpoint = tmp / "finetuned-ckpt"
         if spec.get("mode", "full") == "lora":
-            # fit saved a LoRA adapter that names the base by its absolute path; merged into the base weights it
-            # becomes a checkpoint of its own (served like a full fine-tune, survives a move of the model directory
-            # or removal of the base) and the pipeline answering below is the one that was saved
-            merged = type(tuned)(model=tuned.model.merge_and_unload())
-            shutil.rmtree(checkpoint, ignore_errors=True)
-            merged.save_pretrained(checkpoint)
-            # read back: the merged tensors' memory layout in RAM differs from the saved ones, which moves a few
-            # last bits of a forecast; the pipeline that validates (and answers inline) must be the saved one
-            tuned = BaseChronosPipeline.from_pretrained(str(checkpoint), device_map=device, dtype=torch.float32)
+            tuned = _merge_lora(tuned, checkpoint, device)
         tuned.model.eval()  # the Trainer leaves it in training mode (dropout on); served models are in eval mode
         wql_after = validation_wql(tuned, series, horizon, windows, batch_size) if windows else None
         summary = {
@@ -267,17 +296,7 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
         if not spec.get("install", True):  # inline: forecast with the trained pipeline, keep nothing
             summary["predictions"] = forecast(tuned, series, horizon, tuple(spec["forecast_quantiles"]), batch_size)
             return summary, tuned
-        pulled = _base_record(base_dir)
-        manifest = {
-            "id": model_id,
-            "base": {"model": model.id, "size": size, "adapter": model.adapter, "repo": pulled.get("repo", model.sizes[size].checkpoint),
-                     "revision": pulled.get("revision", model.sizes[size].revision), "commit": pulled.get("commit"),
-                     "files": pulled.get("files", [])},
-            "library": {"chronos-forecasting": _version("chronos-forecasting"), "torch": torch.__version__},
-            "files": [{"path": p.name, "size": p.stat().st_size, "sha256": _sha256(p)} for p in sorted(checkpoint.iterdir()) if p.is_file()],
-            "training": summary,
-            "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        }
+        manifest = _manifest(model_id, model, size, base_dir, checkpoint, summary, torch.__version__)
         (checkpoint / MANIFEST).write_text(json.dumps(manifest, indent=2), encoding="utf-8")
         if cancelled.is_set():
             raise Cancelled()

@@ -75,6 +75,22 @@ function runEval(args: string[]): Promise<number> {
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 }
 
+/** `horizon serve`: runs until SIGINT or SIGTERM, then shuts down in order. */
+async function serve(): Promise<number> {
+  const server = await startServer(configFromEnv());
+  process.stdout.write(`horizon: listening on ${server.url} (store: ${server.database.kind})\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`horizon: ${signal}, shutting down\n`);
+    server.close().then(() => process.exit(0), (error: Error) => { process.stderr.write(`horizon: shutdown failed: ${error.message}\n`); process.exit(1); });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  return new Promise<number>(() => {}); // runs until a signal
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'eval') return runEval(argv.slice(1));
   if (argv[0] === 'forecast') return forecastCommand(argv.slice(1));
@@ -102,20 +118,7 @@ async function main(argv: string[]): Promise<number> {
   const json = values.json ?? false;
   if (values.help || !group) { process.stdout.write(`${USAGE}\n`); return values.help ? 0 : 2; }
 
-  if (group === 'serve') {
-    const server = await startServer(configFromEnv());
-    process.stdout.write(`horizon: listening on ${server.url} (store: ${server.database.kind})\n`);
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      process.stdout.write(`horizon: ${signal}, shutting down\n`);
-      server.close().then(() => process.exit(0), (error: Error) => { process.stderr.write(`horizon: shutdown failed: ${error.message}\n`); process.exit(1); });
-    };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    return new Promise<number>(() => {}); // runs until a signal
-  }
+  if (group === 'serve') return serve();
 
   if (group === 'models') {
     return modelsCommand(command, rest, {

@@ -309,6 +309,16 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
   // both transports (POST /mcp and `horizon mcp` on stdio) connect through this
   server.connect = (transport) => connectChecked(server, transport);
 
+  registerListModels(server, callApi);
+  registerForecast(server, callApi);
+  registerCrossValidate(server, callApi);
+  registerDetectAnomalies(server, callApi);
+  registerJobStatus(server, callApi);
+  return server;
+}
+
+/** The tool list_models: the catalog and what this deployment serves. */
+function registerListModels(server: McpServer, callApi: CallApi): void {
   server.registerTool('list_models', {
     title: 'List models',
     description: `The models this deployment knows: which are served now (available), their sizes, context and horizon limits, covariates and licence, and ` +
@@ -329,7 +339,10 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
       + `${notServed.length ? `; not served here: ${notServedList}` : ''}`;
     return result(summary, { default_model: r.default_model, models });
   }));
+}
 
+/** The tool forecast: POST /v1/forecast, or a forecast job. */
+function registerForecast(server: McpServer, callApi: CallApi): void {
   server.registerTool('forecast', {
     title: 'Forecast',
     description: `Forecasts \`horizon\` steps of each series with one model (POST /v1/forecast): the mean and the quantiles per future date. One quota unit ` +
@@ -361,7 +374,10 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
       return result(forecastSummary(r, names), compactForecast(r, names));
     });
   });
+}
 
+/** The tool cross_validate: POST /v1/cross-validation, or a cross-validation job. */
+function registerCrossValidate(server: McpServer, callApi: CallApi): void {
   server.registerTool('cross_validate', {
     title: 'Cross-validate models',
     description: `Compares models on rolling origins of the series (POST /v1/cross-validation): each of n_windows windows is forecast from the history ` +
@@ -400,7 +416,10 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
       return result(crossValidationSummary(r), compactCrossValidation(r));
     });
   });
+}
 
+/** The tool detect_anomalies: POST /v1/anomalies, or an anomaly job. */
+function registerDetectAnomalies(server: McpServer, callApi: CallApi): void {
   server.registerTool('detect_anomalies', {
     title: 'Detect anomalies',
     description: `Scores each series' history (POST /v1/anomalies): every timestep from min_history on is forecast \`step\` steps ahead with a central ` +
@@ -435,7 +454,10 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
       return result(anomaliesSummary(compact, names), compact);
     });
   });
+}
 
+/** The tool job_status: a job of any kind, looked up by id. */
+function registerJobStatus(server: McpServer, callApi: CallApi): void {
   server.registerTool('job_status', {
     title: 'Job status',
     description: `The state of a forecast, cross-validation or anomaly job (from forecast, cross_validate or detect_anomalies with as_job): queued, running, ` +
@@ -482,6 +504,4 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
     }
     return result(`${JOB_NOUNS[kind!]} job ${job.job_id}: ${job.status}${outcome}`, compact);
   }));
-
-  return server;
 }
