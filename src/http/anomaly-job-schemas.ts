@@ -1,7 +1,7 @@
 // Wire schemas of anomaly jobs (POST /v1/anomaly-jobs and its views): the body is POST /v1/anomalies' own,
 // and a completed job's result is exactly its answer (docs/api.md, "Anomaly jobs").
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { AnomaliesResponse, JobProgress, JobStatus } from './schemas.ts';
+import { AnomaliesResponse, JobLifecycle, JobStatus } from './schemas.ts';
 
 const Planned = {
   model: Type.String({ description: 'the model that scores the series, as the answer names it ("auto": a pick per series)' }),
@@ -22,12 +22,7 @@ export const AnomalyJob = Type.Object({
   job_id: Type.String(),
   status: JobStatus,
   ...Planned,
-  created_at: Type.String({ format: 'date-time' }),
-  started_at: Type.Optional(Type.String({ format: 'date-time' })),
-  finished_at: Type.Optional(Type.String({ format: 'date-time' })),
-  attempts: Type.Integer(),
-  progress: Type.Optional(JobProgress),
-  error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
+  ...JobLifecycle,
   // once completed: exactly what POST /v1/anomalies answers for the same body
   result: Type.Optional(AnomaliesResponse),
 }, { additionalProperties: false });

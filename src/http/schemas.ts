@@ -293,16 +293,21 @@ export const JobProgress = Type.Object({
 }, { additionalProperties: false, description: 'present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series ' +
   'that each fit one worker call; set once it starts running, kept when it finishes' });
 
-export const Job = Type.Object({
-  job_id: Type.String(),
-  status: JobStatus,
-  model: Type.String(),
+/** The lifecycle fields of every forecast, cross-validation and anomaly job (in this order). */
+export const JobLifecycle = {
   created_at: Type.String({ format: 'date-time' }),
   started_at: Type.Optional(Type.String({ format: 'date-time' })),
   finished_at: Type.Optional(Type.String({ format: 'date-time' })),
   attempts: Type.Integer(),
   progress: Type.Optional(JobProgress),
   error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
+};
+
+export const Job = Type.Object({
+  job_id: Type.String(),
+  status: JobStatus,
+  model: Type.String(),
+  ...JobLifecycle,
   model_size: Type.Optional(Type.String()),
   series: Type.Optional(Type.Array(Type.Array(SeriesPrediction))),
   metrics: Type.Optional(Type.Union([BacktestMetrics, Type.Null()])),
@@ -333,12 +338,7 @@ export const CrossValidationJob = Type.Object({
   job_id: Type.String(),
   status: JobStatus,
   models: CvJobModels,
-  created_at: Type.String({ format: 'date-time' }),
-  started_at: Type.Optional(Type.String({ format: 'date-time' })),
-  finished_at: Type.Optional(Type.String({ format: 'date-time' })),
-  attempts: Type.Integer(),
-  progress: Type.Optional(JobProgress),
-  error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
+  ...JobLifecycle,
   // once completed: exactly what POST /v1/cross-validation answers for the same body
   result: Type.Optional(CrossValidationResponse),
 }, { additionalProperties: false });
