@@ -117,8 +117,16 @@ describe('OpenAPI document', () => {
         const documented = op.responses[String(res.status)]?.content?.['application/json']?.example;
         assert.ok(documented, `${method.toUpperCase()} ${path}: no response example for ${res.status}`);
         // the backtest and model "auto" examples answer the same shape plus their own fields (metrics, auto)
-        if (name !== 'backtest' && name !== 'auto') assert.deepEqual(shape(res.body), shape(documented), `${method.toUpperCase()} ${path} example ${name}: the response example's shape`);
-        else if (name === 'backtest') assert.ok(res.body.metrics?.aggregate, 'the backtest example returns metrics');
+        if (name !== 'backtest' && name !== 'auto' && name !== 'prism_members') {
+          assert.deepEqual(shape(res.body), shape(documented), `${method.toUpperCase()} ${path} example ${name}: the response example's shape`);
+        } else if (name === 'backtest') assert.ok(res.body.metrics?.aggregate, 'the backtest example returns metrics');
+        else if (name === 'prism_members') {
+          // prism's answer names its members and where the pool came from (issue 35)
+          const { prism, ...rest } = res.body;
+          assert.deepEqual(shape(rest), shape(documented), `${method.toUpperCase()} ${path} example prism_members: the response example's shape plus prism`);
+          assert.deepEqual(prism.members.map((m: { model: string }) => m.model).sort(), ['naive', 'seasonal-naive']);
+          assert.equal(prism.pool.source, 'request');
+        }
         else {
           const { auto, ...rest } = res.body;
           assert.deepEqual(shape(rest), shape(documented), `${method.toUpperCase()} ${path} example auto: the response example's shape plus auto`);

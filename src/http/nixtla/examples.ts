@@ -28,6 +28,19 @@ const finetune = {
   finetune_steps: 10, finetune_depth: 1, finetune_loss: 'default', output_model_id: null, finetuned_model_id: null,
 };
 
+// NixtlaClient.detect_anomalies_online(df, h=3, detection_size=6, model='seasonal-naive', threshold_method='univariate'),
+// and jobs.detect_anomalies(...) with the same arguments: the last 6 of three years scored
+const onlineAnomalies = {
+  series: { y: anomalies.series.y, sizes: [36], X: null, start_datetime: ['1949-01-01'] }, h: 3, detection_size: 6, threshold_method: 'univariate',
+  model: 'seasonal-naive', freq: 'MS', clean_ex_first: true, level: 99, step_size: null, finetune_steps: 0, finetune_loss: 'default', finetune_depth: 1,
+  finetuned_model_id: null, refit: false, hist_exog: null, multivariate: false,
+};
+// NixtlaClient.simulate(df, h=3, n_paths=3, seed=7, model='seasonal-naive') of two years (the SDK sends no start dates here)
+const simulate = {
+  series: { y, sizes: [24], X: null, X_future: null }, model: 'seasonal-naive', h: 3, freq: 'MS', n_paths: 3, quantiles: null, seed: 7,
+  finetuned_model_id: null, clean_ex_first: true, multivariate: false,
+};
+
 const job = { job_id: '0d904a1c-6f21-43b7-8e98-bb9c27546a27', status: 'pending' };
 
 export const NIXTLA_EXAMPLES: Record<string, OperationExamples> = {
@@ -52,6 +65,31 @@ export const NIXTLA_EXAMPLES: Record<string, OperationExamples> = {
       'lo-99': [76.838, 83.53, 96.866, 85.771, 74.038, 91.498, 82.453, 83.082, 71.652, 47.475, 28.937, 55.05],
       'hi-99': [153.162, 168.47, 185.134, 184.229, 175.962, 206.502, 257.547, 256.918, 244.348, 218.525, 199.063, 224.95],
     }, anomaly: [false, false, false, false, false, true, false, false, false, false, false, false], weights_x: null, model: 'seasonal-naive', warnings: [] } },
+  },
+  'POST /nixtla/v2/online_anomaly_detection': {
+    request: { univariate: { summary: 'detect_anomalies_online(df, h=3, detection_size=6, model="seasonal-naive", threshold_method="univariate")',
+      value: onlineAnomalies } },
+    response: { 200: {
+      idxs: [30, 31, 32, 33, 34, 35], sizes: [6], mean: [170, 170, 158, 133, 114, 140], anomaly: [false, false, false, false, false, false],
+      anomaly_score: [0.886, 0.886, 0.795, 0.886, 0.978, 0.795],
+      intervals: { 'lo-99': [85.723, 85.723, 73.723, 48.723, 29.723, 55.723], 'hi-99': [254.277, 254.277, 242.277, 217.277, 198.277, 224.277] },
+      weights_x: null, model: 'seasonal-naive', warnings: [],
+    } },
+  },
+  'POST /nixtla/v2/anomaly_detection/async': {
+    request: { univariate: { summary: 'jobs.detect_anomalies(df, h=3, detection_size=6, model="seasonal-naive")', value: onlineAnomalies } },
+    response: { 202: job },
+  },
+  'POST /nixtla/v2/simulate': {
+    request: { monthly: { summary: 'simulate(df, h=3, n_paths=3, seed=7, model="seasonal-naive"), answered synchronously', value: simulate } },
+    response: { 200: {
+      samples: [100.607, 127.882, 140.633, 112.491, 104.981, 137.02, 117.847, 134.091, 130.997], sizes: [3], n_paths: 3, h: 3, coupled: false,
+      model: 'seasonal-naive', warnings: [],
+    } },
+  },
+  'POST /nixtla/v2/simulate/async': {
+    request: { monthly: { summary: 'simulate(df, h=3, n_paths=3, seed=7, model="seasonal-naive"): the SDK submits it as a job', value: simulate } },
+    response: { 202: job },
   },
   'POST /nixtla/v2/forecast/async': {
     request: { monthly: { summary: 'jobs.forecast(df, h=3, model="seasonal-naive", level=[80])', value: forecast } },
