@@ -61,3 +61,14 @@ if [ ! -x "$nx_venv/bin/python" ] || ! cmp -s scripts/requirements-nixtla.txt "$
   "$nx_venv/bin/pip" check >&2
   cp scripts/requirements-nixtla.txt "$nx_stamp"
 fi
+
+# KServe's own pydantic types (kserve==0.21.0, its time-series protocol) for test/kserve, likewise pinned and
+# installed without resolving (the test loads only kserve/protocol/rest/timeseries/types.py: scripts/requirements-kserve.txt)
+ks_venv="$tools/venv-kserve"
+ks_stamp="$ks_venv/.horizon-requirements"
+if [ ! -x "$ks_venv/bin/python" ] || ! cmp -s scripts/requirements-kserve.txt "$ks_stamp"; then
+  echo "setup-test: installing kserve's types into .tools/venv-kserve" >&2
+  python3 -m venv "$ks_venv"
+  "$ks_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-kserve.txt >&2
+  cp scripts/requirements-kserve.txt "$ks_stamp"
+fi

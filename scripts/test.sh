@@ -40,11 +40,14 @@ clients/python/.venv/bin/python -m pytest clients/python/tests -q -rs -p no:cach
 echo "== Nixtla SDK on /nixtla (pytest, nixtla==0.9.0 against a real server)"
 .tools/venv-nixtla/bin/python -m pytest test/nixtla -q -rs -p no:cacheprovider 2>&1 | tee test-output/nixtla.log
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+echo "== KServe time-series protocol (pytest, kserve==0.21.0's pydantic types against a real server; manifests in deploy/kserve)"
+.tools/venv-kserve/bin/python -m pytest test/kserve -q -rs -p no:cacheprovider 2>&1 | tee test-output/kserve.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
 # one closing line over every stage: passes, failures and skips (each skip listed by name and reason)
 echo "== summary"
 node scripts/test-summary.ts --node test-output/node.log \
-  --pytest test-output/pytest.log --pytest test-output/pyclient.log --pytest test-output/nixtla.log \
+  --pytest test-output/pytest.log --pytest test-output/pyclient.log --pytest test-output/nixtla.log --pytest test-output/kserve.log \
   --stage-passed "$st_pass" --stage-failed "$st_fail" 2>&1 | tee test-output/summary.log
 summary_rc=${PIPESTATUS[0]}
 [ "$summary_rc" -eq 0 ] || status=1

@@ -31,7 +31,12 @@ export function documentationProblems(document: Json, path: string, method: stri
   for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
     if (!response.description || response.description === 'Default Response') problems.push(`${label} ${status}: no description`);
     const types = Object.keys(response.content ?? {});
-    if (/^[45]/.test(status)) {
+    if (/^[45]/.test(status) && op.tags?.includes('kserve')) {
+      // KServe's time-series protocol answers errors in its own shape (src/http/kserve/errors.ts), as KServe clients read them
+      if (types.join() !== 'application/json' || response.content['application/json'].schema?.$ref !== '#/components/schemas/KServeError') {
+        problems.push(`${label} ${status}: a kserve error not documented as application/json KServeError`);
+      }
+    } else if (/^[45]/.test(status)) {
       if (types.join() !== 'application/problem+json') problems.push(`${label} ${status}: error documented as ${types.join(', ') || 'no content'}, not application/problem+json`);
       else if (response.content['application/problem+json'].schema?.$ref !== '#/components/schemas/Problem') problems.push(`${label} ${status}: not the shared Problem schema`);
     } else if (/^2/.test(status) && status !== '204' && types.length === 0) {

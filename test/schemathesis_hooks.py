@@ -204,6 +204,18 @@ def _fix_series_put(body: dict) -> None:
 PROBLEM_MEMBERS = ("type", "title", "status", "detail", "code", "request_id")
 
 
+def kserve_error(response: Any, content_type: str, head: bytes) -> None:
+    """KServe's time-series routes answer errors in KServe's shape (src/http/kserve/errors.ts): status "error",
+    error.code the HTTP status as a string, and the X-Request-Id as request_id."""
+    if not content_type.startswith("application/json"):
+        raise AssertionError(f"{response.status_code} answered as {content_type or 'no content type'}, not application/json: {head!r}")
+    body = json.loads(response.content)
+    if body.get("status") != "error" or (body.get("error") or {}).get("code") != str(response.status_code) or not body["error"].get("message"):
+        raise AssertionError(f"{response.status_code}: not KServe's error shape: {head!r}")
+    if (response.headers.get("x-request-id") or [None])[0] != body.get("request_id"):
+        raise AssertionError(f"request_id {body.get('request_id')} is not the X-Request-Id header")
+
+
 @schemathesis.check
 def error_is_problem_json(ctx: Any, response: Any, case: Any) -> bool | None:
     """A 4xx or 5xx answer is application/problem+json with the contract's members, its status and request id."""
@@ -211,6 +223,8 @@ def error_is_problem_json(ctx: Any, response: Any, case: Any) -> bool | None:
         return None
     content_type = (response.headers.get("content-type") or [""])[0]
     head = response.content[:300]
+    if case.path.startswith("/v1/timeseries/"):
+        return kserve_error(response, content_type, head)
     if not content_type.startswith("application/problem+json"):
         raise AssertionError(f"{response.status_code} answered as {content_type or 'no content type'}, not application/problem+json: {head!r}")
     try:

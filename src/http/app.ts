@@ -24,6 +24,7 @@ import { SHARED_SCHEMAS } from './schemas.ts';
 import { routes } from './routes/index.ts';
 import type { App, AppContext, AppDeps } from './app-types.ts';
 import { nixtlaApi } from './nixtla/index.ts';
+import { kserveApi } from './kserve/index.ts';
 import { KeyCache } from './key-cache.ts';
 import { drainTooLargeBody } from './too-large-body.ts';
 import { Telemetry } from './telemetry.ts';
@@ -110,6 +111,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   for (const route of routes) route(app, context);
   // the Nixtla SDK's calls, translated onto the routes above (src/http/nixtla, docs/nixtla.md)
   await app.register(nixtlaApi(context), { prefix: '/nixtla' });
+  // KServe's time-series protocol, translated onto POST /v1/forecast (src/http/kserve, docs/api.md)
+  await app.register(kserveApi(context));
   // large POST /v1/forecast bodies stay bytes for a forecast thread (large-forecast.ts)
   installJsonParser(app, deps.answerThreads, deps.config.requestThreadMinBytes ?? 0);
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -4,6 +4,7 @@
 // the core runtime group (installed by every setup, no weights) are used, so they work everywhere.
 
 import { NIXTLA_EXAMPLES } from './nixtla/examples.ts';
+import { KSERVE_EXAMPLES } from './kserve/examples.ts';
 import type { OperationExamples } from './operation-examples.ts';
 
 const monthly = {
@@ -269,6 +270,7 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
     response: { 200: { series: [{ series_id: 'example', appended: 1, unchanged: 1, points: 14, last_date: '1950-02-01' }] } },
   },
   ...NIXTLA_EXAMPLES,
+  ...KSERVE_EXAMPLES,
 };
 
 interface OpenApiOperation {
