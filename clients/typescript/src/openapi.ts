@@ -5981,6 +5981,402 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/timeseries/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** KServe time-series protocol: forecast (POST /v1/forecast) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        inputs: ({
+                            /** @description KServe's Frequency: second/S and minute/T are a 422 (Horizon forecasts hourly and longer grids); month/M is Horizon's MS grid on the start_timestamp's day of the month */
+                            frequency: "second" | "S" | "minute" | "T" | "hour" | "H" | "day" | "D" | "week" | "W" | "month" | "M" | "quarter" | "Q" | "year" | "Y";
+                            /** @description the series' name, echoed in its forecast */
+                            name: string;
+                            series: number[] | number[][];
+                            /** @description ISO 8601 time of the first value; absent: the series is dated from 2000-01-01T00:00:00Z on its frequency's grid (the answer's start_timestamp is then on that synthetic calendar) */
+                            start_timestamp?: string | null;
+                            type: "univariate_time_series" | "multivariate_time_series";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        metadata?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description a Horizon model id (GET /v1/timeseries/models) or "auto" */
+                        model: string;
+                        options: {
+                            /** @description steps to forecast */
+                            horizon: number;
+                            quantiles?: number[] | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description KServe's ForecastResponse: one output per input, in the order sent */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": "834a55dc-eebc-4cc3-aab1-c50b9124d5a3",
+                         *       "created_at": 1795871924,
+                         *       "status": "completed",
+                         *       "error": null,
+                         *       "model": "auto-ets",
+                         *       "outputs": [
+                         *         {
+                         *           "type": "time_series_forecast",
+                         *           "id": "834a55dc-eebc-4cc3-aab1-c50b9124d5a3-0",
+                         *           "status": "completed",
+                         *           "error": null,
+                         *           "content": [
+                         *             {
+                         *               "type": "univariate_time_series",
+                         *               "name": "airline",
+                         *               "mean_forecast": [
+                         *                 126,
+                         *                 126,
+                         *                 126
+                         *               ],
+                         *               "frequency": "D",
+                         *               "start_timestamp": "2026-01-15T00:00:00Z",
+                         *               "quantiles": {
+                         *                 "0.1": [
+                         *                   109.52,
+                         *                   102.69,
+                         *                   97.45
+                         *                 ],
+                         *                 "0.9": [
+                         *                   142.48,
+                         *                   149.31,
+                         *                   154.54
+                         *                 ]
+                         *               }
+                         *             }
+                         *           ]
+                         *         },
+                         *         {
+                         *           "type": "time_series_forecast",
+                         *           "id": "834a55dc-eebc-4cc3-aab1-c50b9124d5a3-1",
+                         *           "status": "completed",
+                         *           "error": null,
+                         *           "content": [
+                         *             {
+                         *               "type": "multivariate_time_series",
+                         *               "name": "store",
+                         *               "mean_forecast": [
+                         *                 [
+                         *                   14,
+                         *                   5
+                         *                 ],
+                         *                 [
+                         *                   14,
+                         *                   5
+                         *                 ],
+                         *                 [
+                         *                   14,
+                         *                   5
+                         *                 ]
+                         *               ],
+                         *               "frequency": "D",
+                         *               "start_timestamp": "2026-01-07T00:00:00Z",
+                         *               "quantiles": {
+                         *                 "0.1": [
+                         *                   [
+                         *                     11.86,
+                         *                     3.38
+                         *                   ],
+                         *                   [
+                         *                     10.97,
+                         *                     2.71
+                         *                   ],
+                         *                   [
+                         *                     10.29,
+                         *                     2.19
+                         *                   ]
+                         *                 ],
+                         *                 "0.9": [
+                         *                   [
+                         *                     16.14,
+                         *                     6.62
+                         *                   ],
+                         *                   [
+                         *                     17.03,
+                         *                     7.29
+                         *                   ],
+                         *                   [
+                         *                     17.71,
+                         *                     7.81
+                         *                   ]
+                         *                 ]
+                         *               }
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "usage": {
+                         *         "prompt_tokens": 26,
+                         *         "completion_tokens": 9,
+                         *         "total_tokens": 35
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Unix seconds */
+                            created_at: number;
+                            error?: {
+                                /** @description the HTTP status, as a string (KServe's create_error_response) */
+                                code: string | null;
+                                message: string;
+                                /** @description the first field at fault, in KServe's terms (inputs[0].series, options.horizon …) */
+                                param: string | null;
+                                /** @description Horizon's error code (validation_failed, unauthorized, rate_limited …) */
+                                type: string;
+                            } | null;
+                            /** @description the request id (X-Request-Id) */
+                            id: string;
+                            model: string;
+                            outputs: {
+                                content: {
+                                    /** @description KServe's Frequency: second/S and minute/T are a 422 (Horizon forecasts hourly and longer grids); month/M is Horizon's MS grid on the start_timestamp's day of the month */
+                                    frequency: "second" | "S" | "minute" | "T" | "hour" | "H" | "day" | "D" | "week" | "W" | "month" | "M" | "quarter" | "Q" | "year" | "Y";
+                                    mean_forecast: number[] | number[][];
+                                    name: string;
+                                    quantiles?: {
+                                        [key: string]: number[] | number[][];
+                                    } | null;
+                                    /** @description the first forecast step, YYYY-MM-DDTHH:MM:SSZ */
+                                    start_timestamp: string;
+                                    type: "univariate_time_series" | "multivariate_time_series";
+                                }[];
+                                error?: {
+                                    /** @description the HTTP status, as a string (KServe's create_error_response) */
+                                    code: string | null;
+                                    message: string;
+                                    /** @description the first field at fault, in KServe's terms (inputs[0].series, options.horizon …) */
+                                    param: string | null;
+                                    /** @description Horizon's error code (validation_failed, unauthorized, rate_limited …) */
+                                    type: string;
+                                } | null;
+                                id: string;
+                                status: string;
+                                /** @description "time_series_forecast" */
+                                type: string;
+                            }[];
+                            status: "completed" | "error" | "pending" | "partial";
+                            usage?: {
+                                /** @description mean values forecast */
+                                completion_tokens: number;
+                                /** @description observed values sent */
+                                prompt_tokens: number;
+                                total_tokens: number;
+                            } | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Malformed JSON */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description The key may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Too large for a synchronous forecast */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Invalid request: error.param and errors[] name each input and field */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Rate limit or quota exceeded */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description A model worker failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Model not ready */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Model timed out */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/timeseries/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** KServe time-series protocol: the models */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the served model ids (GET /v1/models has their details) and "auto" */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       "naive",
+                         *       "seasonal-naive",
+                         *       "auto-ets",
+                         *       "auto-arima",
+                         *       "chronos-2",
+                         *       "auto"
+                         *     ]
+                         */
+                        "application/json": string[];
+                    };
+                };
+                /** @description Missing or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Rate limit or quota exceeded */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KServeError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/warmup": {
         parameters: {
             query?: never;
@@ -6316,6 +6712,32 @@ export interface components {
             };
             /** @description observed values, one per index date, ascending time; null = missing; at least one number; each within ±1e100 */
             target: (number | null)[];
+        };
+        KServeError: {
+            created_at: number;
+            error: {
+                /** @description the HTTP status, as a string (KServe's create_error_response) */
+                code: string | null;
+                message: string;
+                /** @description the first field at fault, in KServe's terms (inputs[0].series, options.horizon …) */
+                param: string | null;
+                /** @description Horizon's error code (validation_failed, unauthorized, rate_limited …) */
+                type: string;
+            };
+            /** @description 422: every field at fault */
+            errors?: {
+                field: string;
+                reason: string;
+            }[];
+            id: string;
+            model: string;
+            outputs: unknown[];
+            /** @description the X-Request-Id */
+            request_id: string;
+            /** @enum {string} */
+            status: "error";
+        } & {
+            [key: string]: unknown;
         };
         /** @description application/problem+json */
         Problem: {
