@@ -38,6 +38,9 @@ export function kserveForecastRoute(app: App, _ctx: AppContext): void {
 function horizonErrorOf(status: number, problem: Problem | undefined, origins: SeriesOrigin[]): HorizonError {
   const code: ErrorCode = problem && problem.code in ERRORS ? problem.code : 'internal_error';
   const errors = problem?.errors?.map((e) => ({ field: kserveField(e.field, origins), reason: e.reason }));
-  const detail = errors?.length ? errors.slice(0, 5).map((e) => `${e.field}: ${e.reason}`).join('; ') : problem?.detail ?? `Horizon answered ${status}`;
+  let detail = errors?.length ? errors.slice(0, 5).map((e) => `${e.field}: ${e.reason}`).join('; ') : problem?.detail ?? `Horizon answered ${status}`;
+  // the /v1 body carries a date per value: a KServe body under the limit can become one over it
+  if (code === 'payload_too_large') detail = `the POST /v1/forecast body this request becomes (one date per value) is over HORIZON_BODY_LIMIT_BYTES: ` +
+    `send fewer inputs per request; ${detail}`;
   return new HorizonError(code, detail, { errors, unavailable: problem?.unavailable_reason });
 }
