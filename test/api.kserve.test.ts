@@ -36,7 +36,8 @@ describe('KServe time-series protocol', () => {
     assert.equal(res.body.status, 'completed');
     assert.equal(res.body.model, 'auto-ets');
     assert.equal(res.body.outputs.length, 2);
-    const [air, pair] = res.body.outputs.map((o: any) => { assert.equal(o.type, 'time_series_forecast'); assert.equal(o.status, 'completed'); return o.content[0]; });
+    for (const output of res.body.outputs) assert.deepEqual([output.type, output.status], ['time_series_forecast', 'completed']);
+    const [air, pair] = res.body.outputs.map((o: any) => o.content[0]);
     assert.deepEqual(air.mean_forecast, a.mean);
     assert.deepEqual(air.quantiles, { '0.1': a['0.1'], '0.9': a['0.9'] });
     assert.equal(air.start_timestamp, '1951-01-01T00:00:00Z');
@@ -75,7 +76,10 @@ describe('KServe time-series protocol', () => {
 
     const horizon = await post('/v1/timeseries/forecast', {
       model: 'naive', options: { horizon: 2 },
-      inputs: [{ type: 'univariate_time_series', name: 'ok', series: [1, 2, 3], frequency: 'D' }, { type: 'univariate_time_series', name: 'one', series: [5], frequency: 'D' }],
+      inputs: [
+        { type: 'univariate_time_series', name: 'ok', series: [1, 2, 3], frequency: 'D' },
+        { type: 'univariate_time_series', name: 'one', series: [5], frequency: 'D' },
+      ],
     });
     assert.equal(horizon.status, 422, horizon.text);
     assert.equal(horizon.body.error.param, 'inputs[1].series', 'the /v1 error on series[1] names input 1');
