@@ -278,7 +278,7 @@ export class ChunkedInference extends InferenceClient {
         this.progressDirty = false;
         try {
           const running = await setProgress(this.db, this.jobId, { chunks_done: this.chunksDone, chunks_total: this.chunksTotal });
-          if (!running) this.stop(new HorizonError('internal_error', `job ${this.jobId} is no longer running (cancelled or finished by another delivery); ` +
+          if (!running) this.stop(new HorizonError('job_cancelled', `job ${this.jobId} is no longer running (cancelled or finished by another delivery); ` +
             `its remaining chunks are not run`));
         } catch (error) {
           this.logger?.warn({ job_id: this.jobId, err: (error as Error).message }, 'job progress not stored');
