@@ -1,4 +1,5 @@
-"""Micro-batching of concurrent /infer requests that share a key (model, size, horizon, quantiles, freq).
+"""Micro-batching of concurrent /infer requests that share a key (model, size, horizon, quantiles, freq), and of
+/embed requests that share one (model, size, granularity).
 
 Series collect per key until `max_series` are waiting or `max_wait_s` has passed since the first of
 them arrived; then one `predict(key, series)` runs in the thread executor (the event loop keeps
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable, NamedTuple
 
-from .adapters.base import Prediction, SeriesInput
+from .adapters.base import Embedding, Prediction, SeriesInput
 from .cancel import BatchStopped, stoppable
 
 
@@ -53,6 +54,9 @@ class BatchKey(NamedTuple):
     # sample paths per series asked for (0: none): a batch draws one number of paths
     samples: int = 0
     seed: int | None = None  # the request's sample-path seed
+    # an /embed call's granularity ("series" or "patch"): the batch embeds instead of forecasting (horizon 0, no
+    # quantiles, no freq); "": a forecast
+    embed: str = ""
 
 
 class BatchFailed(Exception):
@@ -61,7 +65,7 @@ class BatchFailed(Exception):
 
 @dataclass(frozen=True)
 class BatchedResult:
-    predictions: list[Prediction]  # in the request's series order
+    predictions: list[Prediction] | list[Embedding]  # in the request's series order (an /embed call's: Embeddings)
     # Over the batches that served the request (one unless it was split):
     queue_ms: float  # longest wait from arrival until its batch started predicting
     infer_ms: float  # longest predict call
@@ -90,7 +94,7 @@ class _Pending:
     ready: bool = False  # due (window over or full) but held back: a batch of its exclusive key is running
 
 
-PredictFn = Callable[[BatchKey, list[SeriesInput]], list[Prediction]]
+PredictFn = Callable[[BatchKey, list[SeriesInput]], list[Prediction] | list[Embedding]]
 
 
 class MicroBatcher:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .adapters.base import SeriesInput
+from .adapters.base import Embedding, SeriesInput
 from .errors import ProtocolError  # re-exported: the worker's modules import it from here
 from .catalog import Catalog, CatalogModel
 from .quantiles import quantile_key
@@ -323,3 +323,58 @@ def _explain(body: dict, series: list[SeriesInput], model: CatalogModel) -> bool
         if len(features_of(one)) > MAX_FEATURES:
             raise bad_request(f"'explain': series[{index}] has {len(features_of(one))} covariates, more than {MAX_FEATURES}")
     return explain
+
+
+GRANULARITIES = ("series", "patch")
+
+
+@dataclass(frozen=True)
+class EmbedRequest:
+    model: CatalogModel
+    size: str
+    series: list[SeriesInput]  # targets only
+    patches: bool  # "granularity": "patch"
+    base64_output: bool = False  # "encoding": "base64": every array as the base64 of its float32 values
+
+
+def parse_embed_request(body: dict, model: CatalogModel, size: str) -> EmbedRequest:
+    """The rest of a /embed body whose model and size `resolve_model` found (docs/runtime-protocol.md, POST /embed)."""
+    caps = model.sizes[size]
+    raw_series = body.get("series")
+    if not isinstance(raw_series, list) or not raw_series:
+        raise bad_request("'series' must be a non-empty array")
+    series = []
+    for index, raw in enumerate(raw_series):
+        what = f"series[{index}]"
+        values = _values(json_object(raw, what).get("target"), f"{what}.target", None)
+        if values.size == 0 or values.size > caps.max_context:
+            raise bad_request(f"{what}.target has {values.size} values; expected 1 to max_context {caps.max_context}")
+        if np.isnan(values).all():
+            raise bad_request(f"{what}.target has no value, only missing ones")
+        series.append(SeriesInput(values, {}, {}, {}))
+    granularity = body.get("granularity", "series")
+    if granularity not in GRANULARITIES:
+        raise bad_request(f"'granularity' must be one of {', '.join(GRANULARITIES)}, got {granularity!r}")
+    encoding = body.get("encoding", "json")
+    if encoding not in ("json", "base64"):
+        raise bad_request(f"'encoding' must be 'json' or 'base64', got {encoding!r}")
+    return EmbedRequest(model, size, series, granularity == "patch", encoding == "base64")
+
+
+def _float32_base64(array: np.ndarray) -> str:
+    return base64.b64encode(np.ascontiguousarray(array, dtype="<f4").tobytes()).decode("ascii")
+
+
+def encode_embeddings(embeddings: list[Embedding], base64_output: bool) -> list[dict]:
+    """The "embeddings" of an /embed answer: per series its "vector" and, with patches, "patches" (rows, oldest first)
+    and "summary" (null where the model has no summary token). base64: each array the base64 of its little-endian
+    float32 values (the patches row after row); the values are float32 (the models' own), so nothing is lost."""
+    encode = _float32_base64 if base64_output else (lambda array: array)
+    out = []
+    for embedding in embeddings:
+        entry: dict = {"vector": encode(embedding.vector)}
+        if embedding.patches is not None:
+            entry["patches"] = encode(embedding.patches)
+            entry["summary"] = None if embedding.summary is None else encode(embedding.summary)
+        out.append(entry)
+    return out

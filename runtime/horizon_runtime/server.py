@@ -15,11 +15,15 @@ import orjson
 from aiohttp import web
 
 from . import explain, metrics
-from .adapters.base import Prediction, SeriesInput
+from .adapters.base import Embedding, Prediction, SeriesInput
 from .batcher import BatchFailed, BatchKey, MicroBatcher
 from .catalog import Catalog
+from .hierarchy import aggregate_payload
+from .hierarchy_reconcile import reconcile_payload
 from .model_store import ModelStore
-from .protocol import ProtocolError, bad_request, encode_predictions, json_object, parse_infer_request, resolve_model
+from .protocol import (
+    ProtocolError, bad_request, encode_embeddings, encode_predictions, json_object, parse_embed_request, parse_infer_request, resolve_model,
+)
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +76,20 @@ def _check_predictions(predictions: list[Prediction], horizon: int, levels: int)
                 raise ValueError(f"series {index}: adapter returned in-sample values that are not {levels} rows without infinities")
 
 
+def _check_embeddings(embeddings: list[Embedding], patches: bool) -> None:
+    """Holds every adapter to /embed's promise: finite float32 vectors of one dimension, and with patches a row per patch."""
+    dimension = embeddings[0].vector.shape[0] if embeddings else 0
+    for index, embedding in enumerate(embeddings):
+        rows = embedding.patches
+        if embedding.vector.shape != (dimension,) or (patches and (rows is None or rows.ndim != 2 or rows.shape[1] != dimension)):
+            raise ValueError(f"series {index}: adapter returned vectors that are not {dimension} wide")
+        # a patch row is finite, or NaN throughout (a patch without an observed value)
+        arrays = [embedding.vector] + ([rows[~np.isnan(rows).all(axis=1)]] if patches else []) + (
+            [embedding.summary] if embedding.summary is not None else [])
+        if any(array.dtype != np.float32 or not np.isfinite(array).all() for array in arrays):
+            raise ValueError(f"series {index}: adapter returned an embedding that is not finite float32 values")
+
+
 class Worker:
     def __init__(
         self, catalog: Catalog, group: str, executor: Executor, max_series: int, max_wait_s: float,
@@ -79,6 +97,7 @@ class Worker:
     ):
         self.catalog = catalog
         self.group = group
+        self.executor = executor  # also the hierarchy endpoints' pandas work (hierarchy_payload)
         self.store = ModelStore(catalog, group, executor, memory_budget)
         self.batcher = MicroBatcher(
             self._predict, executor, max_series, max_wait_s, self._one_batch_at_a_time if one_batch_at_a_time else (lambda key: False)
@@ -94,9 +113,15 @@ class Worker:
         except KeyError:  # not loaded (cannot happen while a request holds it): no constraint
             return False
 
-    def _predict(self, key: BatchKey, series: list[SeriesInput]) -> list[Prediction]:
+    def _predict(self, key: BatchKey, series: list[SeriesInput]) -> list[Prediction] | list[Embedding]:
         adapter = self.store.adapter(key.model, key.size)
         started = time.perf_counter()
+        if key.embed:  # an /embed call's batch
+            embeddings = adapter.embed_batch(series, key.embed == "patch")
+            metrics.INFERENCE.labels(self.group, key.model, key.size).observe(time.perf_counter() - started)
+            metrics.BATCH_SERIES.labels(self.group, key.model, key.size).observe(len(series))
+            _check_embeddings(embeddings, key.embed == "patch")
+            return embeddings
         predict = adapter.predict_joint if key.joint else adapter.predict_batch
         predictions = predict(series, key.horizon, key.quantiles, key.freq)
         if key.samples:
@@ -113,7 +138,7 @@ class Worker:
         """One JSON log line per /infer and /load, under the control plane's X-Request-Id, with the same
         fields as its request line (health checks, model lists and scrapes are not logged: they are
         polled every few seconds)."""
-        if request.path not in ("/infer", "/load"):
+        if request.path not in ("/infer", "/embed", "/load"):
             return await handler(request)
         started = time.perf_counter()
         fields: dict = {"request_id": request.headers.get("x-request-id"), "method": request.method, "url": request.path}
@@ -154,7 +179,7 @@ class Worker:
         fields = request.get(_LOG_FIELDS)
         if fields is not None:
             fields.update(code=code, detail=detail)
-            if request.path == "/infer" and "model" in fields:
+            if request.path in ("/infer", "/embed") and "model" in fields:
                 metrics.REQUESTS.labels(self.group, fields["model"], fields["size"], code).inc()
         return _error(status, code, detail)
 
@@ -233,6 +258,39 @@ class Worker:
             },
         }
 
+    async def embed_payload(self, body, fields: dict | None = None, flow: str = "", formed: bool = False) -> dict:
+        """POST /embed (docs/runtime-protocol.md): the series' encoder embeddings, batched like /infer's forecasts (a batch
+        key per model, size and granularity). fields, flow, formed: as infer_payload's."""
+        body = json_object(body)
+        model, size = resolve_model(body, self.catalog, self.group)
+        fields = {} if fields is None else fields
+        fields.update(model=model.id, size=size, series=len(body["series"]) if isinstance(body.get("series"), list) else 0)
+        self.store.check_servable(model, size)
+        req = parse_embed_request(body, model, size)
+        adapter, loaded_ms, _ = await self.store.load(model, size)
+        if not adapter.supports_embed:
+            raise bad_request(f"{model.id} gives no embeddings: its library has no embedding path")
+        if req.patches and not adapter.embed_patches:
+            raise bad_request(f"'granularity': 'patch': {model.id} gives one embedding per series, none per patch")
+        key = BatchKey(model.id, size, 0, (), "", embed="patch" if req.patches else "series")
+        self.store.acquire(model.id, size)  # not evicted while this request's batches run
+        try:
+            result = await self.batcher.submit(key, req.series, flow, formed)
+        except BatchFailed as exc:
+            raise ProtocolError(500, "inference_failed", f"{model.id} ({size}): {exc}")
+        finally:
+            self.store.release(model.id, size)
+        metrics.QUEUE_WAIT.labels(self.group, model.id, size).observe(result.queue_ms / 1e3)
+        metrics.REQUESTS.labels(self.group, model.id, size, "ok").inc()
+        timing = {"queue_ms": round(result.queue_ms, 3), "infer_ms": round(result.infer_ms, 3), "batch_series": result.batch_series,
+                  "loaded_ms": round(loaded_ms, 3)}
+        fields.update(batch_series=result.batch_series, queue_ms=timing["queue_ms"], infer_ms=timing["infer_ms"])
+        answer = {
+            "model": model.id, "size": size, "dimension": int(result.predictions[0].vector.shape[0]), "patch_size": adapter.embed_patch_size,
+            "embeddings": encode_embeddings(result.predictions, req.base64_output), "warnings": [], "timing": timing,
+        }
+        return answer | ({"dtype": "float32"} if req.base64_output else {})
+
     async def load_payload(self, body, fields: dict | None = None) -> dict:
         body = json_object(body)
         model, size = resolve_model(body, self.catalog, self.group)
@@ -282,6 +340,10 @@ class Worker:
         formed = request.headers.get("x-horizon-batch") == "formed"
         return _json(await self.infer_payload(await _json_body(request), request.get(_LOG_FIELDS), request.headers.get("x-horizon-flow", ""), formed))
 
+    async def embed(self, request: web.Request) -> web.Response:
+        formed = request.headers.get("x-horizon-batch") == "formed"
+        return _json(await self.embed_payload(await _json_body(request), request.get(_LOG_FIELDS), request.headers.get("x-horizon-flow", ""), formed))
+
     async def load(self, request: web.Request) -> web.Response:
         return _json(await self.load_payload(await _json_body(request), request.get(_LOG_FIELDS)))
 
@@ -291,6 +353,15 @@ class Worker:
     async def health(self, request: web.Request) -> web.Response:
         return _json(self.health_payload())
 
+    async def hierarchy_payload(self, operation: str, body) -> dict:
+        """POST /hierarchy/aggregate and /hierarchy/reconcile (docs/runtime-protocol.md "Hierarchies"): hierarchicalforecast's
+        pandas and numpy work, in the executor like the predictions, so the event loop keeps answering."""
+        work = aggregate_payload if operation == "aggregate" else reconcile_payload
+        return await asyncio.get_running_loop().run_in_executor(self.executor, work, json_object(body))
+
+    async def hierarchy(self, request: web.Request) -> web.Response:
+        return _json(await self.hierarchy_payload(request.match_info["operation"], await _json_body(request)))
+
     async def metrics(self, request: web.Request) -> web.Response:
         return web.Response(body=metrics.exposition(), headers={"content-type": metrics.CONTENT_TYPE})
 
@@ -298,7 +369,9 @@ class Worker:
         app = web.Application(middlewares=[self._request_line, self._protocol_errors], client_max_size=MAX_BODY_BYTES)
         app.router.add_get("/metrics", self.metrics)
         app.router.add_post("/infer", self.infer)
+        app.router.add_post("/embed", self.embed)
         app.router.add_post("/load", self.load)
         app.router.add_get("/models", self.models)
         app.router.add_get("/health", self.health)
+        app.router.add_post("/hierarchy/{operation:aggregate|reconcile}", self.hierarchy)
         return app

@@ -45,6 +45,18 @@ class Prediction:
     samples: np.ndarray | None = None
 
 
+@dataclass(frozen=True)
+class Embedding:
+    """One series' encoder embeddings (POST /embed, docs/runtime-protocol.md), float32 values."""
+
+    vector: np.ndarray  # (dimension,): the series' own vector
+    # with "granularity": "patch": one row per patch of the series' values, oldest first (patches, dimension); NaN
+    # rows for patches without an observed value (the model masks them: their rows embed nothing)
+    patches: np.ndarray | None = None
+    # with "granularity": "patch": the model's summary token ([REG], EOS) where it has one, (dimension,)
+    summary: np.ndarray | None = None
+
+
 class Adapter(ABC):
     """Serves one (model id, size). `load` and `predict_batch` run in a worker thread."""
 
@@ -60,6 +72,11 @@ class Adapter(ABC):
     supports_joint = False
     # whether sample_paths draws sample paths with the library's own sampling
     supports_samples = False
+    # whether embed_batch gives encoder embeddings with the library's own embedding path; embed_patches: also one
+    # vector per patch of embed_patch_size values (docs/runtime-protocol.md, POST /embed)
+    supports_embed = False
+    embed_patches = False
+    embed_patch_size = 0
 
     def __init__(self, model: CatalogModel, size: str, catalog: Catalog):
         self.model_id = model.id
@@ -102,3 +119,9 @@ class Adapter(ABC):
         from the series' values and the request's `seed` (None: the values only); as predict_batch, a series' paths
         must not depend on the other series. Only for adapters with supports_samples."""
         raise NotImplementedError
+
+    def embed_batch(self, series: list[SeriesInput], patches: bool) -> list[Embedding]:
+        """One Embedding per series, in order, from the library's own embedding path: each with its `vector`, and with
+        `patches` its per-patch rows and summary token. As predict_batch, a series' embedding must not depend on the
+        other series of the batch. Only for adapters with supports_embed (patches: embed_patches)."""
+        raise NotImplementedError(f"{self.model_id} gives no embeddings")

@@ -18,6 +18,10 @@ with `cross_learning=True` and a `batch_size` that holds every task with its cov
 one group: each series attends to the others' targets and covariates (group attention), as the pipeline's documented
 cross-learning mode does for the tasks of a call.
 
+Embeddings (`embed_batch`): the pipeline's own `Chronos2Pipeline.embed`, the last encoder layer's rows of a batch's
+series (each univariate, so no information is shared between them): per series its context patches of 16 values, the
+[REG] token and the masked output patch. chronos_common.py takes each series' own patches and [REG] from them.
+
 `mean` is the pipeline's point forecast, the median (0.5) output. The model predicts 21 levels
 (0.01, 0.05, 0.1 … 0.9, 0.95, 0.99); others are interpolated linearly by the pipeline, and levels
 outside 0.01-0.99 get the nearest level's values, with a warning.
@@ -28,8 +32,10 @@ from __future__ import annotations
 import numpy as np
 from chronos.chronos2 import preprocess
 
-from .base import Prediction, SeriesInput
-from .chronos_common import ChronosAdapter, outside_trained_levels, to_predictions
+from .base import Embedding, Prediction, SeriesInput
+from .chronos_common import (
+    ChronosAdapter, float32_rows, outside_trained_levels, patches_observed, series_embedding, to_predictions,
+)
 
 STATIC_PREFIX = "static:"  # names of the constant covariates that carry static covariates
 
@@ -72,6 +78,25 @@ def joint_batch_size(series: list[SeriesInput]) -> int:
 class Chronos2Adapter(ChronosAdapter):
     pipeline_class = "Chronos2Pipeline"
     supports_joint = True
+    supports_embed = True
+    embed_patches = True
+
+    @property
+    def embed_patch_size(self) -> int:
+        return self.pipeline.model.chronos_config.input_patch_size
+
+    def embed_batch(self, series: list[SeriesInput], patches: bool) -> list[Embedding]:
+        config = self.pipeline.model.chronos_config
+        contexts = [one.target[-self.pipeline.model_context_length:] for one in series]  # what embed keeps
+        embeddings, _ = self.pipeline.embed(contexts, batch_size=max(256, len(series)))
+        tail = 1 + int(config.use_reg_token)  # after the context patches: [REG] (if used), the masked output patch
+        out = []
+        for context, rows in zip(contexts, embeddings):
+            rows = float32_rows(rows[0])  # the series' one variate: (patches + tail, dimension)
+            observed = patches_observed(context, config.input_patch_size)
+            end = len(rows) - tail
+            out.append(series_embedding(rows[end - len(observed):end], observed, rows[end] if config.use_reg_token else None, patches))
+        return out
 
     def predict_batch(
         self, series: list[SeriesInput], horizon: int, quantiles: tuple[float, ...], freq: str

@@ -1,5 +1,13 @@
-"""What the Chronos adapters share: loading a checkpoint with the official `chronos` pipeline, and
-turning the pipeline's (quantiles, mean) output into Predictions."""
+"""What the Chronos adapters share: loading a checkpoint with the official `chronos` pipeline, turning the
+pipeline's (quantiles, mean) output into Predictions, and its `embed` output into Embeddings.
+
+Embeddings (POST /embed): each pipeline's `embed` gives a series one encoder row per patch of its values (Chronos-T5:
+per value) after left-padding the batch to its longest series, the patches right-aligned (the first one of a series
+left-padded with NaN), plus the model's special tokens ([REG], EOS, Chronos-2's masked output patch) at the end. A
+series' own rows are the last `ceil(n / patch_size)` before those tokens, whatever the batch. Its `vector` is the
+mean of its rows that hold an observed value, taken in float64 and stored as float32; with patches asked, its rows and
+the [REG] / EOS token's row (`summary`). A patch of missing values only is masked by the model: its row is no
+embedding of anything (and differs with the batch's padding), so it is NaN (null on the wire) and not averaged."""
 
 from __future__ import annotations
 
@@ -11,7 +19,7 @@ import torch
 
 from ..quantiles import make_monotone, outside_trained_levels  # noqa: F401 (outside_trained_levels: re-exported)
 from ..torch_device import torch_device, torch_dtype
-from .base import Adapter, Prediction, SeriesInput
+from .base import Adapter, Embedding, Prediction, SeriesInput
 
 log = logging.getLogger(__name__)
 
@@ -72,3 +80,26 @@ def _float64_batch(values) -> np.ndarray:
         else:
             return np.stack([np.asarray(x, dtype=np.float64) for x in values])
     return np.asarray(values, dtype=np.float64)
+
+
+def patches_observed(target: np.ndarray, patch_size: int) -> np.ndarray:
+    """Per patch of `target` cut right-aligned into patches of `patch_size` values (the first left-padded, as the
+    Chronos models patch), oldest first: whether it holds an observed (not NaN) value."""
+    count = -(-len(target) // patch_size)
+    padded = np.concatenate([np.full(count * patch_size - len(target), np.nan), target])
+    return np.isfinite(padded.reshape(count, patch_size)).any(axis=1)
+
+
+def float32_rows(embeddings) -> np.ndarray:
+    """A pipeline's embedding tensor (float32 on the CPU, bfloat16 on CUDA) as float32 numpy values."""
+    return embeddings.detach().to(torch.float32).cpu().numpy()
+
+
+def series_embedding(rows: np.ndarray, observed: np.ndarray, summary: np.ndarray | None, patches: bool) -> Embedding:
+    """A series' Embedding from its own rows (patches, dimension) and which of them hold an observed value."""
+    vector = rows[observed].astype(np.float64).mean(axis=0).astype(np.float32)
+    if not patches:
+        return Embedding(vector)
+    own = np.array(rows, dtype=np.float32)  # a copy: rows of masked patches become NaN
+    own[~observed] = np.nan
+    return Embedding(vector, own, None if summary is None else np.ascontiguousarray(summary))

@@ -20,6 +20,10 @@ num_samples=N)`, the (N, horizon) paths it draws token by token, each series fro
 series' paths are exactly those of the official pipeline called on its padded values after
 `torch.manual_seed(series_seed(target, seed))` (seed: the request's, None without), alone or in any batch.
 
+Embeddings (`embed_batch`): the pipeline's own `ChronosPipeline.embed`, the encoder's rows of a batch's series: one
+per value (token) and the EOS token; so a "patch" is one value here (chronos_common.py takes each series' own rows).
+The encoder draws nothing: no seed is involved.
+
 `mean` is the pipeline's mean over the sample paths; quantiles are the pipeline's empirical quantiles
 of the samples (torch.quantile, linear interpolation), for any level. Missing values (NaN) and the
 left padding of shorter series are masked by the tokenizer.
@@ -37,8 +41,8 @@ import torch
 from transformers import LogitsProcessor, LogitsProcessorList
 from transformers.generation.logits_process import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
-from .base import Prediction, SeriesInput
-from .chronos_common import ChronosAdapter, to_predictions
+from .base import Embedding, Prediction, SeriesInput
+from .chronos_common import ChronosAdapter, float32_rows, series_embedding, to_predictions
 
 
 PAD_STEP = 64  # a few padded lengths up to the 512-value context: little padding, big groups
@@ -96,6 +100,21 @@ class PerSeriesSampler(LogitsProcessor):
 class ChronosT5Adapter(ChronosAdapter):
     pipeline_class = "ChronosPipeline"
     supports_samples = True
+    supports_embed = True
+    embed_patches = True
+    embed_patch_size = 1  # one token per value
+
+    def embed_batch(self, series: list[SeriesInput], patches: bool) -> list[Embedding]:
+        config = self.pipeline.tokenizer.config
+        contexts = [one.target[-config.context_length:] for one in series]  # what the tokenizer keeps
+        embeddings, _ = self.pipeline.embed([torch.from_numpy(context) for context in contexts])
+        rows = float32_rows(embeddings)  # (series, longest's values + EOS, dimension)
+        eos = config.use_eos_token and config.model_type == "seq2seq"  # when the tokenizer appends it
+        end = rows.shape[1] - int(eos)
+        return [
+            series_embedding(own[end - len(context):end], np.isfinite(context), own[end] if eos else None, patches)
+            for context, own in zip(contexts, rows)
+        ]
 
     def prepare(self) -> None:
         """Adds the per-series sampler to the `generate` call of the official ChronosModel.forward."""

@@ -28,6 +28,17 @@ patch are decoded autoregressively by the library (the contract caps them at 512
 the context at 2016 values (`ForecastModel.max_context_length`), under the 2048 the model pads to.
 TiRex takes no covariates; the control plane drops them with a warning (catalog flags all false) and
 the worker warns about any sent to /infer directly; this adapter never reads them.
+
+Embeddings (`embed_batch`, one vector per series): tirex-ts' own `tirex.models.embedding.TiRexEmbedding` (what its
+classification and regression heads train on), without its `data_augmentation` (whose statistics are standardised
+over the batch, so a series' vector would depend on its neighbours): every sLSTM block's hidden states of the series'
+patches of 32 values, averaged over the patches, L2-normalised per block, concatenated and layer-normed
+(blocks × embedding_dim values). Its constructor loads "NX-AI/TiRex" from the Hub by name, so it is built here
+around the model already loaded (`load_model` stood in for while it runs). It averages over the last
+ceil(length / 32) patches of the batch's tensor, so series are left-padded with NaN (masked, as the model pads a
+series alone) only to the next multiple of 32 and each padded length goes as one call: a series' vector is exactly
+the library's for it alone (runtime/tests/test_embeddings.py). The library gives no per-patch vectors (its
+`_embed_context` is private): `"granularity": "patch"` is refused for tirex.
 """
 
 from __future__ import annotations
@@ -36,12 +47,14 @@ import contextlib
 import logging
 import os
 import sys
+from collections import defaultdict
+from unittest import mock
 
 import numpy as np
 
 from ..quantiles import interpolate_levels
 from ..torch_device import torch_device
-from .base import Adapter, Prediction, SeriesInput
+from .base import Adapter, Embedding, Prediction, SeriesInput
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +62,8 @@ CHECKPOINT_FILE = "model.ckpt"  # the published layout (registry.py: WeightsLayo
 
 
 class TiRexAdapter(Adapter):
+    supports_embed = True
+
     def load(self) -> None:
         device = torch_device()
         if device == "cpu":
@@ -67,6 +82,7 @@ class TiRexAdapter(Adapter):
                 "%s/%s: catalog max_context %d exceeds the checkpoint's train_ctx_len %d; longer contexts are cut",
                 self.model_id, self.size, caps.max_context, model.config.train_ctx_len,
             )
+        self.embedding = _library_embedding(model, device)
         self.predict_batch([SeriesInput(np.arange(1.0, 65.0), {}, {}, {})], 1, (0.5,), "D")  # warm-up
 
     def predict_batch(
@@ -86,3 +102,35 @@ class TiRexAdapter(Adapter):
                 )
             )
         return predictions
+
+    @property
+    def embed_patch_size(self) -> int:
+        return self.model.config.input_patch_size
+
+    def embed_batch(self, series: list[SeriesInput], patches: bool) -> list[Embedding]:
+        import torch
+
+        if patches:
+            raise NotImplementedError("tirex-ts gives one embedding per series, none per patch")
+        size = self.embed_patch_size
+        groups: dict[int, list[int]] = defaultdict(list)  # padded length -> indices of its series
+        for index, one in enumerate(series):
+            groups[-(-len(one.target) // size) * size].append(index)
+        out: list = [None] * len(series)
+        for length, members in groups.items():
+            padded = np.full((len(members), 1, length), np.nan, dtype=np.float32)
+            for row, i in enumerate(members):
+                padded[row, 0, length - len(series[i].target):] = series[i].target
+            with torch.inference_mode():
+                vectors = self.embedding(torch.from_numpy(padded)).to(torch.float32).cpu().numpy()
+            for row, i in enumerate(members):
+                out[i] = Embedding(np.ascontiguousarray(vectors[row]))
+        return out
+
+
+def _library_embedding(model, device: str):
+    """tirex-ts' TiRexEmbedding around `model` (its constructor would load NX-AI/TiRex from the Hub by name)."""
+    import tirex.models.embedding as library
+
+    with mock.patch.object(library, "load_model", lambda **kwargs: model):
+        return library.TiRexEmbedding(device=device, data_augmentation=False)

@@ -1,6 +1,6 @@
 """The Serve deployment of one runtime group: the local worker's Worker, batched with @serve.batch.
 
-A replica answers POST /<group>/infer, /<group>/load and GET /<group>/models, /<group>/health with the
+A replica answers POST /<group>/infer, /<group>/embed, /<group>/load and GET /<group>/models, /<group>/health with the
 very payloads of the local worker (server.Worker), so the control plane's inference client is the same.
 Batching follows the local batcher's rules: a batch holds series of one key (model, size, horizon,
 quantiles, freq) only, at most max_series of them (a request with more spans several batches), and
@@ -133,12 +133,16 @@ class GroupDeployment:
         try:
             if request.method == "POST" and operation == "infer":
                 return _json(await self.worker.infer_payload(parse_json(await request.body()), None, request.headers.get("x-horizon-flow", "")))
+            if request.method == "POST" and operation == "embed":
+                return _json(await self.worker.embed_payload(parse_json(await request.body()), None, request.headers.get("x-horizon-flow", "")))
             if request.method == "POST" and operation == "load":
                 return _json(await self.worker.load_payload(parse_json(await request.body())))
             if request.method == "GET" and operation == "models":
                 return _json(self.worker.models_payload())
             if request.method == "GET" and operation == "health":
                 return _json({**self.worker.health_payload(), "node": _node_id()})
+            if request.method == "POST" and operation in ("aggregate", "reconcile") and request.url.path.rstrip("/").endswith(f"/hierarchy/{operation}"):
+                return _json(await self.worker.hierarchy_payload(operation, parse_json(await request.body())))
             return _json({"error": {"code": "not_found", "detail": f"no route {request.method} {request.url.path}"}}, 404)
         except ProtocolError as exc:
             return _json({"error": {"code": exc.code, "detail": exc.detail}}, exc.status)
