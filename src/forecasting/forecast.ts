@@ -223,6 +223,14 @@ export async function runForecast(
   inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, onTiming?: (timing: Record<string, number>) => void,
   pulls?: PullManager,
 ): Promise<ForecastResult> {
+  return (await forecastWithAnswer(inference, registry, plan, onTiming, pulls)).result;
+}
+
+/** runForecast, with the worker's answer as it came (a hierarchy reads its series' in-sample fitted values: hierarchy.ts). */
+export async function forecastWithAnswer(
+  inference: InferenceClient, registry: ModelRegistry, plan: ForecastPlan, onTiming?: (timing: Record<string, number>) => void,
+  pulls?: PullManager,
+): Promise<{ result: ForecastResult; answer: InferResponse }> {
   // a job accepted while its weights (or those of the prism members it names) were missing waits for their pull (auto-pull)
   for (const { model, size } of plan.prism_members ?? [plan]) {
     if (pulls && registry.weightsMissing(model, size)) {
@@ -240,7 +248,7 @@ export async function runForecast(
   const result = toContract(plan, answer);
   if (plan.model === PRISM_ID) result.prism = prismInfo(registry, plan);
   if (plan.backtest && backtest) result.metrics = { ...scoreBacktest(plan.backtest, backtest, [...plan.quantiles].sort((a, b) => a - b)) };
-  return result;
+  return { result, answer };
 }
 
 /** The model call of a plan: what goes to the worker (or prism). */
