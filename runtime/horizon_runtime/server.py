@@ -20,8 +20,6 @@ from .batcher import BatchFailed, BatchKey, MicroBatcher
 from .catalog import Catalog
 from .hierarchy import aggregate_payload
 from .hierarchy_reconcile import reconcile_payload
-from .hierarchy import aggregate_payload
-from .hierarchy_reconcile import reconcile_payload
 from .model_store import ModelStore
 from .protocol import (
     ProtocolError, bad_request, encode_embeddings, encode_predictions, json_object, parse_embed_request, parse_infer_request, resolve_model,
@@ -99,7 +97,6 @@ class Worker:
     ):
         self.catalog = catalog
         self.group = group
-        self.executor = executor  # also the hierarchy endpoints' pandas work (hierarchy_payload)
         self.executor = executor  # also the hierarchy endpoints' pandas work (hierarchy_payload)
         self.store = ModelStore(catalog, group, executor, memory_budget)
         self.batcher = MicroBatcher(
@@ -365,15 +362,6 @@ class Worker:
     async def hierarchy(self, request: web.Request) -> web.Response:
         return _json(await self.hierarchy_payload(request.match_info["operation"], await _json_body(request)))
 
-    async def hierarchy_payload(self, operation: str, body) -> dict:
-        """POST /hierarchy/aggregate and /hierarchy/reconcile (docs/runtime-protocol.md "Hierarchies"): hierarchicalforecast's
-        pandas and numpy work, in the executor like the predictions, so the event loop keeps answering."""
-        work = aggregate_payload if operation == "aggregate" else reconcile_payload
-        return await asyncio.get_running_loop().run_in_executor(self.executor, work, json_object(body))
-
-    async def hierarchy(self, request: web.Request) -> web.Response:
-        return _json(await self.hierarchy_payload(request.match_info["operation"], await _json_body(request)))
-
     async def metrics(self, request: web.Request) -> web.Response:
         return web.Response(body=metrics.exposition(), headers={"content-type": metrics.CONTENT_TYPE})
 
@@ -385,6 +373,5 @@ class Worker:
         app.router.add_post("/load", self.load)
         app.router.add_get("/models", self.models)
         app.router.add_get("/health", self.health)
-        app.router.add_post("/hierarchy/{operation:aggregate|reconcile}", self.hierarchy)
         app.router.add_post("/hierarchy/{operation:aggregate|reconcile}", self.hierarchy)
         return app

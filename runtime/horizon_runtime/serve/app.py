@@ -143,8 +143,6 @@ class GroupDeployment:
                 return _json({**self.worker.health_payload(), "node": _node_id()})
             if request.method == "POST" and operation in ("aggregate", "reconcile") and request.url.path.rstrip("/").endswith(f"/hierarchy/{operation}"):
                 return _json(await self.worker.hierarchy_payload(operation, parse_json(await request.body())))
-            if request.method == "POST" and operation in ("aggregate", "reconcile") and request.url.path.rstrip("/").endswith(f"/hierarchy/{operation}"):
-                return _json(await self.worker.hierarchy_payload(operation, parse_json(await request.body())))
             return _json({"error": {"code": "not_found", "detail": f"no route {request.method} {request.url.path}"}}, 404)
         except ProtocolError as exc:
             return _json({"error": {"code": exc.code, "detail": exc.detail}}, exc.status)
