@@ -44,6 +44,7 @@ ADAPTERS: dict[str, AdapterRef] = {
     "moirai-2": AdapterRef("horizon_runtime.adapters.moirai_2", "Moirai2Adapter", ("uni2ts",)),
     "tabpfn-ts": AdapterRef("horizon_runtime.adapters.tabpfn_ts", "TabPFNTSAdapter", ("tabpfn_time_series", "tabpfn")),
     "tirex": AdapterRef("horizon_runtime.adapters.tirex", "TiRexAdapter", ("tirex",)),
+    "tirex-2": AdapterRef("horizon_runtime.adapters.tirex_2", "TiRex2Adapter", ("tirex2",)),
     "yug": AdapterRef("horizon_runtime.adapters.yug", "YugAdapter", ("yug",)),
     "toto-2": AdapterRef("horizon_runtime.adapters.toto_2", "Toto2Adapter", ("toto2",)),
 }

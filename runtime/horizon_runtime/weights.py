@@ -119,6 +119,9 @@ ADAPTER_LAYOUTS: dict[str, WeightsLayout] = {
     "tabpfn-ts": WeightsLayout((), ("*.safetensors", "*.ckpt")),
     # TiRex: the published repo holds one Lightning model.ckpt (hyper-parameters inside).
     "tirex": WeightsLayout(("model.ckpt",), ()),
+    # TiRex-2: config.json and model.safetensors (the repo also keeps the legacy model-config.yaml and model.ckpt,
+    # which tirex2.load_model reads only when the current files are missing; a pull fetches only these two).
+    "tirex-2": WeightsLayout(("config.json", "model.safetensors"), ()),
     "yug": HF_LAYOUT,
     "toto-2": HF_LAYOUT,
 }
