@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 const LFS_SUFFIXES = ['.safetensors', '.ckpt', '.bin', '.onnx', '.pt'];
 
 interface HubFile { path: string; content: Buffer; blobId: string; lfs?: { sha256: string; pointerSize: number } }
-interface Repo { id: string; commit: string; files: Map<string, HubFile>; gated: boolean }
+interface Repo { id: string; commit: string; files: Map<string, HubFile>; gated: boolean; branches: Set<string> }
 
 export interface RepoSource {
   /** a directory whose files (recursively) are the repo's */
@@ -26,6 +26,8 @@ export interface RepoSource {
   /** more files, e.g. a README.md or a .gitattributes the adapter does not need */
   extra?: Record<string, string | Buffer>;
   gated?: boolean;
+  /** branch or tag names besides `main` that resolve to the repo's one commit (a catalog `revision` such as r1.1) */
+  branches?: string[];
 }
 
 export interface StandInOptions {
@@ -71,7 +73,7 @@ export class HubStandIn {
       if (source.dir) for (const path of walk(source.dir)) files.set(path, hubFile(path, readFileSync(join(source.dir, path))));
       for (const [path, content] of Object.entries(source.extra ?? {})) files.set(path, hubFile(path, Buffer.from(content)));
       const commit = createHash('sha1').update(id).update([...files.values()].map((f) => `${f.path}:${f.blobId}`).sort().join('\n')).digest('hex');
-      this.repos.set(id, { id, commit, files, gated: source.gated ?? false });
+      this.repos.set(id, { id, commit, files, gated: source.gated ?? false, branches: new Set(source.branches ?? []) });
     }
   }
 
@@ -127,7 +129,7 @@ export class HubStandIn {
     return undefined;
   }
 
-  private commitOf(repo: Repo, rev: string): boolean { return rev === 'main' || rev === repo.commit; }
+  private commitOf(repo: Repo, rev: string): boolean { return rev === 'main' || rev === repo.commit || repo.branches.has(rev); }
 
   private handle(method: string, path: string, authorization: string | undefined, range: string | undefined, res: ServerResponse): void {
     const authorised = (repo: Repo) => !repo.gated || (authorization?.startsWith('Bearer ') && this.tokens.has(authorization.slice(7)));

@@ -23,7 +23,7 @@ const extraFiles = files.filter((f) => /-(ray|test)\.txt$/.test(f));
 const groups = files.filter((f) => !/-(first|ray|test)\.txt$/.test(f)).map((f) => f.slice(0, -'.txt'.length));
 
 test('the groups and their extras are the files runtime/setup.sh reads', () => {
-  assert.deepEqual(groups.sort(), ['core', 'timesfm1']);
+  assert.deepEqual(groups.sort(), ['core', 'granite', 'timesfm1']);
   assert.deepEqual(extraFiles.sort(), ['core-ray.txt', 'core-test.txt', 'timesfm1-ray.txt']);
 });
 
@@ -89,7 +89,7 @@ for name, version in pins.items():
 print(json.dumps(missing))
 `;
 
-for (const group of ['core', 'timesfm1']) {
+for (const group of ['core', 'timesfm1', 'granite']) {
   test(`runtime/requirements/${group}.txt is complete without its extras (pip check of its pins)`, () => {
     const python = join(ROOT, 'runtime', `.venv-${group}`, 'bin', 'python');
     assert.ok(existsSync(python), `runtime/.venv-${group} is missing: run bash scripts/setup-test.sh`);

@@ -47,6 +47,8 @@ ADAPTERS: dict[str, AdapterRef] = {
     "tirex-2": AdapterRef("horizon_runtime.adapters.tirex_2", "TiRex2Adapter", ("tirex2",)),
     "yug": AdapterRef("horizon_runtime.adapters.yug", "YugAdapter", ("yug",)),
     "toto-2": AdapterRef("horizon_runtime.adapters.toto_2", "Toto2Adapter", ("toto2",)),
+    "flowstate": AdapterRef("horizon_runtime.adapters.flowstate", "FlowStateAdapter", ("tsfm_public",)),
+    "patchtst-fm": AdapterRef("horizon_runtime.adapters.patchtst_fm", "PatchTSTFMAdapter", ("tsfm_public",)),
 }
 
 

@@ -124,6 +124,9 @@ ADAPTER_LAYOUTS: dict[str, WeightsLayout] = {
     "tirex-2": WeightsLayout(("config.json", "model.safetensors"), ()),
     "yug": HF_LAYOUT,
     "toto-2": HF_LAYOUT,
+    # granite-tsfm (runtime group granite): save_pretrained's config.json + model.safetensors
+    "flowstate": HF_LAYOUT,
+    "patchtst-fm": HF_LAYOUT,
 }
 
 
