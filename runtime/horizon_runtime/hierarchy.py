@@ -7,6 +7,7 @@ Three forms of request (the control plane has validated them; a body that fails 
   label values joined with "/" (what `aggregate` names them): "north", "north/n1".
 - aggregates (+ names): node name → indices of the input series it sums; the bottom nodes are the series.
 - temporal (hierarchy_temporal.py): each series with its sums over k consecutive steps.
+The endpoints' payloads are hierarchy_api.py's.
 
 A node's value at a step is the sum of its series that have a value there (`aggregate` drops missing
 rows); a step where none has one is missing (null).
@@ -250,20 +251,3 @@ def aggregate_explicit(series: list[Series], body: dict) -> tuple[list[Node], np
 def _smallest_holder(sets: dict[str, frozenset[int]], order: list[str], members: frozenset[int], strict: bool) -> str | None:
     holders = [name for name in order if (sets[name] > members if strict else sets[name] >= members)]
     return min(holders, key=lambda name: len(sets[name])) if holders else None  # min: the first among equals
-
-
-def aggregate_payload(body: dict) -> dict:
-    """The answer of POST /hierarchy/aggregate (runs in the worker's executor: pandas work)."""
-    series = parse_series(body)
-    forms = [form for form in ("labels", "aggregates", "temporal") if body.get(form) is not None]
-    if len(forms) != 1:
-        raise bad_request(f"give exactly one of 'labels' (with 'levels'), 'aggregates' or 'temporal'; got {forms or 'none'}")
-    base64 = body.get("encoding") == "base64"
-    if forms == ["temporal"]:
-        from .hierarchy_temporal import aggregate_temporal
-
-        nodes = aggregate_temporal(series, body)
-        return {"nodes": [node.wire(base64) for node in nodes], "S": None, "tags": None}
-    nodes, S, tags = (aggregate_labels if forms == ["labels"] else aggregate_explicit)(series, body)
-    return {"nodes": [node.wire(base64) for node in nodes], "S": S.tolist(), "tags": tags}
-

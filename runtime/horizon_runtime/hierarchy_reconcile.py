@@ -38,6 +38,7 @@ FALLBACK = "wls_struct"
 # mint_cov's singularity is checked by the rank of the residuals' covariance up to this many nodes
 RANK_CHECK_MAX_NODES = 2000
 _MODEL = "base"  # the base forecasts' column in the library's frames
+NO_IN_SAMPLE = "the model gave no in-sample fitted values"
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Reconcile:
     mean: np.ndarray  # (nodes, horizon)
     base_quantiles: dict[float, np.ndarray]  # level q → (nodes, horizon)
     in_sample: list[InSample] | None
+    no_in_sample: str = "the model gave no in-sample fitted values"  # why in_sample is None, for the fallbacks' warnings
 
 
 def _top_down_kind(method: str) -> str | None:
@@ -151,6 +153,12 @@ def _parse_in_sample(raw, nodes: int) -> list[InSample] | None:
 
 def parse_reconcile(body: dict) -> Reconcile:
     node_ids, S, tags = _parse_structure(body)
+    mean, base_quantiles = _parse_forecasts(body, len(node_ids))
+    return settings(body, node_ids, S, tags, mean, base_quantiles, _parse_in_sample(body.get("in_sample"), len(node_ids)))
+
+
+def settings(body: dict, node_ids, S, tags, mean, base_quantiles, in_sample, no_in_sample: str = NO_IN_SAMPLE) -> Reconcile:
+    """The request's method, intervals, reconcile_level, quantiles and seed, checked, with the structure and forecasts."""
     method, intervals = body.get("method", "mint_shrink"), body.get("intervals", "normality")
     if method not in METHODS:
         raise bad_request(f"'method' {method!r} is not one of {', '.join(METHODS)}")
@@ -165,12 +173,11 @@ def parse_reconcile(body: dict) -> Reconcile:
     seed = body.get("seed", 0)
     if type(seed) is not int or seed < 0:
         raise bad_request("'seed' must be a non-negative integer")
-    mean, base_quantiles = _parse_forecasts(body, len(node_ids))
     for q in quantiles:
         if q != 0.5 and not (_has(base_quantiles, q) and _has(base_quantiles, 1 - q)):
             raise bad_request(f"quantile {q}: the base forecasts need both {q} and {round(1 - q, 12)} (the interval's two bounds)")
     return Reconcile(node_ids, S, tags, method, intervals, level, tuple(float(q) for q in quantiles), seed, mean,
-                     base_quantiles, _parse_in_sample(body.get("in_sample"), len(node_ids)))
+                     base_quantiles, in_sample, no_in_sample)
 
 
 def _has(quantiles: dict[float, np.ndarray], q: float) -> bool:
@@ -195,7 +202,7 @@ def _aligned(req: Reconcile, values) -> np.ndarray:
 def _residual_problem(req: Reconcile) -> str | None:
     """Why the in-sample residuals cannot be used (None: they can)."""
     if req.in_sample is None:
-        return "the model gave no in-sample fitted values"
+        return req.no_in_sample
     for node, entry in zip(req.node_ids, req.in_sample):
         if entry.fitted is None:
             return f"node '{node}' has no in-sample fitted values"
@@ -206,7 +213,7 @@ def _residual_problem(req: Reconcile) -> str | None:
 
 def _history_problem(req: Reconcile) -> str | None:
     if req.in_sample is None:
-        return "no in-sample history was given"
+        return req.no_in_sample
     empty = next((node for node, entry in zip(req.node_ids, req.in_sample) if not np.isfinite(entry.target).any()), None)
     return None if empty is None else f"node '{empty}' has no in-sample value"
 
@@ -293,16 +300,39 @@ def frames(req: Reconcile, levels: list[float] | None, with_history: bool):
     return pd.DataFrame(Y_hat), S_df, tags, Y_df
 
 
-def run(req: Reconcile, method: str, intervals: str) -> tuple[np.ndarray, dict[float, np.ndarray]]:
-    """One HierarchicalReconciliation.reconcile: the reconciled means (nodes, horizon) and requested quantiles."""
+def temporal_frames(req: Reconcile, levels: list[float] | None):
+    """Y_hat_df, S_df and tags of the library's temporal reconciliation (hierarchy_temporal.py): a row per (period, series), `temporal_id` the period;
+    `ds` the period's first step, offset per series so that the library's sort by (period, ds) keeps the series' order."""
+    import pandas as pd
+
+    periods, count = req.mean.shape
+    horizon = req.S.shape[1]
+    first_step = req.S.argmax(axis=1)
+    Y_hat = {"unique_id": np.tile(np.arange(count), periods).astype(str), "temporal_id": np.repeat(np.asarray(req.node_ids, dtype=object), count),
+             "ds": (np.arange(count)[None, :] * horizon + first_step[:, None]).ravel(), _MODEL: req.mean.ravel()}
+    if levels is not None:
+        for q in _pairs(req):
+            Y_hat[f"{_MODEL}-lo-{interval_level(q)}"] = _get(req.base_quantiles, q).ravel()
+            Y_hat[f"{_MODEL}-hi-{interval_level(q)}"] = _get(req.base_quantiles, 1 - q).ravel()
+    S_df = pd.DataFrame(req.S, columns=req.node_ids[-horizon:])
+    S_df.insert(0, "temporal_id", req.node_ids)
+    return pd.DataFrame(Y_hat), S_df, {level: np.asarray(ids, dtype=object) for level, ids in req.tags.items()}
+
+
+def run(req: Reconcile, method: str, intervals: str, temporal: bool = False) -> tuple[np.ndarray, dict[float, np.ndarray]]:
+    """One HierarchicalReconciliation.reconcile: the reconciled means (nodes, horizon) and requested quantiles. temporal: the
+    library's temporal reconciliation (hierarchy_temporal.py: the nodes are periods, the "horizon" the series)."""
     levels = sorted({interval_level(q) for q in req.quantiles}) or None
     if levels is not None and intervals != "bootstrap" and not _pairs(req):
         levels = None  # only the median, without the base spread: the normal median, which is the mean
-    with_history = needs_history(method) or (levels is not None and intervals != "normality")
-    Y_hat_df, S_df, tags, Y_df = frames(req, levels, with_history)
+    if temporal:
+        (Y_hat_df, S_df, tags), Y_df, extra = temporal_frames(req, levels), None, {"temporal": True, "id_time_col": "temporal_id"}
+    else:
+        with_history = needs_history(method) or (levels is not None and intervals != "normality")
+        (Y_hat_df, S_df, tags, Y_df), extra = frames(req, levels, with_history), {}
     hrec = library().core.HierarchicalReconciliation([reconciler(method, req.reconcile_level)])
     out = hrec.reconcile(Y_hat_df=Y_hat_df, tags=tags, S_df=S_df, Y_df=Y_df, level=None if levels is None else list(levels),
-                         intervals_method=intervals, seed=req.seed)
+                         intervals_method=intervals, seed=req.seed, **extra)
     name = next(iter(hrec.execution_times))
     shape = req.mean.shape
     mean = out[name].to_numpy(dtype=np.float64).reshape(shape)
@@ -313,9 +343,16 @@ def run(req: Reconcile, method: str, intervals: str) -> tuple[np.ndarray, dict[f
     return mean, quantiles
 
 
-def reconcile_payload(body: dict) -> dict:
-    """The answer of POST /hierarchy/reconcile (runs in the worker's executor)."""
-    req = parse_reconcile(json_object(body))
+def reconcile_cross_sectional(body: dict) -> dict:
+    """POST /hierarchy/reconcile with node_ids, S and tags (hierarchy_api.py)."""
+    req = parse_reconcile(body)
+    mean, quantiles, method, intervals, warnings = reconcile_with_fallbacks(req)
+    return answer(req, mean, quantiles, method, intervals, warnings, body.get("encoding") == "base64")
+
+
+def reconcile_with_fallbacks(req: Reconcile, temporal: bool = False):
+    """(mean, quantiles, method, intervals, warnings): `plan`'s method and intervals, then, while the library fails, the
+    intervals and the method falling back in turn."""
     method, intervals, warnings = plan(req)
     attempts = [(method, intervals)]
     if req.quantiles and intervals != "normality" and _top_down_kind(method) != "forecast_proportions":
@@ -324,7 +361,7 @@ def reconcile_payload(body: dict) -> dict:
         attempts.append((FALLBACK, "normality" if req.quantiles else intervals))
     for attempt, (method, intervals) in enumerate(attempts):
         try:
-            mean, quantiles = run(req, method, intervals)
+            mean, quantiles = run(req, method, intervals, temporal)
             if not (np.isfinite(mean).all() and all(np.isfinite(v).all() for v in quantiles.values())):
                 raise ValueError("it gave non-finite values")
             break
@@ -334,15 +371,21 @@ def reconcile_payload(body: dict) -> dict:
             after, after_intervals = attempts[attempt + 1]
             with_ = (lambda i: f" with {i} intervals" if req.quantiles else "")  # noqa: E731
             warnings.append(f"{method}{with_(intervals)} failed ({type(exc).__name__}: {exc}); {after}{with_(after_intervals)} instead")
-    return answer(req, mean, quantiles, method, intervals, warnings, body.get("encoding") == "base64")
+    return mean, quantiles, method, intervals, warnings
+
+
+def monotone(req: Reconcile, mean: np.ndarray, quantiles: dict[float, np.ndarray]) -> dict[float, np.ndarray]:
+    """The requested quantiles sorted per step across levels: they never cross."""
+    ordered = sorted(req.quantiles)
+    rows = make_monotone(np.stack([quantiles[q] for q in ordered])) if ordered else np.empty((0, *mean.shape))
+    return {q: rows[row] for row, q in enumerate(ordered)}
 
 
 def answer(req: Reconcile, mean, quantiles, method: str, intervals: str, warnings: list[str], base64: bool) -> dict:
-    ordered = sorted(req.quantiles)
-    rows = make_monotone(np.stack([quantiles[q] for q in ordered])) if ordered else np.empty((0, *mean.shape))
+    quantiles = monotone(req, mean, quantiles)
     encode = encode_values if base64 else (lambda a: a)
     reconciled = [
-        {"mean": encode(mean[node]), "quantiles": {quantile_key(q): encode(rows[ordered.index(q), node]) for q in req.quantiles}}
+        {"mean": encode(mean[node]), "quantiles": {quantile_key(q): encode(quantiles[q][node]) for q in req.quantiles}}
         for node in range(mean.shape[0])
     ]
     return {"reconciled": reconciled, "method": method, "intervals": intervals, "warnings": warnings}

@@ -18,8 +18,7 @@ from . import explain, metrics
 from .adapters.base import Embedding, Prediction, SeriesInput
 from .batcher import BatchFailed, BatchKey, MicroBatcher
 from .catalog import Catalog
-from .hierarchy import aggregate_payload
-from .hierarchy_reconcile import reconcile_payload
+from .hierarchy_api import aggregate_payload, reconcile_payload
 from .model_store import ModelStore
 from .protocol import (
     ProtocolError, bad_request, encode_embeddings, encode_predictions, json_object, parse_embed_request, parse_infer_request, resolve_model,

@@ -18,8 +18,8 @@ from hierarchicalforecast.methods import ERM, BottomUp, MiddleOut, MinTrace, Top
 from hierarchicalforecast.utils import aggregate
 
 from horizon_runtime.errors import ProtocolError
-from horizon_runtime.hierarchy import aggregate_payload
-from horizon_runtime.hierarchy_reconcile import answer, parse_reconcile, reconcile_payload
+from horizon_runtime.hierarchy_api import aggregate_payload, reconcile_payload
+from horizon_runtime.hierarchy_reconcile import answer, parse_reconcile
 
 # total → 2 regions → 5 stores; the input series are the stores
 LABELS = [{"region": "north", "store": "n1"}, {"region": "north", "store": "n2"}, {"region": "south", "store": "s1"},
@@ -306,3 +306,100 @@ def test_both_endpoints_over_http(worker):
     assert status == 400 and error["error"]["code"] == "bad_request" and "'method'" in error["error"]["detail"]
     status, error = worker.call("POST", "/hierarchy/aggregate", {"series": series})
     assert status == 400 and error["error"]["code"] == "bad_request"
+
+
+# temporal: hourly series with days (k=24) and 3-day periods (k=72); a 144-step horizon is 2 of those, 6 days
+TEMPORAL = [{"name": "D", "k": 24}, {"name": "D3", "k": 72}]
+
+
+def _temporal_case(count: int = 3, seed: int = 3):
+    rng = np.random.default_rng(seed)
+    base = []
+    for _ in range(count):
+        for k in (72, 24, 1):  # coarsest first, then the series itself
+            mean = rng.normal(10 * k, k, 144 // k)
+            spread = np.abs(rng.normal(2 * np.sqrt(k), 1, 144 // k))
+            base.append({"mean": mean, "quantiles": {0.1: mean + Z[0.1] * spread, 0.9: mean + Z[0.9] * spread}})
+    return base
+
+
+def temporal_body(base, method="wls_struct", intervals="normality", quantiles=(0.1, 0.5, 0.9)) -> dict:
+    return {"temporal": TEMPORAL, "method": method, "intervals": intervals, "quantiles": list(quantiles), "reconcile_level": "D",
+            "base": [{"mean": b["mean"].tolist(), "quantiles": {str(q): v.tolist() for q, v in b["quantiles"].items()}} for b in base]}
+
+
+def library_temporal(base, series: int, reconciler) -> dict:
+    """hierarchicalforecast's temporal reconciliation of one series, on frames built by hand: {q or 'mean': [3 levels' arrays]}."""
+    from hierarchicalforecast.utils import aggregate_temporal
+
+    _, S_df, tags = aggregate_temporal(pd.DataFrame({"unique_id": "s", "ds": np.arange(144), "y": 0.0}), {"D3": 72, "D": 24, "hour": 1})
+    rows = []
+    for level, k in (("D3", 72), ("D", 24), ("hour", 1)):
+        forecast = base[series * 3 + [72, 24, 1].index(k)]
+        for p in range(144 // k):
+            rows.append({"unique_id": "s", "temporal_id": f"{level}-{p + 1}", "ds": p * k, "m": forecast["mean"][p],
+                         "m-lo-80": forecast["quantiles"][0.1][p], "m-hi-80": forecast["quantiles"][0.9][p]})
+    out = HierarchicalReconciliation([reconciler]).reconcile(
+        Y_hat_df=pd.DataFrame(rows), S_df=S_df, tags=tags, level=[0, 80], temporal=True, id_time_col="temporal_id")
+    name = [c for c in out.columns if c.startswith("m/") and "-lo-" not in c and "-hi-" not in c][0]
+    by_level = lambda column: [out[out["temporal_id"].str.startswith(f"{lv}-")][column].to_numpy() for lv in ("D3", "D", "hour")]  # noqa: E731
+    return {"mean": by_level(name), 0.1: by_level(f"{name}-lo-80"), 0.5: by_level(f"{name}-lo-0"), 0.9: by_level(f"{name}-hi-80")}
+
+
+@pytest.mark.parametrize("method", ["bottom_up", "ols", "wls_struct"])
+def test_temporal_parity_with_hierarchicalforecast(method):
+    base = _temporal_case()
+    got = reconcile_payload(temporal_body(base, method))
+    assert (got["method"], got["intervals"], got["warnings"]) == (method, "normality", [])
+    assert len(got["reconciled"]) == len(base)
+    reconciler = {"bottom_up": BottomUp, "ols": lambda: MinTrace("ols"), "wls_struct": lambda: MinTrace("wls_struct")}[method]()
+    for series in range(3):
+        wanted = library_temporal(base, series, reconciler)
+        for level in range(3):
+            entry = got["reconciled"][series * 3 + level]
+            np.testing.assert_allclose(entry["mean"], wanted["mean"][level], rtol=1e-12, atol=1e-9)
+            for q in (0.1, 0.5, 0.9):
+                np.testing.assert_allclose(entry["quantiles"][str(q)], wanted[q][level], rtol=1e-12, atol=1e-9)
+        hours, days, periods = (np.asarray(got["reconciled"][series * 3 + level]["mean"]) for level in (2, 1, 0))
+        np.testing.assert_allclose(days, hours.reshape(6, 24).sum(axis=1), rtol=0, atol=1e-9)  # coherent in time
+        np.testing.assert_allclose(periods, hours.reshape(2, 72).sum(axis=1), rtol=0, atol=1e-9)
+
+
+def test_temporal_fallbacks_and_400s():
+    base = _temporal_case(count=1)
+    got = reconcile_payload(temporal_body(base, "mint_shrink", "bootstrap"))
+    assert (got["method"], got["intervals"]) == ("wls_struct", "normality") and len(got["warnings"]) == 2, got["warnings"]
+    assert all("no in-sample values" in w for w in got["warnings"])
+    short = temporal_body(base)
+    short["base"][2]["mean"] = short["base"][2]["mean"][:100]
+    for bad, words in [(short, "whole periods"), (temporal_body(base) | {"temporal": [{"name": "D", "k": 1}]}, "temporal[0]"),
+                       (temporal_body(base) | {"base": temporal_body(base)["base"][:2]}, "3 forecasts per series")]:
+        with pytest.raises(ProtocolError) as error:
+            reconcile_payload(bad)
+        assert error.value.status == 400 and words in error.value.detail, error.value.detail
+
+
+def test_temporal_aggregate_counts_periods_back_from_the_last_step():
+    hours = [float(v) for v in range(1, 151)]  # 150 steps: 6 whole days back from the end (6 steps before them left out)
+    other = [None] * 4 + [1.0] * 146
+    other[100] = None  # a missing hour: its day and its 3-day period are missing
+    got = as_json(aggregate_payload({"series": [{"target": hours}, {"target": other, "start": 0}], "temporal": TEMPORAL}))
+    nodes = {n["id"]: n for n in got["nodes"]}
+    assert [n["id"] for n in got["nodes"]] == ["series[0]/D3", "series[0]/D", "series[0]", "series[1]/D3", "series[1]/D", "series[1]"]
+    assert got["S"] is None and got["tags"] is None
+    assert (nodes["series[0]/D"]["start"], nodes["series[0]/D"]["k"], nodes["series[0]/D"]["parent"]) == (6, 24, "series[0]/D3")
+    assert nodes["series[0]/D"]["target"] == [float(sum(range(7 + 24 * d, 31 + 24 * d))) for d in range(6)]
+    assert nodes["series[0]/D3"]["target"] == [float(sum(range(7 + 72 * p, 79 + 72 * p))) for p in range(2)]
+    assert (nodes["series[0]"]["parent"], nodes["series[0]"]["k"], nodes["series[0]"]["target"]) == ("series[0]/D", 1, hours)
+    assert nodes["series[1]/D"]["target"] == [24.0, 24.0, 24.0, None, 24.0, 24.0] and nodes["series[1]/D3"]["target"] == [72.0, None]
+    assert nodes["series[1]"]["start"] == 4 and len(nodes["series[1]"]["target"]) == 146
+    with pytest.raises(ProtocolError) as error:
+        aggregate_payload({"series": [{"target": hours[:50]}], "temporal": TEMPORAL})
+    assert "fewer than one period of temporal level 'D3'" in error.value.detail
+
+
+def test_temporal_reconcile_over_http(worker):
+    base = _temporal_case(count=2)
+    status, got = worker.call("POST", "/hierarchy/reconcile", temporal_body(base, "ols"))
+    assert status == 200, got
+    assert got == as_json(reconcile_payload(temporal_body(base, "ols")))

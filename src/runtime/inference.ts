@@ -384,6 +384,12 @@ export class InferenceClient {
     return this.call<string>(group, '/infer', body, undefined, currentRequest()?.requestId, true);
   }
 
+  /** A call to another operation of the group's worker (the hierarchy endpoints: runtime/hierarchy.ts), answering its JSON: the
+   * worker picked, the request id and the errors as for a model call, without the fair gate (no model runs in it). */
+  post<T>(group: string, path: string, body: unknown): Promise<T> {
+    return this.call<T>(group, path, body);
+  }
+
   /** Loads the model in every ready worker of the group (a warm-up must warm whichever serves next);
    * the answer is the first worker's, `already_loaded` only when every worker had it, `load_ms` the longest. */
   async load(group: string, model: string, size: string): Promise<LoadResponse> {
