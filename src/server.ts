@@ -17,6 +17,7 @@ import { runForecast, type ForecastPlan } from './forecasting/forecast.ts';
 import type { CrossValidationBody } from './forecasting/cross-validation.ts';
 import { runCrossValidationJob } from './jobs/cross-validation-job.ts';
 import { runAnomalyJob } from './jobs/anomaly-job.ts';
+import { runEmbeddingJobAttempt } from './jobs/embedding-job.ts';
 import type { AnomaliesBody } from './forecasting/anomalies.ts';
 import { chunkingFor } from './jobs/chunks.ts';
 import { WorkerWaitingInference } from './jobs/worker-wait.ts';
@@ -102,6 +103,10 @@ function jobExecutor(deps: JobDeps): JobExecutor {
     }
     // the account's private models are in the catalog for its job, as for its requests
     const privateModels = await fineTuning.privateModels.entries(accountId);
+    if (kind === 'embeddings') { // one /embed call, never chunked by estimate nor planned in a thread (jobs/embedding-job.ts)
+      const wait = { waitMs: config.jobWorkerWaitMs, whenReady: backend.whenReady?.bind(backend), signal: stopping };
+      return runEmbeddingJobAttempt(request, jobId, { registry, pulls, shared: inference, wait, logger: log, privateModels });
+    }
     // a large stored plan (store/job-payloads.ts) is read in a forecast thread: one plain model call runs from
     // the thread's encoded requests (jobs/threaded-job.ts), anything else is parsed here
     if (request instanceof JsonText) {

@@ -16,7 +16,8 @@ import { monthlyDates, startTestServer, type TestServer } from './helpers.ts';
 import { freePort } from './free-port.ts';
 
 const BIN = new URL('../bin/horizon.mjs', import.meta.url).pathname;
-const TOOLS = ['cross_validate', 'detect_anomalies', 'forecast', 'job_status', 'list_models'];
+// embed_series is tested where the server has weights to embed with: test/api.embeddings.test.ts
+const TOOLS = ['cross_validate', 'detect_anomalies', 'embed_series', 'forecast', 'job_status', 'list_models'];
 
 const N = 48;
 const target = Array.from({ length: N }, (_, i) => Math.round(100 + 10 * Math.sin((2 * Math.PI * i) / 12) + i + ((i * 7) % 5)));
@@ -84,7 +85,7 @@ for (const [name, transportFor] of Object.entries(transports)) {
       assert.ok(!(await call(client, 'list_models', {})).isError);
     });
 
-    it('lists the five tools, each with an input schema', async () => {
+    it('lists the six tools, each with an input schema', async () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
       for (const tool of tools) {

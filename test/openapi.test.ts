@@ -122,9 +122,14 @@ describe('OpenAPI document', () => {
         const documented = op.responses[String(res.status)]?.content?.['application/json']?.example;
         assert.ok(documented, `${method.toUpperCase()} ${path}: no response example for ${res.status}`);
         // the backtest and model "auto" examples answer the same shape plus their own fields (metrics, auto)
-        if (name !== 'backtest' && name !== 'auto' && name !== 'prism_members') {
+        if (name !== 'backtest' && name !== 'auto' && name !== 'prism_members' && name !== 'patches') {
           assert.deepEqual(shape(res.body), shape(documented), `${method.toUpperCase()} ${path} example ${name}: the response example's shape`);
         } else if (name === 'backtest') assert.ok(res.body.metrics?.aggregate, 'the backtest example returns metrics');
+        else if (name === 'patches') {
+          // embeddings with granularity "patch": the same shape plus each series' patch vectors and summary token
+          const embeddings = res.body.embeddings.map(({ patches, summary, ...e }: Json) => { assert.ok(patches.length && summary.length); return e; });
+          assert.deepEqual(shape({ ...res.body, embeddings }), shape(documented), `${method.toUpperCase()} ${path} example patches: the shape plus patches`);
+        }
         else if (name === 'prism_members') {
           // prism's answer names its members and where the pool came from (issue 35)
           const { prism, ...rest } = res.body;

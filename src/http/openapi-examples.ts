@@ -187,7 +187,43 @@ const fineTuningSummary = {
   final_loss: 0.41, final_validation_loss: 0.44, train_seconds: 2.1, steps_per_second: 4.76, device: 'cpu',
 };
 
+// series embeddings (POST /v1/embeddings): answers of the tiny random-weight chronos-2 checkpoint test/openapi.test.ts
+// gives its server (16 values per vector, rounded here; chronos-2 base answers 768)
+const airline24 = airline36.slice(0, 24);
+const embeddings = {
+  model: 'chronos-2', series: [{ target: airline24 }, { target: [41.2, 39.8, 38.5, null, 37.9, 40.3, 45.1, 52.6] }],
+};
+const embeddingsPatch = { model: 'chronos-2', granularity: 'patch', series: [{ target: airline24 }] };
+const airlineVector = [-0.1422, -0.1883, -0.0617, 0.0166, 0.038, -0.1527, 0.3567, -0.2197, -0.1114, -0.1072, -0.3477, 0.042, 0.158, -0.0071, -0.0983, 0.2006];
+const embeddingsResponse = {
+  model: 'chronos-2', model_size: 'base', granularity: 'series', dimension: 16, patch_size: 16, context: 8192,
+  embeddings: [
+    { embedding: airlineVector, embedded_from: 0 },
+    { embedding: [0.0374, -0.235, -0.1107, -0.1873, 0.0764, -0.02, 0.4013, -0.2685, -0.1072, -0.0779, -0.1618, 0.1213, 0.2385, 0.2343, 0.0034, 0.3555],
+      embedded_from: 0 },
+  ],
+  warnings: [],
+};
+const embeddingJob = {
+  job_id: '2c7e9a41-5b3d-4f6e-9a8c-1d2e3f4a5b6c', status: 'completed', model: 'chronos-2', model_size: 'base', granularity: 'series',
+  created_at: '2026-01-05T09:30:00.000Z', started_at: '2026-01-05T09:30:00.105Z', finished_at: '2026-01-05T09:30:00.160Z', attempts: 1,
+};
+
 export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
+  'POST /v1/embeddings': {
+    request: {
+      series: { summary: 'A vector per series: two years of airline passengers and an hourly series with a missing value (chronos-2)', value: embeddings },
+      patches: { summary: 'granularity "patch": also a vector per patch of 16 values and the [REG] summary token', value: embeddingsPatch },
+    },
+    response: { 200: embeddingsResponse },
+  },
+  'POST /v1/embedding-jobs': {
+    request: { series: { summary: 'The same embeddings as a job (for answers over what one synchronous call may hold)', value: embeddings } },
+    response: { 202: { ...embeddingJob, status: 'queued', started_at: undefined, finished_at: undefined, attempts: undefined } },
+  },
+  'GET /v1/embedding-jobs/{id}': { response: { 200: { ...embeddingJob, result: embeddingsResponse } } },
+  'GET /v1/embedding-jobs': { response: { 200: { jobs: [embeddingJob], next_cursor: null } } },
+  'DELETE /v1/embedding-jobs/{id}': { response: { 200: { ...embeddingJob, status: 'cancelled', started_at: undefined, attempts: 0 } } },
   'POST /v1/fine-tuning-jobs': {
     request: { airline: { summary: 'chronos-2 small fine-tuned for 10 steps on one monthly series (the last 3 months validate it)', value: fineTuning } },
     response: { 202: fineTuningJob },

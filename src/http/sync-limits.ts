@@ -15,6 +15,7 @@ const SYNC_ROUTES: Record<string, string | undefined> = {
   '/v1/forecast': '/v1/forecast-jobs',
   '/v1/cross-validation': '/v1/cross-validation-jobs',
   '/v1/anomalies': undefined,
+  '/v1/embeddings': '/v1/embedding-jobs',
 };
 
 export type SyncLimits = Pick<Config, 'syncMaxSeries' | 'syncMaxPoints' | 'accountMaxInflight'>;

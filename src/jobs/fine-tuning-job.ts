@@ -48,7 +48,7 @@ export function checkPrivateModelsExist(request: unknown, entries: readonly Cata
   }
 }
 
-/** A private model as a catalog entry: its base's adapter, group, caps, covariates, licence and joint / sampling modes, one size. */
+/** A private model as a catalog entry: its base's adapter, group, caps, covariates, licence, joint / sampling modes and embeddings, one size. */
 export function privateCatalogEntry(row: PrivateModelRow, catalog: Catalog): CatalogModel | undefined {
   const base = findModel(catalog, row.base_model);
   const caps = base?.sizes[row.base_size];
@@ -60,6 +60,7 @@ export function privateCatalogEntry(row: PrivateModelRow, catalog: Catalog): Cat
     covariates: base.covariates, license: base.license,
     // its base's library modes (a fine-tuned chronos-2 forecasts jointly as chronos-2 does: the same adapter)
     ...(base.multivariate && { multivariate: base.multivariate }), ...(base.sample_paths && { sample_paths: base.sample_paths }),
+    ...(base.embeddings && { embeddings: base.embeddings }), // its encoder embeds as its base's does
   };
 }
 

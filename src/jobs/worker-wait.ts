@@ -10,7 +10,7 @@
 // not deliver it again for that (it has waited already).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HorizonError } from '../errors.ts';
-import { InferenceClient, type InferRequest, type InferResponse, type LoadResponse } from '../runtime/inference.ts';
+import { InferenceClient, type EmbedRequest, type EmbedResponse, type InferRequest, type InferResponse, type LoadResponse } from '../runtime/inference.ts';
 
 /** connection errors that mean the request was never sent: nothing listened there, or no connection was made */
 const NOT_CONNECTED: ReadonlySet<string> = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -69,6 +69,10 @@ export class WorkerWaitingInference extends InferenceClient {
 
   inferEncodedText(group: string, body: string): Promise<string> {
     return this.untilReached(group, () => this.shared.inferEncodedText(group, body));
+  }
+
+  embed(group: string, body: EmbedRequest): Promise<EmbedResponse> {
+    return this.untilReached(group, () => this.shared.embed(group, body));
   }
 
   load(group: string, model: string, size: string): Promise<LoadResponse> {

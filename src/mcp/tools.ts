@@ -1,4 +1,4 @@
-// The MCP tools for agents (issue 21): list_models, forecast, cross_validate, detect_anomalies and
+// The MCP tools for agents (issue 21): list_models, forecast, cross_validate, detect_anomalies, embed_series and
 // job_status, a thin layer over the HTTP API. Each tool turns its arguments into /v1 requests and the
 // answers into compact JSON (structuredContent, and the same JSON as text) after a one-line summary.
 // It never forecasts, validates or charges by itself: it is given `callApi`, which sends a request
@@ -230,6 +230,37 @@ function anomaliesSummary(c: ReturnType<typeof compactAnomalies>, names: (string
   return shown.length ? `${head}: ${shown.join('; ')}${more(shown.length, all.length)}` : head;
 }
 
+function compactEmbeddings(r: any, names: (string | undefined)[]) {
+  return {
+    model: r.model, model_size: r.model_size, granularity: r.granularity, dimension: r.dimension, patch_size: r.patch_size,
+    series: r.embeddings.map((e: any, i: number) => ({ ...(names[i] ? { name: names[i] } : {}), ...e })),
+    warnings: r.warnings,
+  };
+}
+
+/** The cosine similarity of two vectors (0 when either is all zeros). */
+function cosine(a: number[], b: number[]): number {
+  let ab = 0, aa = 0, bb = 0;
+  for (let k = 0; k < a.length; k++) { ab += a[k] * b[k]; aa += a[k] * a[k]; bb += b[k] * b[k]; }
+  return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+function embeddingsSummary(r: any, names: (string | undefined)[]): string {
+  const vectors: number[][] = r.embeddings.map((e: any) => e.embedding);
+  const head = `${r.model} (${r.model_size}): ${vectors.length} series embedded in ${r.dimension} values` +
+    `${r.granularity === 'patch' ? ` (and per patch of ${r.patch_size})` : ''}`;
+  let best: [number, number, number] | undefined;
+  for (let i = 0; i < vectors.length && i < 200; i++) {
+    for (let j = i + 1; j < vectors.length && j < 200; j++) {
+      const c = cosine(vectors[i], vectors[j]);
+      if (!best || c > best[2]) best = [i, j, c];
+    }
+  }
+  const pair = best ? `; most alike${vectors.length > 200 ? ' among the first 200' : ''}: ${seriesLabel(names, best[0])} and ` +
+    `${seriesLabel(names, best[1])} (cosine ${best[2].toFixed(3)})` : '';
+  return `${head}${pair}${r.warnings.length ? ` [${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}]` : ''}`;
+}
+
 // ---- the server
 
 const TOOL_NOTE = 'Calls the Horizon API with your API key: the same validation (a refused argument comes back as isError naming the field) and ' +
@@ -295,9 +326,11 @@ async function connectChecked(server: McpServer, transport: Transport): Promise<
 }
 
 /** The job kinds job_status reads, in the order it looks an id up. */
-const JOB_PATHS = { forecast: '/v1/forecast-jobs', cross_validation: '/v1/cross-validation-jobs', anomalies: '/v1/anomaly-jobs' } as const;
+const JOB_PATHS = {
+  forecast: '/v1/forecast-jobs', cross_validation: '/v1/cross-validation-jobs', anomalies: '/v1/anomaly-jobs', embeddings: '/v1/embedding-jobs',
+} as const;
 type JobKind = keyof typeof JOB_PATHS;
-const JOB_NOUNS: Record<JobKind, string> = { forecast: 'forecast', cross_validation: 'cross-validation', anomalies: 'anomaly' };
+const JOB_NOUNS: Record<JobKind, string> = { forecast: 'forecast', cross_validation: 'cross-validation', anomalies: 'anomaly', embeddings: 'embedding' };
 
 /** An MCP server with Horizon's tools, each calling the API through `callApi`. Its connect() answers requests with
  * invalid params (tools/call without a name, arguments that are not an object, …) with −32602 Invalid params. */
@@ -313,6 +346,7 @@ export function createMcpServer(callApi: CallApi, version: string): McpServer {
   registerForecast(server, callApi);
   registerCrossValidate(server, callApi);
   registerDetectAnomalies(server, callApi);
+  registerEmbedSeries(server, callApi);
   registerJobStatus(server, callApi);
   return server;
 }
@@ -456,15 +490,71 @@ function registerDetectAnomalies(server: McpServer, callApi: CallApi): void {
   });
 }
 
+/** The tool embed_series: POST /v1/embeddings, or an embedding job. */
+function registerEmbedSeries(server: McpServer, callApi: CallApi): void {
+  server.registerTool('embed_series', {
+    title: 'Embed series',
+    description: 'Turns each series into a vector from a foundation model\'s encoder (POST /v1/embeddings): for similarity search, clustering or ' +
+      'features. Models: chronos, chronos-bolt, chronos-2 (also per patch with granularity "patch") and tirex (list_models says which are served). ' +
+      'Answers each series\' vector; the summary names the most alike pair of series (cosine similarity). One quota unit per call. ' + TOOL_NOTE,
+    inputSchema: z.strictObject({
+      ...MODEL,
+      series: z.array(z.strictObject({
+        target: z.array(z.number().nullable()).describe('the values at regular steps, oldest first; null = missing (no dates: embeddings take none)'),
+        name: z.string().optional().describe('a label, echoed in the answer'),
+      })).optional().describe('the series to embed; or give csv instead'),
+      csv: z.string().optional().describe('instead of series: CSV text with a header row, the dates in the first column and one column per series'),
+      granularity: z.string().optional().describe('"series" (default): one vector per series; "patch": also one per patch of values'),
+      context: z.number().optional().describe('embed at most the last `context` values of each series; default: the model\'s max_context'),
+      as_job: AS_JOB,
+    }),
+    annotations: { readOnlyHint: false, openWorldHint: false },
+  }, async (args) => {
+    let names: (string | undefined)[] = args.series?.map((s) => s.name) ?? [];
+    return run(() => names, async () => {
+      const data = targetsOf(args);
+      names = data.names;
+      const body = { series: data.series, ...pick(args, ['model', 'model_size', 'granularity', 'context']) };
+      if (args.as_job) {
+        const job = await api(callApi, 'POST', '/v1/embedding-jobs', body);
+        return result(`embedding job ${job.job_id} ${job.status} (${job.model}, ${data.series.length} series); poll it with job_status`,
+          { kind: 'embeddings', ...job });
+      }
+      const r = await api(callApi, 'POST', '/v1/embeddings', body);
+      return result(embeddingsSummary(r, names), compactEmbeddings(r, names));
+    });
+  });
+}
+
+/** The API's `series` of an embeddings request (targets only) from either `series` or `csv` (its dates are not used). */
+function targetsOf(args: { series?: { target: (number | null)[]; name?: string }[]; csv?: string }): {
+  series: { target: (number | null)[] }[]; names: (string | undefined)[];
+} {
+  if (args.series !== undefined && args.csv !== undefined) throw invalid('csv', 'give either series or csv, not both');
+  if (args.csv === undefined) {
+    if (args.series === undefined) throw invalid('series', 'required: give series (a list of {target}) or csv');
+    return { series: args.series.map((s) => ({ target: s.target })), names: args.series.map((s) => s.name) };
+  }
+  try {
+    const csv = parseCsv(args.csv);
+    return { series: csv.columns.map((target) => ({ target })), names: csv.names };
+  } catch (error) {
+    if (error instanceof CsvError) throw invalid('csv', error.message);
+    throw error;
+  }
+}
+
 /** The tool job_status: a job of any kind, looked up by id. */
 function registerJobStatus(server: McpServer, callApi: CallApi): void {
   server.registerTool('job_status', {
     title: 'Job status',
-    description: `The state of a forecast, cross-validation or anomaly job (from forecast, cross_validate or detect_anomalies with as_job): queued, running, ` +
+    description: `The state of a forecast, cross-validation, anomaly or embedding job (from forecast, cross_validate, detect_anomalies or embed_series with ` +
+      `as_job): queued, running, ` +
       `completed (with the result, as those tools answer it), failed (with the error) or cancelled. Free (no quota). ${TOOL_NOTE}`,
     inputSchema: z.strictObject({
       job_id: z.string().describe('the job_id the job was created with'),
-      kind: z.enum(['forecast', 'cross_validation', 'anomalies']).optional().describe('which kind of job; default: looked up as each kind in turn'),
+      kind: z.enum(['forecast', 'cross_validation', 'anomalies', 'embeddings']).optional()
+        .describe('which kind of job; default: looked up as each kind in turn'),
     }),
     annotations: { readOnlyHint: true, openWorldHint: false },
   }, async (args) => run(() => [], async () => {
@@ -479,7 +569,7 @@ function registerJobStatus(server: McpServer, callApi: CallApi): void {
         break;
       } catch (error) {
         if (args.kind !== undefined || !(error instanceof ToolError) || error.problem.status !== 404) throw error;
-        if (k === kinds.at(-1)) throw new ToolError({ ...error.problem, detail: `no forecast, cross-validation or anomaly ` +
+        if (k === kinds.at(-1)) throw new ToolError({ ...error.problem, detail: `no forecast, cross-validation, anomaly or embedding ` +
           `job ${JSON.stringify(args.job_id)} for this account` });
       }
     }
@@ -497,6 +587,9 @@ function registerJobStatus(server: McpServer, callApi: CallApi): void {
       const answer = compactAnomalies(jobResult, []);
       compact = { ...compact, model_size, result: answer };
       outcome = ` — ${anomaliesSummary(answer, [])}`;
+    } else if (kind === 'embeddings' && job.status === 'completed' && jobResult) {
+      compact = { ...compact, model_size, result: compactEmbeddings(jobResult, []) };
+      outcome = ` — ${embeddingsSummary(jobResult, [])}`;
     } else if (job.error) {
       outcome = `: ${job.error.code}: ${job.error.detail}`;
     } else if (job.progress) {

@@ -51,6 +51,9 @@ export interface CatalogModel {
   multivariate?: { max_series: number; covariates: boolean };
   /** its library draws sample paths (`samples: N`; the adapter's sample_paths) */
   sample_paths?: boolean;
+  /** its library gives encoder embeddings (POST /v1/embeddings; the adapter's embed_batch): one vector per series, and per
+   * patch of `patch_size` values where `patches` */
+  embeddings?: { patches: boolean; patch_size: number };
 }
 
 /** A series of n observations (n capped at the size's max_context) with season length m costs

@@ -2,12 +2,14 @@
 // runtime group and maps the worker's protocol errors (docs/runtime-protocol.md) to the registry.
 import { Pool } from 'undici';
 import { HorizonError } from '../errors.ts';
-import type { InferRequest, InferResponse, LoadResponse, Prediction } from './worker-protocol.ts';
-import { decodeInferResponse, encodeInferRequest, joinChunkAnswers } from './wire.ts';
+import type { EmbedRequest, EmbedResponse, InferRequest, InferResponse, LoadResponse, Prediction } from './worker-protocol.ts';
+import {
+  decodeEmbedResponse, decodeInferResponse, encodeEmbedRequest, encodeInferRequest, joinChunkAnswers, joinEmbedAnswers,
+} from './wire.ts';
 import { currentRequest } from '../contract/request-context.ts';
 
 // the protocol's shapes, for the code that calls the client
-export type { InferRequest, InferResponse, LoadResponse, Prediction } from './worker-protocol.ts';
+export type { EmbedRequest, EmbedResponse, InferRequest, InferResponse, LoadResponse, Prediction } from './worker-protocol.ts';
 
 /** Where a group's workers listen right now (undefined or empty while none is up): local workers'
  * origins (HORIZON_WORKERS_PER_GROUP of them), or a Ray Serve application's URL with its route prefix
@@ -390,6 +392,20 @@ export class InferenceClient {
     return this.call<T>(group, path, body);
   }
 
+  /** The series' encoder embeddings (the worker's POST /embed): in chunks of the model's fair chunk, each a call of its own
+   * that waits for its fair turn at the gate as /infer's calls do (never coalesced with other callers': the worker's
+   * micro-batcher puts concurrent calls of one model, size and granularity into one batch anyway); answers joined in order. */
+  async embed(group: string, body: EmbedRequest): Promise<EmbedResponse> {
+    const size = this.chunkSeriesFor(body.model) || body.series.length;
+    const chunks: EmbedRequest[] = [];
+    for (let start = 0; start < body.series.length; start += size) chunks.push({ ...body, series: body.series.slice(start, start + size) });
+    const requestId = currentRequest()?.requestId;
+    const answers = await Promise.all(chunks.map(async (chunk) => decodeEmbedResponse(
+      await this.call<Parameters<typeof decodeEmbedResponse>[0]>(group, '/embed', encodeEmbedRequest(chunk), undefined, requestId),
+    )));
+    return joinEmbedAnswers(answers);
+  }
+
   /** Loads the model in every ready worker of the group (a warm-up must warm whichever serves next);
    * the answer is the first worker's, `already_loaded` only when every worker had it, `load_ms` the longest. */
   async load(group: string, model: string, size: string): Promise<LoadResponse> {
@@ -443,7 +459,7 @@ export class InferenceClient {
     const baseUrl = at ?? this.pick(group);
     if (!baseUrl) throw noWorker(group);
     // model calls wait for a fair turn (FairGate); loads and health checks do not
-    const flow = path === '/infer' ? currentFlow() : undefined;
+    const flow = path === '/infer' || path === '/embed' ? currentFlow() : undefined;
     // a model call of a request whose client has gone leaves the gate, or is cancelled at the worker (issue 33)
     const signal = flow !== undefined ? currentRequest()?.signal : undefined;
     if (signal?.aborted) throw clientClosed();

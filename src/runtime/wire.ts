@@ -3,7 +3,7 @@
 // np.frombuffer instead of parsing a JSON number per value, and answers in kind, which is where a
 // large batch's time went on a GPU (bench/README.md). The public API stays JSON.
 import { endianness } from 'node:os';
-import type { InferRequest, InferResponse, Prediction, RuntimeSeries } from './worker-protocol.ts';
+import type { EmbedRequest, EmbedResponse, InferRequest, InferResponse, Prediction, RuntimeSeries, WorkerEmbedding } from './worker-protocol.ts';
 
 if (endianness() !== 'LE') throw new Error('the /infer base64 encoding assumes a little-endian machine');
 
@@ -112,4 +112,41 @@ export function joinChunkAnswers(answers: InferResponse[], chunkSeries: number):
   const timing: Record<string, number> = {};
   for (const answer of answers) for (const [key, ms] of Object.entries(answer.timing ?? {})) timing[key] = (timing[key] ?? 0) + ms;
   return { ...answers[0], warnings, timing, predictions: answers.flatMap((a) => a.predictions) };
+}
+
+/** The body the control plane POSTs to /embed: targets base64, the answer asked in base64 (float32 values). */
+export function encodeEmbedRequest(request: EmbedRequest): Record<string, unknown> {
+  return { ...request, encoding: 'base64', series: request.series.map((s) => ({ target: encodeFloat64(s.target) })) };
+}
+
+type EncodedEmbedding = { vector: string; patches?: string; summary?: string | null };
+
+/** A base64 /embed answer with its arrays decoded: `patches` cut into rows of `dimension`, a row of NaN (a patch the
+ * model masks: no observed value) as null. */
+export function decodeEmbedResponse(answer: Omit<EmbedResponse, 'embeddings'> & { dtype?: string; embeddings: EncodedEmbedding[] }): EmbedResponse {
+  const { dtype, ...rest } = answer;
+  if (dtype !== 'float32') throw new Error(`an /embed answer of dtype ${JSON.stringify(dtype)}`);
+  const width = answer.dimension;
+  return {
+    ...rest,
+    embeddings: answer.embeddings.map((e): WorkerEmbedding => {
+      const decoded: WorkerEmbedding = { vector: decodeFloat32(e.vector) };
+      if (e.patches !== undefined) {
+        const values = decodeFloat32(e.patches);
+        decoded.patches = Array.from({ length: width ? values.length / width : 0 }, (_, k) => {
+          const row = values.slice(k * width, (k + 1) * width);
+          return row.every(Number.isNaN) ? null : row;
+        });
+        decoded.summary = e.summary == null ? null : decodeFloat32(e.summary);
+      }
+      return decoded;
+    }),
+  };
+}
+
+/** The answers of an /embed call cut into chunks, as one answer: embeddings in order, warnings once, timings summed. */
+export function joinEmbedAnswers(answers: EmbedResponse[]): EmbedResponse {
+  const timing: Record<string, number> = {};
+  for (const answer of answers) for (const [key, ms] of Object.entries(answer.timing ?? {})) timing[key] = (timing[key] ?? 0) + ms;
+  return { ...answers[0], warnings: [...new Set(answers.flatMap((a) => a.warnings ?? []))], timing, embeddings: answers.flatMap((a) => a.embeddings) };
 }

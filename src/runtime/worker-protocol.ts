@@ -1,5 +1,5 @@
-// The shapes of the control plane ↔ worker protocol (docs/runtime-protocol.md): what /infer takes and
-// answers. In a module of their own so that the client (inference.ts), the encoding (wire.ts) and the
+// The shapes of the control plane ↔ worker protocol (docs/runtime-protocol.md): what /infer and /embed take and
+// answer. In a module of their own so that the client (inference.ts), the encoding (wire.ts) and the
 // code that builds requests (forecasting/) share them without importing one another.
 
 export interface RuntimeSeries {
@@ -106,3 +106,25 @@ export interface HierarchyReconcileRequest {
 
 /** One reconciled forecast per node; `method` and `intervals` what was used (a fallback says why in `warnings`). */
 export interface HierarchyReconcileResponse { reconciled: HierarchyForecast[]; method: string; intervals: string; warnings: string[] }
+
+/** POST /embed: the series' encoder embeddings (models with catalog `embeddings`). */
+export interface EmbedRequest {
+  model: string;
+  size: string;
+  /** 'patch': also a vector per patch and the summary token (catalog `embeddings.patches`) */
+  granularity: 'series' | 'patch';
+  series: { target: (number | null)[] }[];
+}
+
+/** One series' embeddings: `patches` (null for a patch without an observed value) and `summary` with granularity 'patch'. */
+export interface WorkerEmbedding { vector: number[]; patches?: (number[] | null)[]; summary?: number[] | null }
+
+export interface EmbedResponse {
+  model: string;
+  size: string;
+  dimension: number;
+  patch_size: number;
+  embeddings: WorkerEmbedding[];
+  warnings: string[];
+  timing: Record<string, number>;
+}

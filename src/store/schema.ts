@@ -60,7 +60,7 @@ export interface JobPayloadPartsTable {
   text: string;
   written_at: Generated<Date>;
 }
-export type JobKind = 'forecast' | 'cross-validation' | 'fine-tuning' | 'anomalies';
+export type JobKind = 'forecast' | 'cross-validation' | 'fine-tuning' | 'anomalies' | 'embeddings';
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** A fine-tuned model owned by one account (migration 009; weights under HORIZON_MODEL_DIR/private/<id>/) */

@@ -27,6 +27,11 @@ import { anomalyJobsCreate } from './anomaly-jobs.create.ts';
 import { anomalyJobsGet } from './anomaly-jobs.get.ts';
 import { anomalyJobsList } from './anomaly-jobs.list.ts';
 import { anomalyJobsCancel } from './anomaly-jobs.cancel.ts';
+import { embeddingsCreate } from './embeddings.create.ts';
+import { embeddingJobsCreate } from './embedding-jobs.create.ts';
+import { embeddingJobsGet } from './embedding-jobs.get.ts';
+import { embeddingJobsList } from './embedding-jobs.list.ts';
+import { embeddingJobsCancel } from './embedding-jobs.cancel.ts';
 import { crossValidationJobsCreate } from './cross-validation-jobs.create.ts';
 import { crossValidationJobsGet } from './cross-validation-jobs.get.ts';
 import { crossValidationJobsList } from './cross-validation-jobs.list.ts';
@@ -53,6 +58,7 @@ export const routes: Route[] = [
   playgroundGet, playgroundAssetsGet, faviconGet, metricsGet, adminAccountsList, adminAccountsUpdate, adminAccountsCreate, adminKeysList, adminKeysCreate,
   adminKeysRevoke, crossValidationCreate,
   anomaliesCreate, anomalyJobsCreate, anomalyJobsGet, anomalyJobsList, anomalyJobsCancel,
+  embeddingsCreate, embeddingJobsCreate, embeddingJobsGet, embeddingJobsList, embeddingJobsCancel,
   crossValidationJobsCreate, crossValidationJobsGet, crossValidationJobsList, crossValidationJobsCancel,
   mcpRoutes,
   fineTuningJobsCreate, fineTuningJobsGet, fineTuningJobsList, fineTuningJobsCancel, modelsDelete, modelsGet,
