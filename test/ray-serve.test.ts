@@ -180,6 +180,18 @@ describe('Ray Serve inference backend', () => {
     }
   });
 
+  it('the hierarchy endpoints answer on the replica (docs/runtime-protocol.md "Hierarchies"), in the core application', async () => {
+    const agg = await servePost('/core/hierarchy/aggregate', { series: [{ target: [1, 2, 3] }, { target: [10, 20, 30] }], aggregates: { total: [0, 1] } });
+    assert.equal(agg.status, 200, JSON.stringify(agg.body));
+    assert.deepEqual(agg.body.nodes.map((n: any) => [n.id, n.target]), [['total', [11, 22, 33]], ['series[0]', [1, 2, 3]], ['series[1]', [10, 20, 30]]]);
+    const base = [[12, 12], [1, 2], [10, 11]].map((mean) => ({ mean, quantiles: {} }));
+    const body = { node_ids: agg.body.nodes.map((n: any) => n.id), S: agg.body.S, tags: agg.body.tags, method: 'bottom_up', quantiles: [], base };
+    const reconciled = await servePost('/core/hierarchy/reconcile', body);
+    assert.equal(reconciled.status, 200, JSON.stringify(reconciled.body));
+    assert.deepEqual(reconciled.body.reconciled.map((r: any) => r.mean), [[11, 13], [1, 2], [10, 11]]);
+    assert.equal((await servePost('/core/hierarchy/reconcile', { ...body, method: 'magic' })).body.error.code, 'bad_request');
+  });
+
   it('a replica killed mid-request: 503 + Retry-After (or a retried 200), then a job completes', async () => {
     const before = await serveGet('/core/health');
     const body = { ...slowRequest(), series: Array.from({ length: 3 }, () => slowRequest().series as unknown[]).flat() };
