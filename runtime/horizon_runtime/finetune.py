@@ -243,7 +243,8 @@ def run(spec: dict, emit=lambda event: None, cancelled: threading.Event | None =
     batch_size = int(spec.get("batch_size", 256))
     series = spec["series"]
     try:
-        base_dir = weights_directory(model.id, size, model.sizes[size].checkpoint, weights_layout(model.adapter))
+        caps = model.sizes[size]
+        base_dir = weights_directory(model.id, size, caps.checkpoint, weights_layout(model.adapter), caps.revision)
     except ProtocolError as exc:
         raise FineTuneError(exc.code, exc.detail)
 

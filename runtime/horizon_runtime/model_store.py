@@ -129,7 +129,7 @@ class ModelStore:
         layout = weights_layout(model.adapter)
         if layout is None:
             return list(model.sizes)
-        return [size for size, caps in model.sizes.items() if find_weights(model.id, size, caps.checkpoint, layout).directory]
+        return [size for size, caps in model.sizes.items() if find_weights(model.id, size, caps.checkpoint, layout, caps.revision).directory]
 
     def check_servable(self, model: CatalogModel, size: str) -> None:
         """409 model_unavailable without the library, 424 weights_missing without the weights."""
@@ -138,7 +138,7 @@ class ModelStore:
             raise ProtocolError(409, "model_unavailable", f"model '{model.id}': {reason}")
         layout = weights_layout(model.adapter)
         if layout is not None and (model.id, size) not in self._adapters:
-            weights_directory(model.id, size, model.sizes[size].checkpoint, layout)
+            weights_directory(model.id, size, model.sizes[size].checkpoint, layout, model.sizes[size].revision)
 
     async def load(self, model: CatalogModel, size: str) -> tuple[Adapter, float, bool]:
         """The loaded adapter, the milliseconds this call waited for loading, and whether it was loaded

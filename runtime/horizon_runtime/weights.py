@@ -13,12 +13,14 @@ no special handling.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ProtocolError
 
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
+_COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
 @dataclass(frozen=True)
@@ -61,36 +63,43 @@ def _model_dir(model_id: str, size: str, layout: WeightsLayout) -> tuple[Path | 
     return (directory if layout.complete(directory) else None), f"{directory}/ (HORIZON_MODEL_DIR)"
 
 
-def _hf_cache(checkpoint: str, layout: WeightsLayout) -> tuple[Path | None, str]:
-    """The cache snapshot `refs/main` points at (what `hf download <repo>` fills), by path only."""
+def _hf_cache(checkpoint: str, layout: WeightsLayout, revision: str = "main") -> tuple[Path | None, str]:
+    """The cache snapshot of the catalog's revision, by path only: refs/<revision> names it (what `hf download <repo>
+    [--revision <branch or tag>]` fills), and a pinned commit is its own snapshot directory. Another revision's
+    snapshot never stands in (FlowState's r1.1 is a branch beside main's r1)."""
     try:
         from huggingface_hub import constants
     except ImportError:
         return None, f"the Hugging Face cache for {checkpoint} (huggingface_hub is not installed)"
     repo = Path(constants.HF_HUB_CACHE) / ("models--" + checkpoint.replace("/", "--"))
-    place = f"the Hugging Face cache {constants.HF_HUB_CACHE} for {checkpoint}"
-    try:
-        revision = (repo / "refs" / "main").read_text(encoding="utf-8").strip()
-    except OSError:
-        return None, place
-    snapshot = repo / "snapshots" / revision
-    return (snapshot if revision and layout.complete(snapshot) else None), place
+    place = f"the Hugging Face cache {constants.HF_HUB_CACHE} for {checkpoint}" + ("" if revision == "main" else f" at {revision}")
+    if _COMMIT.fullmatch(revision):
+        commit = revision
+    else:
+        try:
+            commit = (repo / "refs" / revision).read_text(encoding="utf-8").strip()
+        except OSError:
+            return None, place
+    snapshot = repo / "snapshots" / commit
+    return (snapshot if commit and layout.complete(snapshot) else None), place
 
 
-def find_weights(model_id: str, size: str, checkpoint: str | None, layout: WeightsLayout = HF_LAYOUT) -> WeightsLookup:
+def find_weights(
+    model_id: str, size: str, checkpoint: str | None, layout: WeightsLayout = HF_LAYOUT, revision: str = "main"
+) -> WeightsLookup:
     directory, place = _model_dir(model_id, size, layout)
     looked = [place]
     if directory is None and checkpoint:
-        directory, place = _hf_cache(checkpoint, layout)
+        directory, place = _hf_cache(checkpoint, layout, revision)
         looked.append(place)
     return WeightsLookup(directory, tuple(looked))
 
 
 def weights_directory(
-    model_id: str, size: str, checkpoint: str | None, layout: WeightsLayout = HF_LAYOUT
+    model_id: str, size: str, checkpoint: str | None, layout: WeightsLayout = HF_LAYOUT, revision: str = "main"
 ) -> Path:
     """The directory to load from, or 424 weights_missing naming every place looked."""
-    lookup = find_weights(model_id, size, checkpoint, layout)
+    lookup = find_weights(model_id, size, checkpoint, layout, revision)
     if lookup.directory is None:
         raise ProtocolError(
             424,

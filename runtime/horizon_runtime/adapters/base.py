@@ -91,7 +91,7 @@ class Adapter(ABC):
 
     def weights_directory(self) -> Path:
         """Where this size's checkpoint lies (HORIZON_MODEL_DIR, then the HF cache), or 424 weights_missing."""
-        return weights_directory(self.model_id, self.size, self.caps.checkpoint, weights_layout(self.adapter_name))
+        return weights_directory(self.model_id, self.size, self.caps.checkpoint, weights_layout(self.adapter_name), self.caps.revision)
 
     def load(self) -> None:
         """Makes the first prediction fast (weights, compilation, warm-up). Default: nothing to do."""
