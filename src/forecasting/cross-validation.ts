@@ -142,6 +142,41 @@ export function planCrossValidation(
   return { body, horizon, nWindows, step, metric, seasonLength, warnings, plans };
 }
 
+/** A forecast window to score: its actuals, the history before it (MASE's scale) and the prediction ("mean" and levels). */
+export interface ScoredWindow { actual: number[]; train: number[]; prediction: Record<string, number[]> }
+export type WindowScores = { mase: number | null; wql: number | null; smape: number; coverage: Record<string, number> };
+
+/** Windows scored with the backtest's scorer: each window's scores, and theirs pooled (MASE, sMAPE means; WQL and
+ * coverage over every value). */
+export function scoreWindows(
+  items: readonly ScoredWindow[], horizon: number, seasonLength: number, levels: number[],
+): { aggregate: WindowScores; windows: WindowScores[] } {
+  const bt: BacktestPlan = {
+    holdout: horizon, seasonLength, train: items.map((w) => w.train), actual: items.map((w) => w.actual), request: undefined as never,
+  };
+  const answer: InferResponse = { model: '', size: '', warnings: [], timing: {}, predictions: items.map(
+    (w) => ({ mean: w.prediction.mean, quantiles: Object.fromEntries(levels.map((q) => [String(q), w.prediction[String(q)]])) }),
+  ) };
+  const scored = scoreBacktest(bt, answer, levels);
+  const cov = items.map((w) => centralCoverage(w.actual, w.prediction, levels));
+  const keys = Object.keys(cov[0] ?? {});
+  const pooled = Object.fromEntries(keys.map((key) => {
+    let inside = 0, total = 0;
+    items.forEach((w, k) => { inside += cov[k][key] * w.actual.length; total += w.actual.length; });
+    return [key, inside / total];
+  }));
+  return { aggregate: { ...scored.aggregate, coverage: pooled }, windows: scored.series.map((s, k) => ({ ...s, coverage: cov[k] })) };
+}
+
+/** The models ranked by `metric` (ties by MASE, null scores last). */
+export function leaderboardOf(
+  models: readonly { model: string; model_size: string; scores: WindowScores }[], metric: 'wql' | 'mase' | 'smape',
+): { rank: number; model: string; model_size: string; score: number | null }[] {
+  const cmp = (x: number | null, y: number | null) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : x - y);
+  const order = [...models].sort((a, b) => cmp(a.scores[metric], b.scores[metric]) || cmp(a.scores.mase, b.scores.mase));
+  return order.map((m, r) => ({ rank: r + 1, model: m.model, model_size: m.model_size, score: m.scores[metric] }));
+}
+
 export type CrossValidationResult = Awaited<ReturnType<typeof runCrossValidation>>;
 
 /** The windows of one model from ONE call on the whole series (refit false or 'form', a model with
@@ -203,48 +238,25 @@ export async function crossValidate(cv: CrossValidationPlan, inference: Inferenc
     for (const w of result.warnings) warnings.push({ ...w, message: `model ${plan.model}: ${w.message}` });
     const predictions = result.series.map((p) => p[0]);
     // scored with the backtest's scorer over the contract's (non-crossing) quantiles
-    const score = (ks: number[]) => {
-      const bt: BacktestPlan = {
-        holdout: horizon, seasonLength, train: ks.map((k) => wins[k].train), actual: ks.map((k) => wins[k].actual), request: undefined as never,
-      };
-      const answer: InferResponse = { model: plan.model, size: plan.size, warnings: [], timing: {}, predictions: ks.map(
-        (k) => ({ mean: predictions[k].prediction.mean, quantiles: Object.fromEntries(levels.map((q) => [String(q), predictions[k].prediction[String(q)]])) }),
-      ) as never };
-      const scored = scoreBacktest(bt, answer, levels);
-      const cov = (k: number) => centralCoverage(wins[k].actual, predictions[k].prediction, levels);
-      const pooled = (keys: string[]) => Object.fromEntries(keys.map((key) => {
-        let inside = 0, total = 0;
-        for (const k of ks) { inside += cov(k)[key] * wins[k].actual.length; total += wins[k].actual.length; }
-        return [key, inside / total];
-      }));
-      return { scored, cov, pooled };
-    };
+    const itemOf = (k: number): ScoredWindow => ({ actual: wins[k].actual, train: wins[k].train, prediction: predictions[k].prediction });
     const all = wins.map((_, k) => k);
-    const whole = score(all);
-    const coverageKeys = Object.keys(whole.cov(0) ?? {});
     const series = body.series.map((_, i) => {
       const ks = all.filter((k) => wins[k].series === i);
       if (ks.length === 0) return { scores: null, windows: [] };
-      const s = score(ks);
+      const s = scoreWindows(ks.map(itemOf), horizon, seasonLength, levels);
       return {
-        scores: { ...s.scored.aggregate, coverage: s.pooled(coverageKeys) },
+        scores: s.aggregate,
         windows: ks.map((k, j) => ({
           window: wins[k].window, cutoff: wins[k].cutoff, index: predictions[k].index, prediction: predictions[k].prediction,
-          actual: wins[k].actual, scores: { ...s.scored.series[j], coverage: s.cov(k) },
+          actual: wins[k].actual, scores: s.windows[j],
         })),
       };
     });
-    return { model: plan.model, model_size: plan.size, scores: { ...whole.scored.aggregate, coverage: whole.pooled(coverageKeys) }, series };
-  });
-  const value = (m: (typeof models)[number], key: 'wql' | 'mase' | 'smape') => m.scores[key];
-  const order = [...models].sort((a, b) => {
-    const cmp = (x: number | null, y: number | null) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : x - y);
-    return cmp(value(a, metric), value(b, metric)) || cmp(value(a, 'mase'), value(b, 'mase'));
+    return { model: plan.model, model_size: plan.size, scores: scoreWindows(all.map(itemOf), horizon, seasonLength, levels).aggregate, series };
   });
   const result = {
     horizon, n_windows: nWindows, step, refit, season_length: seasonLength, quantiles: levels, metric,
-    leaderboard: order.map((m, r) => ({ rank: r + 1, model: m.model, model_size: m.model_size, score: value(m, metric) })),
-    models, warnings,
+    leaderboard: leaderboardOf(models, metric), models, warnings,
   };
-  return { result, full: calls.map((c) => c.full) };
+  return { result, full: calls.map((c) => c.full), answers };
 }
