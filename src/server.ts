@@ -24,6 +24,7 @@ import { WorkerWaitingInference } from './jobs/worker-wait.ts';
 import { readStoredPlan, runThreadedJob, type ThreadedJobSettings } from './jobs/threaded-job.ts';
 import { JsonText } from './store/job-payloads.ts';
 import { isStoredAutoJob, planAuto, runAuto } from './forecasting/auto.ts';
+import { isHierarchicalPlan, runHierarchy } from './forecasting/hierarchy.ts';
 import { buildApp, type App } from './http/app.ts';
 import { acquireStoreLock } from './store/lock.ts';
 import { PullManager } from './runtime/model-pull.ts';
@@ -149,6 +150,10 @@ function jobExecutor(deps: JobDeps): JobExecutor {
           ? await runCrossValidationJob(cv, jobInference, registry, pulls)
           : anomalies
           ? await runAnomalyJob(anomalies, jobInference, { registry, pulls, autoCandidates: config.autoCandidates })
+          : isHierarchicalPlan(request)
+          ? await runHierarchy(request, jobInference, registry, {
+            pulls, mode: 'job', auto: { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit },
+          })
           : isStoredAutoJob(request)
           ? await runAuto(planAuto(
             request.auto_request, registry, { candidates: config.autoCandidates, windows: config.autoWindows, refit: config.autoRefit }, { pulls, mode: 'job' },

@@ -90,15 +90,40 @@ export const AutoInfo = Type.Object({
   }), { description: 'series[i]: what forecast input series i' }),
 }, { description: 'model "auto" only: which candidate forecast each series, and why' });
 
+const NodeForecast = (what: string) => Type.Record(Type.String(), Type.Array(Type.Number()), {
+  description: `${what}: "mean" plus one array per requested quantile level, as a series' prediction`,
+});
+
+export const HierarchyNodeInfo = Type.Object({
+  id: Type.String({ description: '"total", then the label values of the node\'s level joined with "/" ("north", "north/n1"); in the explicit form the ' +
+    'aggregate\'s name, and a bottom node\'s `names[i]` or "series[i]"' }),
+  level: Type.String({ description: '"total", the level\'s label names joined with "/" ("region/store"); explicit form: "aggregates/<depth>", "series"' }),
+  parent: Type.Union([Type.String(), Type.Null()], { description: 'the id of the node it is part of; null at the top' }),
+  series: Type.Array(Type.Integer(), { description: 'the input series it sums (a bottom node: its own)' }),
+  index: Type.Array(Type.String(), { description: 'forecast dates' }),
+  base: NodeForecast('the model\'s own forecast of the node'),
+  reconciled: NodeForecast('the coherent forecast: a parent\'s mean is the sum of its children\'s'),
+});
+
+export const HierarchyInfo = Type.Object({
+  method: Type.String({ description: 'the reconciliation used: the requested `reconcile`, or wls_struct where it needed in-sample residuals the model ' +
+    'has not (see warnings)' }),
+  intervals: Type.String({ description: 'the probabilistic reconciliation used (normality, bootstrap, permbu)' }),
+  warnings: Type.Array(Type.String(), { description: 'fallbacks and their reasons' }),
+  nodes: Type.Array(HierarchyNodeInfo, { description: 'every node top-down: the aggregates (total first), then one per input series in its order' }),
+}, { description: 'with `hierarchy` only: every node\'s base and reconciled forecast (series[i] is input series i\'s reconciled one)' });
+
 export const ForecastResponse = Type.Object({
   status: Type.Literal('completed'),
   model: Type.String({ description: 'the model id; "auto" for model "auto" (then `auto.series[i].model` is the model of series i)' }),
   model_size: Type.String(),
-  series: Type.Array(Type.Array(SeriesPrediction), { description: 'series[i] holds the prediction of input series i' }),
+  series: Type.Array(Type.Array(SeriesPrediction), { description: 'series[i] holds the prediction of input series i (with a `hierarchy`: its reconciled ' +
+    'forecast)' }),
   metrics: Type.Union([BacktestMetrics, Type.Null()], { description: 'null unless the request has `evaluation`' }),
   warnings: Type.Array(Warning),
   auto: Type.Optional(AutoInfo),
   prism: Type.Optional(PrismInfo),
+  hierarchy: Type.Optional(HierarchyInfo),
 }, { $id: 'ForecastResponse' });
 
 export const ModelInfo = Type.Object({

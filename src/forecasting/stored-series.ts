@@ -486,8 +486,10 @@ export async function storeJobForecasts(
   if (!refs?.store) return;
   // a plain plan holds horizon, quantiles and context; a stored auto job its body (auto_request)
   const asked = ((request as { auto_request?: unknown }).auto_request ?? request) as { horizon: number; quantiles?: number[]; context?: number };
+  // a hierarchy's node forecast asks for more levels than the client (hierarchy.ts): the client's are kept
+  const quantiles = (request as { hierarchy?: { quantiles?: number[] } }).hierarchy?.quantiles ?? asked.quantiles ?? [...DEFAULT_QUANTILES];
   const records = forecastRecords(
-    refs.accountId, refs, { horizon: asked.horizon, quantiles: asked.quantiles ?? [...DEFAULT_QUANTILES], context: asked.context },
+    refs.accountId, refs, { horizon: asked.horizon, quantiles, context: asked.context },
     result as Parameters<typeof forecastRecords>[3], catalog, (i) => jobForecastId(jobId, i),
   );
   await insertForecasts(db, records);

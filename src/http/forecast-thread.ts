@@ -86,6 +86,10 @@ export function planRequest({ id, bytes, stored, context, job }: RequestJob): Re
   const auto = body.model === AUTO_ID && !findModel(catalog, AUTO_ID);
   // inline fine-tuning (finetune_steps) and explanations (explain) run on the loop's path too
   if (auto || body.model === PRISM_ID || body.evaluation !== undefined || body.finetune_steps || body.explain) return { id, kind: 'fallback' };
+  // a hierarchy (forecasting/hierarchy.ts) and its fields, which a request without one refuses
+  if (body.hierarchy !== undefined || body.reconcile !== undefined || body.reconcile_intervals !== undefined || body.reconcile_level !== undefined) {
+    return { id, kind: 'fallback' };
+  }
   // a joint forecast (multivariate) and sample paths: the loop's path too, whose model call goes whole (inference.ts)
   if (body.multivariate || body.samples) return { id, kind: 'fallback' };
   // auto fields or prism_members with another model: rejectAutoFields and planForecast answer it on the loop
@@ -133,7 +137,8 @@ function chunkedBodies(
 export function planStoredJob({ id, plan: text, context }: JobPlanJob): JobPlanReply {
   try {
     const plan = JSON.parse(typeof text === 'string' ? text : text.join('')) as ForecastPlan & Record<string, unknown>;
-    const more = plan.backtest || plan.prism_members || plan.model === PRISM_ID || plan.auto_request !== undefined || plan.stored_series !== undefined;
+    const more = plan.backtest || plan.prism_members || plan.model === PRISM_ID || plan.auto_request !== undefined || plan.stored_series !== undefined
+      || plan.hierarchy !== undefined;
     if (more) return { id, kind: 'fallback' };
     const request = { model: plan.model, size: plan.size, freq: plan.freq, horizon: plan.horizon, quantiles: plan.quantiles, series: plan.series };
     const estimateMs = callCostMs(context.catalog, request, context.cpuWorkers);

@@ -1,11 +1,13 @@
 // TypeBox schemas: they validate requests (Ajv, unknown fields rejected) and generate the OpenAPI
 // document at /v1/openapi.json — one definition for both.
-import { Type, type Static } from '@fastify/type-provider-typebox';
-import { AutoInfo, BacktestMetrics, ForecastResponse, ModelInfo, PrismInfo, SeriesPrediction, UnavailableReason, Warning } from '../contract/schemas.ts';
+import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import {
+  AutoInfo, BacktestMetrics, ForecastResponse, HierarchyInfo, ModelInfo, PrismInfo, SeriesPrediction, UnavailableReason, Warning,
+} from '../contract/schemas.ts';
 
 // The answer shapes the layers below http use (forecasting, runtime) live in src/contract; the
 // routes and the OpenAPI document keep taking them from here.
-export { AutoInfo, BacktestMetrics, ForecastResponse, ModelInfo, PrismInfo, SeriesPrediction, UnavailableReason, Warning };
+export { AutoInfo, BacktestMetrics, ForecastResponse, HierarchyInfo, ModelInfo, PrismInfo, SeriesPrediction, UnavailableReason, Warning };
 
 const NumberOrNull = Type.Union([Type.Number(), Type.Null()]);
 /** Variable names: `__proto__` is refused by the JSON parser (prototype pollution guard) with a 400. */
@@ -43,6 +45,43 @@ const ModelRef = Type.Union([
   Type.String({ minLength: 1, description: 'a model id, at its default size' }),
   Type.Object({ model: Type.String({ minLength: 1 }), model_size: Type.Optional(Type.String()) }, { additionalProperties: false }),
 ]);
+
+const LabelName = Type.String({ minLength: 1, maxLength: 200 });
+/** `hierarchy`, `reconcile`, `reconcile_intervals`, `reconcile_level`: POST /v1/forecast, /v1/forecast-jobs, /v1/cross-validation (docs/api.md#hierarchies). */
+const HierarchyFields = {
+  hierarchy: Type.Optional(Type.Object({
+    labels: Type.Optional(Type.Array(Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: 200 }), VARIABLE_NAMES), {
+      minItems: 1, description: 'one object per series (same order as series / series_ids): label name → value, e.g. {"region": "north", "store": "n1"}',
+    })),
+    levels: Type.Optional(Type.Array(Type.Array(LabelName, { minItems: 1 }), {
+      minItems: 1, maxItems: 20, description: 'the aggregation levels from the top down, each a list of label names extending the one above (nested); a ' +
+        '"total" node over every series is added on top; the last level must place each series in a node of its own',
+    })),
+    aggregates: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1 }), {
+      ...VARIABLE_NAMES, description: 'instead of labels and levels: node name → the indices of the series it sums (e.g. {"north": [0, 1], "south": [2]}); ' +
+        'a "total" over every series is added unless one is given',
+    })),
+    names: Type.Optional(Type.Array(LabelName, { minItems: 1, description: 'with aggregates: the bottom nodes\' ids, one per series (default "series[i]")' })),
+  }, {
+    additionalProperties: false,
+    description: 'forecast a hierarchy: the series are its bottom, every aggregate (their sums) is forecast with the same model, and the forecasts are ' +
+      'reconciled so that every parent is the sum of its children (`series[i]` is then input series i\'s reconciled forecast; the answer\'s ' +
+      '`hierarchy` holds every node\'s base and reconciled forecast). The series must end on the same date; no covariates',
+  })),
+  reconcile: Type.Optional(Type.Union([
+    'bottom_up', 'top_down_forecast_proportions', 'top_down_average_proportions', 'top_down_proportion_averages', 'middle_out',
+    'ols', 'wls_struct', 'wls_var', 'mint_shrink', 'mint_cov', 'erm',
+  ].map((m) => Type.Literal(m)), {
+    description: 'with hierarchy: the reconciliation (hierarchicalforecast\'s BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, ' +
+      'mint_shrink, mint_cov and erm weigh by the model\'s in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular ' +
+      'covariance, wls_struct is used instead, with a warning',
+  })),
+  reconcile_intervals: Type.Optional(Type.Union([Type.Literal('normality'), Type.Literal('bootstrap'), Type.Literal('permbu')], {
+    description: 'with hierarchy: how the quantiles are reconciled (hierarchicalforecast\'s Normality, Bootstrap, PERMBU); default normality; bootstrap ' +
+      'and permbu resample in-sample residuals (normality without them, with a warning)',
+  })),
+  reconcile_level: Type.Optional(Type.String({ description: 'with reconcile middle_out: the level it starts from (a level\'s label names joined with "/")' })),
+};
 
 export const ForecastRequest = Type.Object({
   series: Type.Optional(Type.Array(Type.Ref('InputSeries'), { minItems: 1, description: 'the series to forecast; required unless series_ids names ' +
@@ -115,6 +154,7 @@ export const ForecastRequest = Type.Object({
   finetune_mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('lora')], {
     description: 'with finetune_steps: `full` (default) trains every weight, `lora` a low-rank adapter (peft), as a fine-tuning job\'s `mode`',
   })),
+  ...HierarchyFields,
 }, { additionalProperties: false, $id: 'ForecastRequest' });
 export type ForecastRequestBody = Static<typeof ForecastRequest>;
 
@@ -167,6 +207,7 @@ export const CrossValidationRequest = Type.Object({
     Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 }),
     { maxItems: 99, uniqueItems: true, description: 'levels to return, each once; default [0.1, 0.5, 0.9]' },
   )),
+  ...HierarchyFields,
 }, { additionalProperties: false });
 
 const CvWindow = Type.Object({
@@ -177,6 +218,29 @@ const CvWindow = Type.Object({
   actual: Type.Array(Type.Number(), { description: 'the observed values at those dates' }),
   scores: CvScores,
 });
+
+const BaseVsReconciled = (scores: TSchema, what: string) => Type.Object({ base: scores, reconciled: scores }, { description: what });
+const NullableCvScores = Type.Union([CvScores, Type.Null()]);
+const CvHierarchy = Type.Object({
+  method: Type.String({ description: 'the reconciliation used (windows that fell back add theirs: "mint_shrink, wls_struct"; see warnings)' }),
+  intervals: Type.String(),
+  warnings: Type.Array(Type.String(), { description: 'fallbacks and windows not reconciled, with the reasons' }),
+  levels: Type.Array(Type.Object({
+    level: Type.String(), nodes: Type.Integer({ description: 'nodes of this level' }),
+    scores: BaseVsReconciled(NullableCvScores, 'pooled over the level\'s nodes and windows'),
+  }), { description: 'per level, top-down ("total" first, the input series last): base vs reconciled scores' }),
+  nodes: Type.Array(Type.Object({
+    id: Type.String(), level: Type.String(), parent: Type.Union([Type.String(), Type.Null()]), series: Type.Array(Type.Integer()),
+    scores: BaseVsReconciled(NullableCvScores, 'pooled over the node\'s windows'),
+    windows: Type.Array(Type.Object({
+      window: Type.Integer(), cutoff: Type.Integer({ description: 'position of the first forecast step in the node\'s own series' }),
+      index: Type.Array(Type.String()), actual: Type.Array(Type.Number()),
+      base: Type.Record(Type.String(), Type.Array(Type.Number())), reconciled: Type.Record(Type.String(), Type.Array(Type.Number())),
+      scores: BaseVsReconciled(CvScores, 'the window\'s'),
+    })),
+  }), { description: 'every node as in a forecast\'s `hierarchy.nodes`, with its windows: base and reconciled forecasts and scores' }),
+}, { description: 'with `hierarchy` only: the windows every node has, reconciled across the nodes; `series[i]` then holds input series i\'s reconciled ' +
+  'windows, and `scores` and the leaderboard are theirs' });
 
 export const CrossValidationResponse = Type.Object({
   horizon: Type.Integer(),
@@ -197,6 +261,7 @@ export const CrossValidationResponse = Type.Object({
       Type.Object({ scores: Type.Union([CvScores, Type.Null()], { description: 'null when no window of this series fits' }), windows: Type.Array(CvWindow) }),
       { description: 'series[i]: input series i' },
     ),
+    hierarchy: Type.Optional(CvHierarchy),
   })),
   warnings: Type.Array(Warning, { description: 'windows left out (and why), and the forecast warnings' }),
 });
@@ -314,6 +379,7 @@ export const Job = Type.Object({
   warnings: Type.Optional(Type.Array(Warning)),
   auto: Type.Optional(AutoInfo),
   prism: Type.Optional(PrismInfo),
+  hierarchy: Type.Optional(HierarchyInfo),
 }, { additionalProperties: false });
 
 export const JobList = Type.Object({

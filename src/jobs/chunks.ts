@@ -26,7 +26,8 @@ import type { PullManager } from '../runtime/model-pull.ts';
 import { anomaliesCostMs, autoCostMs, crossValidationCostMs, forecastCostMs, seriesCostMs } from '../forecasting/cost.ts';
 import { planAnomalies, type AnomaliesBody } from '../forecasting/anomalies.ts';
 import { isStoredAutoJob, planAuto, type AutoSettings } from '../forecasting/auto.ts';
-import { planCrossValidation, type CrossValidationBody } from '../forecasting/cross-validation.ts';
+import type { CrossValidationBody } from '../forecasting/cross-validation.ts';
+import { crossValidationPlanOf } from '../forecasting/hierarchy-cv.ts';
 import type { ForecastPlan } from '../forecasting/forecast.ts';
 import type { JobKind, Schema } from '../store/database.ts';
 import { getChunk, putChunk, setProgress, storedChunkKeys } from '../store/job-chunks.ts';
@@ -115,8 +116,8 @@ export function retriedInPlace(error: unknown): boolean {
 interface Waiting { cost: number; start(): void; stop(error: unknown): void }
 
 /**
- * The model client of one chunked job attempt. Only infer() is chunked; warm-ups and the answer threads'
- * text calls go to the shared client as they are (jobs make neither).
+ * The model client of one chunked job attempt. Only infer() is chunked; warm-ups, the answer threads'
+ * text calls (jobs make neither) and the worker's other operations (post) go to the shared client as they are.
  */
 export class ChunkedInference extends InferenceClient {
   private readonly shared: InferenceClient;
@@ -169,6 +170,11 @@ export class ChunkedInference extends InferenceClient {
 
   load(group: string, model: string, size: string): Promise<LoadResponse> {
     return this.shared.load(group, model, size);
+  }
+
+  /** the worker's other operations (a hierarchy's reconciliation) are not chunked */
+  post<T>(group: string, path: string, body: unknown): Promise<T> {
+    return this.shared.post<T>(group, path, body);
   }
 
   inFlightAt(baseUrl: string): number {
@@ -295,7 +301,7 @@ export function jobEstimateMs(
 ): number {
   const { cpuWorkers, pulls } = options;
   if (kind === 'cross-validation') return crossValidationCostMs(
-    registry, planCrossValidation(request as CrossValidationBody, registry, { pulls, mode: 'job' }), cpuWorkers,
+    registry, crossValidationPlanOf(request as CrossValidationBody, registry, { pulls, mode: 'job' }), cpuWorkers,
   );
   if (kind === 'anomalies') {
     const plan = planAnomalies(request as AnomaliesBody, registry, { pulls, mode: 'job', autoCandidates: options.auto.candidates });

@@ -79,6 +79,10 @@ export class WorkerWaitingInference extends InferenceClient {
     return this.untilReached(group, () => this.shared.load(group, model, size));
   }
 
+  post<T>(group: string, path: string, body: unknown): Promise<T> {
+    return this.untilReached(group, () => this.shared.post<T>(group, path, body));
+  }
+
   inFlightAt(baseUrl: string): number {
     return this.shared.inFlightAt(baseUrl);
   }

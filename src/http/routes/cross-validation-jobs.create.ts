@@ -4,7 +4,8 @@ import { CrossValidationRequest, CrossValidationJobAccepted, problemResponses, j
 import { ownerOf } from '../auth.ts';
 import { chargeUnits, withRefundOn5xx } from '../charge.ts';
 import { insertJob } from '../../store/jobs.ts';
-import { planCrossValidation, type CrossValidationBody } from '../../forecasting/cross-validation.ts';
+import { crossValidationPlanOf, type HierarchyCvBody } from '../../forecasting/hierarchy-cv.ts';
+import { rejectReconcileFields } from '../../forecasting/hierarchy.ts';
 import { jobModels } from '../../jobs/cross-validation-job.ts';
 
 /** POST /v1/cross-validation-jobs — validates like POST /v1/cross-validation (every 4xx before anything is
@@ -21,8 +22,10 @@ export const crossValidationJobsCreate: Route = (app, deps) => {
     },
   }, async (request, reply) => {
     const owner = ownerOf(request);
-    const body = request.body as CrossValidationBody;
-    const plan = planCrossValidation(body, deps.registry, { pulls: deps.pulls, mode: 'job' });
+    const body = request.body as HierarchyCvBody;
+    rejectReconcileFields(body);
+    // with a hierarchy: the nodes' cross-validation (src/forecasting/hierarchy-cv.ts), planned again when the job runs
+    const plan = crossValidationPlanOf(body, deps.registry, { pulls: deps.pulls, mode: 'job' });
     const models = jobModels(plan);
     // one unit per model, all or nothing; a 5xx while storing gives every unit back
     const charge = await chargeUnits(deps.database.db, owner.accountId, reply, plan.plans.length);

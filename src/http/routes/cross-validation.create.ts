@@ -3,7 +3,9 @@ import type { Route } from '../app-types.ts';
 import { CrossValidationRequest, CrossValidationResponse, problemResponses, jsonResponse, syncOnlyResponses } from '../schemas.ts';
 import { ownerOf } from '../auth.ts';
 import { chargeUnits, withRefundOn5xx } from '../charge.ts';
-import { planCrossValidation, runCrossValidation, type CrossValidationBody } from '../../forecasting/cross-validation.ts';
+import { planCrossValidation, runCrossValidation, type CrossValidationResult } from '../../forecasting/cross-validation.ts';
+import { planHierarchyCv, runHierarchyCv, type HierarchyCvBody } from '../../forecasting/hierarchy-cv.ts';
+import { rejectReconcileFields } from '../../forecasting/hierarchy.ts';
 import { checkSyncBudget, crossValidationCostMs } from '../../forecasting/cost.ts';
 import { syncBudgetMs } from '../../config.ts';
 
@@ -20,13 +22,20 @@ export const crossValidationCreate: Route = (app, deps) => {
     serializerCompiler: plainJsonSerializer,
   }, async (request, reply) => {
     const owner = ownerOf(request);
-    const plan = planCrossValidation(request.body as CrossValidationBody, deps.registry, { pulls: deps.pulls, mode: 'sync' });
+    const body = request.body as HierarchyCvBody;
+    rejectReconcileFields(body);
+    // a hierarchy: every node cross-validated, each window reconciled (src/forecasting/hierarchy-cv.ts)
+    const hierarchical = body.hierarchy !== undefined ? planHierarchyCv(body, deps.registry, { pulls: deps.pulls, mode: 'sync' }) : undefined;
+    const plan = hierarchical?.cv ?? planCrossValidation(body, deps.registry, { pulls: deps.pulls, mode: 'sync' });
     // too much for one synchronous call: 413 use_job_api at once, nothing charged (src/forecasting/cost.ts)
     checkSyncBudget(
       crossValidationCostMs(deps.registry, plan, deps.config.cpuWorkers), syncBudgetMs(deps.config), '/v1/cross-validation-jobs', plan.body.series.length,
     );
     // one unit per model, all or nothing; a 5xx gives every unit back
     const charge = await chargeUnits(deps.database.db, owner.accountId, reply, plan.plans.length);
-    return withRefundOn5xx(charge, () => runCrossValidation(plan, deps.inference, deps.registry));
+    // (the response schema's models[].hierarchy is optional: the typed answer is the plain one's)
+    return withRefundOn5xx(charge, () => (hierarchical
+      ? runHierarchyCv(hierarchical, deps.inference, deps.registry) as Promise<CrossValidationResult>
+      : runCrossValidation(plan, deps.inference, deps.registry)));
   });
 };

@@ -14,6 +14,8 @@ import { refuseJointAndSamples } from '../../forecasting/joint-and-samples.ts';
 import { seriesRefsHook } from '../series-refs.ts';
 import { checkPlannedJob, LargeBody, planInThread } from '../large-forecast.ts';
 import { HorizonError } from '../../errors.ts';
+import { rejectReconcileFields, type HierarchyBody } from '../../forecasting/hierarchy.ts';
+import { planHierarchyFor } from '../hierarchy-forecast.ts';
 
 /** POST /v1/forecast-jobs — validates like the sync call, stores the job, then answers 202. A large body is
  * read, validated and planned in a forecast thread, and its plan stored as the thread wrote it (large-forecast.ts). */
@@ -55,6 +57,13 @@ export const forecastJobsCreate: Route = (app, deps) => {
         'model then forecasts here';
       throw new HorizonError('validation_failed', reason, { errors: [{ field: 'finetune_steps', reason }] });
     }
+    // a hierarchy: its plan (the nodes' forecast and the reconciliation) is stored, run as the sync route runs it
+    if ((body as HierarchyBody).hierarchy !== undefined) {
+      const planned = planHierarchyFor(deps, body as HierarchyBody, 'job');
+      if (request.seriesRefs?.store) Object.assign(planned, { stored_series: { ...request.seriesRefs, accountId: owner.accountId } });
+      return accepted(reply, await storeJob(deps, request, reply, planned.model, planned));
+    }
+    rejectReconcileFields(body as HierarchyBody);
     // model "auto": validated now (every 4xx before the 202), planned again when the job runs
     if (!isAuto(body.model, deps.registry)) rejectAutoFields(body);
     else refuseJointAndSamples(body, 'model "auto" picks among models that may not', deps.registry);

@@ -14,6 +14,8 @@ import { seriesRefsHook, storeSyncForecasts } from '../series-refs.ts';
 import { DEFAULT_QUANTILES, MIN_REQUEST_OBSERVED } from '../../forecasting/normalize.ts';
 import { forecastFineTuned } from '../inline-fine-tuning.ts';
 import { refuseJointAndSamples } from '../../forecasting/joint-and-samples.ts';
+import { rejectReconcileFields, type HierarchyBody } from '../../forecasting/hierarchy.ts';
+import { forecastHierarchy } from '../hierarchy-forecast.ts';
 
 /** POST /v1/forecast — synchronous forecast; one quota unit, refunded on a 5xx. The Server-Timing
  * header carries the worker's load, queue and infer milliseconds (load 0: the model was warm).
@@ -45,6 +47,9 @@ export const forecastCreate: Route = (app, deps) => {
       throw request.validationError;
     }
     const owner = ownerOf(request);
+    // a hierarchy: every node forecast with the model, then reconciled (src/http/hierarchy-forecast.ts)
+    if ((body as HierarchyBody).hierarchy !== undefined) return forecastHierarchy(deps, request, reply, body as HierarchyBody);
+    rejectReconcileFields(body as HierarchyBody);
     const explain = (body as { explain?: boolean }).explain === true;
     if (explain) refuseExplainWith(body as { finetune_steps?: number });
     // finetune_steps: fine-tune on these series, forecast, keep nothing (src/http/inline-fine-tuning.ts)

@@ -19,6 +19,7 @@ export function jobView(row: JobSummary | JobViewRow): JobView {
     Object.assign(view, { model_size: result.model_size, series: result.series, metrics: result.metrics, warnings: result.warnings });
     if ('auto' in result && result.auto) view.auto = result.auto as JobView['auto'];
     if ('prism' in result && result.prism) view.prism = result.prism as JobView['prism'];
+    if ('hierarchy' in result && result.hierarchy) view.hierarchy = result.hierarchy as JobView['hierarchy'];
   }
   return view;
 }
