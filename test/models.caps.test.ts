@@ -26,14 +26,15 @@ const CAPS: Record<string, Record<string, [number, number]>> = {
   'moirai-2': { small: [1680, 512] }, // example context 1680; horizon recursive (512 chosen)
   'tabpfn-ts': { default: [32768, 1024] }, // max_context_length default 32768 rows; any horizon (1024 chosen)
   tirex: { default: [2016, 512] }, // contract: 2016 / 512
+  'tirex-2': { default: [2048, 320] }, // the tirex-2 repo's full-size configuration: context_len 2048, future_len 320
   'house-tsfm': { base: [2048, 512] }, // context 2048 (training window); horizon autoregressive (512 chosen)
   'toto-2': { '2.5b': [4096, 1024] }, // trained for 4096; any horizon (1024 chosen)
   'toto-2-ft': { '2.5b': [4096, 1024] },
 };
-const GATED = ['timesfm-3', 'moirai-2', 'tabpfn-ts', 'tirex'];
+const GATED = ['timesfm-3', 'moirai-2', 'tabpfn-ts', 'tirex', 'tirex-2'];
 const COVARIATES: Record<string, boolean> = {
   chronos: false, 'chronos-bolt': false, 'chronos-2': true, timesfm: false, 'timesfm-2': false, 'timesfm-3': true,
-  'moirai-2': true, 'tabpfn-ts': true, tirex: false, 'house-tsfm': true, 'toto-2': false, 'toto-2-ft': false,
+  'moirai-2': true, 'tabpfn-ts': true, tirex: false, 'tirex-2': true, 'house-tsfm': true, 'toto-2': false, 'toto-2-ft': false,
 };
 
 interface Listed { model_id: string; sizes: string[]; size_limits: Record<string, { max_context: number; max_horizon: number }>; supports_covariates: boolean; available: boolean; license: { id: string; requires_opt_in: boolean; accepted: boolean } }

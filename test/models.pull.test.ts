@@ -25,7 +25,8 @@ const TOKEN = 'hf_standin_token';
 // one size per id: the repo the catalog names for it holds that family's tiny fixture
 const PULLS: Record<string, string> = {
   chronos: 'tiny', 'chronos-bolt': 'tiny', 'chronos-2': 'small', timesfm: '200m', 'timesfm-2': '200m', 'timesfm-3': '330m',
-  'moirai-2': 'small', 'tabpfn-ts': 'default', tirex: 'default', 'house-tsfm': 'base', 'toto-2': '2.5b', 'toto-2-ft': '2.5b',
+  'moirai-2': 'small', 'tabpfn-ts': 'default', tirex: 'default', 'tirex-2': 'default', 'house-tsfm': 'base', 'toto-2': '2.5b',
+  'toto-2-ft': '2.5b',
 };
 const repoOf = (id: string, size = PULLS[id]) => findModel(catalog, id)!.sizes[size].checkpoint!;
 
@@ -122,6 +123,7 @@ describe('models pull: every family through the real client, then a forecast equ
       ['toto-2', 'moirai_toto_reference.py', {}, undefined],
       ['toto-2-ft', 'moirai_toto_reference.py', {}, undefined],
       ['tirex', 'tirex_yug_reference.py', { freq: 'MS' }, undefined],
+      ['tirex-2', 'tirex_2_reference.py', {}, undefined],
       ['house-tsfm', 'tirex_yug_reference.py', { freq: 'MS', ...seeded('house-tsfm') }, undefined],
       ['tabpfn-ts', 'tabpfn_ts_reference.py', {
         weights: join(weights('tabpfn-ts'), findModel(catalog, 'tabpfn-ts')!.weights!.files[0]), series: [{ target, index, forecast_index: forecastIndex }],
