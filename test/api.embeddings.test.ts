@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { pollUntil, startTestServer, type TestServer } from './helpers.ts';
 import { writeFixtures } from './parity.ts';
 import { EMBED_SYNC_MAX_VECTORS } from '../src/forecasting/embeddings.ts';
+import { Horizon, HorizonError } from '../clients/typescript/src/index.ts';
 
 const wave = (n: number, phase = 0): number[] => Array.from({ length: n }, (_, t) => Math.round(100 + 20 * Math.sin((2 * Math.PI * (t + phase)) / 12) + t));
 // leading nulls and a gap of 20 values (no patch of 16 falls wholly inside it), and a short series
@@ -161,6 +162,21 @@ describe('POST /v1/embeddings', () => {
     assert.equal(hidden.status, 404, hidden.text);
     const invalid = await server.request('POST', '/v1/embedding-jobs', { key, body: body({ model: 'naive' }) });
     assert.equal(invalid.status, 422, invalid.text);
+  });
+
+  it('TypeScript SDK: embed() and the embedding-job calls answer what the API answers', async () => {
+    const h = new Horizon({ baseUrl: server.url, apiKey: server.key });
+    const raw = await server.request('POST', '/v1/embeddings', { body: body() });
+    assert.deepEqual(await h.embed(body() as Parameters<Horizon['embed']>[0]), raw.body);
+    await assert.rejects(h.embed(body({ model: 'naive' }) as Parameters<Horizon['embed']>[0]),
+      (error: unknown) => error instanceof HorizonError && error.status === 422 && error.errors[0].field === 'model');
+    const accepted = await h.createEmbeddingJob(body() as Parameters<Horizon['createEmbeddingJob']>[0]);
+    const done = await h.waitForEmbeddingJob(accepted.job_id, { intervalMs: 50 });
+    assert.equal(done.status, 'completed');
+    assert.deepEqual(done.result, raw.body);
+    assert.equal((await h.listEmbeddingJobs({ pageSize: 1 })).jobs[0].job_id, accepted.job_id);
+    assert.equal((await h.getEmbeddingJob(accepted.job_id)).status, 'completed');
+    await assert.rejects(h.cancelEmbeddingJob(accepted.job_id), (error: unknown) => error instanceof HorizonError && error.status === 409);
   });
 
   it('MCP embed_series: the vectors of POST /v1/embeddings and the most alike pair; as_job through job_status', async () => {

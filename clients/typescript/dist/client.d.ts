@@ -32,6 +32,11 @@ export type AnomalyJobPage = Body<'/v1/anomaly-jobs', 'get', 200>;
 export type AnomaliesInput = Omit<AnomaliesRequest, 'series'> & {
     series: ForecastInput['series'];
 };
+export type EmbeddingsRequest = NonNullable<paths['/v1/embeddings']['post']['requestBody']>['content']['application/json'];
+export type EmbeddingsResponse = Body<'/v1/embeddings', 'post', 200>;
+export type EmbeddingJobAccepted = Body<'/v1/embedding-jobs', 'post', 202>;
+export type EmbeddingJob = Body<'/v1/embedding-jobs/{id}', 'get', 200>;
+export type EmbeddingJobPage = Body<'/v1/embedding-jobs', 'get', 200>;
 export type ModelInfo = Body<'/v1/models/{id}', 'get', 200>;
 export type StoredSeries = Body<'/v1/series/{id}', 'get', 200>;
 export type StoredSeriesPut = NonNullable<paths['/v1/series/{id}']['put']['requestBody']>['content']['application/json'];
@@ -181,6 +186,26 @@ export declare class Horizon {
     }, options?: CallOptions): Promise<AnomalyJobPage>;
     /** DELETE /v1/anomaly-jobs/{id}: cancels a queued or running anomaly job (409 job_not_cancellable once it finished). */
     cancelAnomalyJob(id: string, options?: CallOptions): Promise<AnomalyJob>;
+    /** POST /v1/embeddings: each series' vector from a model whose library gives embeddings (chronos, chronos-bolt, chronos-2,
+     * tirex), and with `granularity: 'patch'` a vector per patch and the summary token (docs/api.md, "Embeddings"). */
+    embed(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResponse>;
+    /** POST /v1/embedding-jobs: the body of POST /v1/embeddings, run as a job (for answers over what one synchronous call may
+     * hold: its 413 use_job_api); not retried unless `retry: true`. */
+    createEmbeddingJob(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingJobAccepted>;
+    /** GET /v1/embedding-jobs/{id}: state, and `result` (the POST /v1/embeddings answer) once completed. */
+    getEmbeddingJob(id: string, options?: CallOptions): Promise<EmbeddingJob>;
+    /** Polls an embedding job until it is completed, failed or cancelled (as waitForJob). */
+    waitForEmbeddingJob(id: string, options?: Omit<WaitOptions, 'onPoll'> & {
+        onPoll?: (job: EmbeddingJob) => void;
+    }): Promise<EmbeddingJob>;
+    /** GET /v1/embedding-jobs: one page of the account's embedding jobs, newest first (without results). */
+    listEmbeddingJobs(params?: {
+        status?: JobStatus;
+        cursor?: string;
+        pageSize?: number;
+    }, options?: CallOptions): Promise<EmbeddingJobPage>;
+    /** DELETE /v1/embedding-jobs/{id}: cancels a queued or running embedding job (409 job_not_cancellable once it finished). */
+    cancelEmbeddingJob(id: string, options?: CallOptions): Promise<EmbeddingJob>;
     /** POST /v1/fine-tuning-jobs: fine-tunes a model on your series into a private model (docs/fine-tuning.md); not retried unless `retry: true`. */
     createFineTuningJob(request: FineTuningInput, options?: CallOptions): Promise<FineTuningJob>;
     /** GET /v1/fine-tuning-jobs/{id}: state, progress (step, loss, validation loss), the training summary once completed. */

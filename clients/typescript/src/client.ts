@@ -27,6 +27,11 @@ export type AnomalyJob = Body<'/v1/anomaly-jobs/{id}', 'get', 200>;
 export type AnomalyJobPage = Body<'/v1/anomaly-jobs', 'get', 200>;
 /** AnomaliesRequest, except that dates may be Dates. */
 export type AnomaliesInput = Omit<AnomaliesRequest, 'series'> & { series: ForecastInput['series'] };
+export type EmbeddingsRequest = NonNullable<paths['/v1/embeddings']['post']['requestBody']>['content']['application/json'];
+export type EmbeddingsResponse = Body<'/v1/embeddings', 'post', 200>;
+export type EmbeddingJobAccepted = Body<'/v1/embedding-jobs', 'post', 202>;
+export type EmbeddingJob = Body<'/v1/embedding-jobs/{id}', 'get', 200>;
+export type EmbeddingJobPage = Body<'/v1/embedding-jobs', 'get', 200>;
 export type ModelInfo = Body<'/v1/models/{id}', 'get', 200>;
 export type StoredSeries = Body<'/v1/series/{id}', 'get', 200>;
 export type StoredSeriesPut = NonNullable<paths['/v1/series/{id}']['put']['requestBody']>['content']['application/json'];
@@ -268,6 +273,53 @@ export class Horizon {
   /** DELETE /v1/anomaly-jobs/{id}: cancels a queued or running anomaly job (409 job_not_cancellable once it finished). */
   async cancelAnomalyJob(id: string, options?: CallOptions): Promise<AnomalyJob> {
     return (await this.#call<AnomalyJob>('DELETE', `/v1/anomaly-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** POST /v1/embeddings: each series' vector from a model whose library gives embeddings (chronos, chronos-bolt, chronos-2,
+   * tirex), and with `granularity: 'patch'` a vector per patch and the summary token (docs/api.md, "Embeddings"). */
+  async embed(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingsResponse> {
+    return (await this.#call<EmbeddingsResponse>('POST', '/v1/embeddings', { body: request, ...options })).body;
+  }
+
+  /** POST /v1/embedding-jobs: the body of POST /v1/embeddings, run as a job (for answers over what one synchronous call may
+   * hold: its 413 use_job_api); not retried unless `retry: true`. */
+  async createEmbeddingJob(request: EmbeddingsRequest, options?: CallOptions): Promise<EmbeddingJobAccepted> {
+    return (await this.#call<EmbeddingJobAccepted>('POST', '/v1/embedding-jobs', { body: request, idempotent: false, ...options })).body;
+  }
+
+  /** GET /v1/embedding-jobs/{id}: state, and `result` (the POST /v1/embeddings answer) once completed. */
+  async getEmbeddingJob(id: string, options?: CallOptions): Promise<EmbeddingJob> {
+    return (await this.#call<EmbeddingJob>('GET', `/v1/embedding-jobs/${encodeURIComponent(id)}`, options)).body;
+  }
+
+  /** Polls an embedding job until it is completed, failed or cancelled (as waitForJob). */
+  async waitForEmbeddingJob(id: string, options: Omit<WaitOptions, 'onPoll'> & { onPoll?: (job: EmbeddingJob) => void } = {}): Promise<EmbeddingJob> {
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    let interval = options.intervalMs ?? 250;
+    for (;;) {
+      const job = await this.getEmbeddingJob(id, options);
+      options.onPoll?.(job);
+      if (TERMINAL.has(job.status)) return job;
+      if (Date.now() + interval > deadline) {
+        throw new HorizonError({ status: 0, code: 'wait_timeout', detail: `embedding job ${id} is still ${job.status} after ${options.timeoutMs} ms` });
+      }
+      await sleep(interval, options.signal);
+      interval = Math.min(options.maxIntervalMs ?? 5_000, interval * 1.5);
+    }
+  }
+
+  /** GET /v1/embedding-jobs: one page of the account's embedding jobs, newest first (without results). */
+  async listEmbeddingJobs(params: { status?: JobStatus; cursor?: string; pageSize?: number } = {}, options?: CallOptions): Promise<EmbeddingJobPage> {
+    const query = new URLSearchParams();
+    if (params.pageSize !== undefined) query.set('limit', String(params.pageSize));
+    if (params.status) query.set('status', params.status);
+    if (params.cursor) query.set('cursor', params.cursor);
+    return (await this.#call<EmbeddingJobPage>('GET', `/v1/embedding-jobs${String(query) ? `?${query}` : ''}`, options)).body;
+  }
+
+  /** DELETE /v1/embedding-jobs/{id}: cancels a queued or running embedding job (409 job_not_cancellable once it finished). */
+  async cancelEmbeddingJob(id: string, options?: CallOptions): Promise<EmbeddingJob> {
+    return (await this.#call<EmbeddingJob>('DELETE', `/v1/embedding-jobs/${encodeURIComponent(id)}`, options)).body;
   }
 
   /** POST /v1/fine-tuning-jobs: fine-tunes a model on your series into a private model (docs/fine-tuning.md); not retried unless `retry: true`. */

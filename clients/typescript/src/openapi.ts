@@ -2941,6 +2941,814 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embedding-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List embedding jobs */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    /** @description page size, 1–100 (default 20) */
+                    limit?: string;
+                    status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the account's embedding jobs, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "jobs": [
+                         *         {
+                         *           "job_id": "2c7e9a41-5b3d-4f6e-9a8c-1d2e3f4a5b6c",
+                         *           "status": "completed",
+                         *           "model": "chronos-2",
+                         *           "model_size": "base",
+                         *           "granularity": "series",
+                         *           "created_at": "2026-01-05T09:30:00.000Z",
+                         *           "started_at": "2026-01-05T09:30:00.105Z",
+                         *           "finished_at": "2026-01-05T09:30:00.160Z",
+                         *           "attempts": 1
+                         *         }
+                         *       ],
+                         *       "next_cursor": null
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description without `result` (GET the job for it) */
+                            jobs: {
+                                attempts: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                error?: {
+                                    code: string;
+                                    detail: string;
+                                };
+                                /** Format: date-time */
+                                finished_at?: string;
+                                /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                                granularity: "series" | "patch";
+                                job_id: string;
+                                /** @description the model that embeds the series (decided at submit) */
+                                model: string;
+                                model_size: string;
+                                /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                                progress?: {
+                                    /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                    chunks_done: number;
+                                    /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                    chunks_total: number;
+                                };
+                                result?: {
+                                    /** @description the most values embedded per series (the request's context, capped at max_context) */
+                                    context: number;
+                                    /** @description numbers per vector: the encoder's width (tirex: its blocks × width) */
+                                    dimension: number;
+                                    /** @description embeddings[i]: input series i */
+                                    embeddings: {
+                                        /** @description position (0-based, in the series as sent) of the first value embedded: its first observed value among its last `context` */
+                                        embedded_from: number;
+                                        /** @description the series' vector: chronos models, the mean of its patch vectors that hold an observed value (last encoder layer); tirex, tirex-ts' TiRexEmbedding (every block's patch states averaged, L2-normalised per block, concatenated, layer-normed) */
+                                        embedding: number[];
+                                        /** @description granularity patch: one vector per patch, oldest first. Patches end at the series' last value: the last covers its last `patch_size` values, the first starts at or before embedded_from (the model pads it). null: a patch without an observed value (the model masks it) */
+                                        patches?: (number[] | null)[];
+                                        /** @description granularity patch: the model's summary token, which attends to the whole series ([REG] of chronos-bolt and chronos-2, EOS of chronos); null when the checkpoint has none */
+                                        summary?: number[] | null;
+                                    }[];
+                                    /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                                    granularity: "series" | "patch";
+                                    model: string;
+                                    model_size: string;
+                                    /** @description values per patch of the model (chronos: 1, a token per value) */
+                                    patch_size: number;
+                                    /** @description series cut to the context, a context over max_context */
+                                    warnings: {
+                                        field: string;
+                                        message: string;
+                                        series?: number;
+                                    }[];
+                                };
+                                /** Format: date-time */
+                                started_at?: string;
+                                status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            }[];
+                            /** @description pass as ?cursor= for the next page; null on the last page */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Queue an embedding job */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description embed at most the last `context` values of each series (default and cap: the size's max_context; longer series are cut, with a warning) */
+                        context?: number;
+                        /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                        granularity?: "series" | "patch";
+                        /** @description a model whose library gives embeddings (catalog `embeddings`): chronos, chronos-bolt, chronos-2, tirex, or a private model fine-tuned from one; default: the deployment default_model when it gives them, else the first served one that does */
+                        model?: string;
+                        /** @description a size of the model; default: its default_size */
+                        model_size?: string;
+                        /** @description the series to embed; embeddings[i] is series i's */
+                        series: {
+                            /** @description values at regular steps, oldest first; null = missing (masked by the model); at least one number; each within ±1e38. No dates: the models embed values, not timestamps */
+                            target: (number | null)[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Queued; poll the job at the Location header */
+                202: {
+                    headers: {
+                        /** @description /v1/embedding-jobs/{job_id} */
+                        location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "job_id": "2c7e9a41-5b3d-4f6e-9a8c-1d2e3f4a5b6c",
+                         *       "status": "queued",
+                         *       "model": "chronos-2",
+                         *       "model_size": "base",
+                         *       "granularity": "series",
+                         *       "created_at": "2026-01-05T09:30:00.000Z"
+                         *     }
+                         */
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                            granularity: "series" | "patch";
+                            job_id: string;
+                            /** @description the model that embeds the series (decided at submit) */
+                            model: string;
+                            model_size: string;
+                            /** @enum {string} */
+                            status: "queued";
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured byte limit (payload_too_large, naming it), or the request is larger than a synchronous call may be (use_job_api: more series, points or estimated model time than the caps; `detail` names the cap and the job route) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Pulling the model weights failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embedding-jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an embedding job */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The job; with `result` (the POST /v1/embeddings answer) once completed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "job_id": "2c7e9a41-5b3d-4f6e-9a8c-1d2e3f4a5b6c",
+                         *       "status": "completed",
+                         *       "model": "chronos-2",
+                         *       "model_size": "base",
+                         *       "granularity": "series",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "started_at": "2026-01-05T09:30:00.105Z",
+                         *       "finished_at": "2026-01-05T09:30:00.160Z",
+                         *       "attempts": 1,
+                         *       "result": {
+                         *         "model": "chronos-2",
+                         *         "model_size": "base",
+                         *         "granularity": "series",
+                         *         "dimension": 16,
+                         *         "patch_size": 16,
+                         *         "context": 8192,
+                         *         "embeddings": [
+                         *           {
+                         *             "embedding": [
+                         *               -0.1422,
+                         *               -0.1883,
+                         *               -0.0617,
+                         *               0.0166,
+                         *               0.038,
+                         *               -0.1527,
+                         *               0.3567,
+                         *               -0.2197,
+                         *               -0.1114,
+                         *               -0.1072,
+                         *               -0.3477,
+                         *               0.042,
+                         *               0.158,
+                         *               -0.0071,
+                         *               -0.0983,
+                         *               0.2006
+                         *             ],
+                         *             "embedded_from": 0
+                         *           },
+                         *           {
+                         *             "embedding": [
+                         *               0.0374,
+                         *               -0.235,
+                         *               -0.1107,
+                         *               -0.1873,
+                         *               0.0764,
+                         *               -0.02,
+                         *               0.4013,
+                         *               -0.2685,
+                         *               -0.1072,
+                         *               -0.0779,
+                         *               -0.1618,
+                         *               0.1213,
+                         *               0.2385,
+                         *               0.2343,
+                         *               0.0034,
+                         *               0.3555
+                         *             ],
+                         *             "embedded_from": 0
+                         *           }
+                         *         ],
+                         *         "warnings": []
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                            granularity: "series" | "patch";
+                            job_id: string;
+                            /** @description the model that embeds the series (decided at submit) */
+                            model: string;
+                            model_size: string;
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
+                            result?: {
+                                /** @description the most values embedded per series (the request's context, capped at max_context) */
+                                context: number;
+                                /** @description numbers per vector: the encoder's width (tirex: its blocks × width) */
+                                dimension: number;
+                                /** @description embeddings[i]: input series i */
+                                embeddings: {
+                                    /** @description position (0-based, in the series as sent) of the first value embedded: its first observed value among its last `context` */
+                                    embedded_from: number;
+                                    /** @description the series' vector: chronos models, the mean of its patch vectors that hold an observed value (last encoder layer); tirex, tirex-ts' TiRexEmbedding (every block's patch states averaged, L2-normalised per block, concatenated, layer-normed) */
+                                    embedding: number[];
+                                    /** @description granularity patch: one vector per patch, oldest first. Patches end at the series' last value: the last covers its last `patch_size` values, the first starts at or before embedded_from (the model pads it). null: a patch without an observed value (the model masks it) */
+                                    patches?: (number[] | null)[];
+                                    /** @description granularity patch: the model's summary token, which attends to the whole series ([REG] of chronos-bolt and chronos-2, EOS of chronos); null when the checkpoint has none */
+                                    summary?: number[] | null;
+                                }[];
+                                /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                                granularity: "series" | "patch";
+                                model: string;
+                                model_size: string;
+                                /** @description values per patch of the model (chronos: 1, a token per value) */
+                                patch_size: number;
+                                /** @description series cut to the context, a context over max_context */
+                                warnings: {
+                                    field: string;
+                                    message: string;
+                                    series?: number;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Cancel an embedding job */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The cancelled job */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "job_id": "2c7e9a41-5b3d-4f6e-9a8c-1d2e3f4a5b6c",
+                         *       "status": "cancelled",
+                         *       "model": "chronos-2",
+                         *       "model_size": "base",
+                         *       "granularity": "series",
+                         *       "created_at": "2026-01-05T09:30:00.000Z",
+                         *       "finished_at": "2026-01-05T09:30:00.160Z",
+                         *       "attempts": 0
+                         *     }
+                         */
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error?: {
+                                code: string;
+                                detail: string;
+                            };
+                            /** Format: date-time */
+                            finished_at?: string;
+                            /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                            granularity: "series" | "patch";
+                            job_id: string;
+                            /** @description the model that embeds the series (decided at submit) */
+                            model: string;
+                            model_size: string;
+                            /** @description present on a job whose estimated model time is over HORIZON_JOB_CHUNK_BUDGET_MS: it runs in chunks of series that each fit one worker call; set once it starts running, kept when it finishes */
+                            progress?: {
+                                /** @description chunks whose result is stored (a restarted job does not run them again) */
+                                chunks_done: number;
+                                /** @description chunks of the model calls made so far; with model "auto" it grows once the cross-validation has picked the models (their forecasts are chunked then) */
+                                chunks_total: number;
+                            };
+                            result?: {
+                                /** @description the most values embedded per series (the request's context, capped at max_context) */
+                                context: number;
+                                /** @description numbers per vector: the encoder's width (tirex: its blocks × width) */
+                                dimension: number;
+                                /** @description embeddings[i]: input series i */
+                                embeddings: {
+                                    /** @description position (0-based, in the series as sent) of the first value embedded: its first observed value among its last `context` */
+                                    embedded_from: number;
+                                    /** @description the series' vector: chronos models, the mean of its patch vectors that hold an observed value (last encoder layer); tirex, tirex-ts' TiRexEmbedding (every block's patch states averaged, L2-normalised per block, concatenated, layer-normed) */
+                                    embedding: number[];
+                                    /** @description granularity patch: one vector per patch, oldest first. Patches end at the series' last value: the last covers its last `patch_size` values, the first starts at or before embedded_from (the model pads it). null: a patch without an observed value (the model masks it) */
+                                    patches?: (number[] | null)[];
+                                    /** @description granularity patch: the model's summary token, which attends to the whole series ([REG] of chronos-bolt and chronos-2, EOS of chronos); null when the checkpoint has none */
+                                    summary?: number[] | null;
+                                }[];
+                                /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                                granularity: "series" | "patch";
+                                model: string;
+                                model_size: string;
+                                /** @description values per patch of the model (chronos: 1, a token per value) */
+                                patch_size: number;
+                                /** @description series cut to the context, a context over max_context */
+                                warnings: {
+                                    field: string;
+                                    message: string;
+                                    series?: number;
+                                }[];
+                            };
+                            /** Format: date-time */
+                            started_at?: string;
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource for this account */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (see `code`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Embed series: a vector per series (or per patch) from a foundation model's encoder */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description embed at most the last `context` values of each series (default and cap: the size's max_context; longer series are cut, with a warning) */
+                        context?: number;
+                        /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                        granularity?: "series" | "patch";
+                        /** @description a model whose library gives embeddings (catalog `embeddings`): chronos, chronos-bolt, chronos-2, tirex, or a private model fine-tuned from one; default: the deployment default_model when it gives them, else the first served one that does */
+                        model?: string;
+                        /** @description a size of the model; default: its default_size */
+                        model_size?: string;
+                        /** @description the series to embed; embeddings[i] is series i's */
+                        series: {
+                            /** @description values at regular steps, oldest first; null = missing (masked by the model); at least one number; each within ±1e38. No dates: the models embed values, not timestamps */
+                            target: (number | null)[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The embeddings: `embeddings[i]` is input series i's */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "model": "chronos-2",
+                         *       "model_size": "base",
+                         *       "granularity": "series",
+                         *       "dimension": 16,
+                         *       "patch_size": 16,
+                         *       "context": 8192,
+                         *       "embeddings": [
+                         *         {
+                         *           "embedding": [
+                         *             -0.1422,
+                         *             -0.1883,
+                         *             -0.0617,
+                         *             0.0166,
+                         *             0.038,
+                         *             -0.1527,
+                         *             0.3567,
+                         *             -0.2197,
+                         *             -0.1114,
+                         *             -0.1072,
+                         *             -0.3477,
+                         *             0.042,
+                         *             0.158,
+                         *             -0.0071,
+                         *             -0.0983,
+                         *             0.2006
+                         *           ],
+                         *           "embedded_from": 0
+                         *         },
+                         *         {
+                         *           "embedding": [
+                         *             0.0374,
+                         *             -0.235,
+                         *             -0.1107,
+                         *             -0.1873,
+                         *             0.0764,
+                         *             -0.02,
+                         *             0.4013,
+                         *             -0.2685,
+                         *             -0.1072,
+                         *             -0.0779,
+                         *             -0.1618,
+                         *             0.1213,
+                         *             0.2385,
+                         *             0.2343,
+                         *             0.0034,
+                         *             0.3555
+                         *           ],
+                         *           "embedded_from": 0
+                         *         }
+                         *       ],
+                         *       "warnings": []
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description the most values embedded per series (the request's context, capped at max_context) */
+                            context: number;
+                            /** @description numbers per vector: the encoder's width (tirex: its blocks × width) */
+                            dimension: number;
+                            /** @description embeddings[i]: input series i */
+                            embeddings: {
+                                /** @description position (0-based, in the series as sent) of the first value embedded: its first observed value among its last `context` */
+                                embedded_from: number;
+                                /** @description the series' vector: chronos models, the mean of its patch vectors that hold an observed value (last encoder layer); tirex, tirex-ts' TiRexEmbedding (every block's patch states averaged, L2-normalised per block, concatenated, layer-normed) */
+                                embedding: number[];
+                                /** @description granularity patch: one vector per patch, oldest first. Patches end at the series' last value: the last covers its last `patch_size` values, the first starts at or before embedded_from (the model pads it). null: a patch without an observed value (the model masks it) */
+                                patches?: (number[] | null)[];
+                                /** @description granularity patch: the model's summary token, which attends to the whole series ([REG] of chronos-bolt and chronos-2, EOS of chronos); null when the checkpoint has none */
+                                summary?: number[] | null;
+                            }[];
+                            /** @description "series" (default): one vector per series. "patch": also one vector per patch of `patch_size` consecutive values (chronos: per value) and the model's summary token — chronos, chronos-bolt, chronos-2 (tirex gives one vector per series: a 422) */
+                            granularity: "series" | "patch";
+                            model: string;
+                            model_size: string;
+                            /** @description values per patch of the model (chronos: 1, a token per value) */
+                            patch_size: number;
+                            /** @description series cut to the context, a context over max_context */
+                            warnings: {
+                                field: string;
+                                message: string;
+                                series?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The body is not valid JSON (NaN and Infinity are not JSON) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid API key (WWW-Authenticate says which) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The model's licence has not been accepted by the operator (HORIZON_ACCEPT_LICENSES) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is larger than the configured limit (code payload_too_large), or the request's estimated model time is over the synchronous budget (code use_job_api, HORIZON_SYNC_BUDGET_MS; nothing is charged): send the same body to POST /v1/embedding-jobs, whose job runs it in chunks */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The body is not sent as Content-Type: application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Invalid input: `errors[]` names each field (and series) with the reason */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Quota exceeded (quota_exceeded; X-RateLimit-Reset says when to retry), or too many of this account's model requests in flight (too_many_inflight, naming HORIZON_ACCOUNT_MAX_INFLIGHT; Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference failed, or an unexpected error; `detail` describes it */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Pulling the model weights failed */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Model or worker not available right now (weights missing, being pulled, worker restarting), or the database cannot be reached (store_unavailable); Retry-After says when to retry */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Inference timed out (HORIZON_INFERENCE_TIMEOUT_MS); `detail` names the job API, which runs large requests in chunks that each fit one call */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/fine-tuning-jobs": {
         parameters: {
             query?: never;

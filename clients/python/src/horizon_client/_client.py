@@ -107,6 +107,30 @@ class _Base:
         raise JobFailedError(f"job {job['job_id']} {job['status']}: {error.get('detail', 'no detail')}", job=job, code=error.get("code"))
 
 
+def _embeddings_body(series: Any, options: dict[str, Any], id_col: str, time_col: str, target_col: str) -> tuple[list[Any] | None, dict[str, Any]]:
+    """POST /v1/embeddings' body from value sequences (None or NaN = missing) or a long DataFrame (each id's values in
+    time order, ids in the order they first appear); with a frame, also its ids."""
+    body = {name: value for name, value in options.items() if value is not None}
+    if hasattr(series, "groupby") and hasattr(series, "columns"):  # a pandas DataFrame
+        missing = [c for c in (id_col, target_col) if c not in series.columns]
+        if missing:
+            raise ValueError(f"df has no column {', '.join(map(repr, missing))} (id_col, target_col)")
+        frame = series.sort_values(time_col, kind="stable") if time_col in series.columns else series
+        groups = {key: group for key, group in frame.groupby(id_col, sort=False)}
+        ids = list(dict.fromkeys(series[id_col]))
+        body["series"] = [{"target": _frames._numbers(groups[i][target_col], f"{target_col} of {i!r}", True)} for i in ids]
+        return ids, body
+    body["series"] = [{"target": _frames._numbers(values, f"series[{k}]", True)} for k, values in enumerate(series)]
+    return None, body
+
+
+def _with_ids(answer: dict[str, Any], ids: list[Any] | None, id_col: str) -> dict[str, Any]:
+    """The embeddings answer, each series' entry naming its DataFrame id under `id_col` (value sequences: as it came)."""
+    if ids is not None:
+        answer["embeddings"] = [{id_col: i, **e} for i, e in zip(ids, answer["embeddings"])]
+    return answer
+
+
 def _next_poll(interval: float, max_interval: float, response_headers: dict[str, str] | None) -> float:
     asked = retry_after_seconds(response_headers or {})
     return asked if asked is not None else min(max_interval, interval * 1.5)
@@ -245,6 +269,35 @@ class Horizon(_Base):
 
     def cancel_anomaly_job(self, job_id: str) -> dict[str, Any]:
         return self._request("DELETE", f"/v1/anomaly-jobs/{job_id}")[0]
+
+    # --- embeddings (docs/api.md, "Embeddings") ---
+
+    def embed(self, series: Any, *, model: str | None = None, model_size: str | None = None, granularity: str | None = None,
+              context: int | None = None, id_col: str = "unique_id", time_col: str = "ds", target_col: str = "y",
+              retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/embeddings: each series' vector from a model whose library gives embeddings (chronos, chronos-bolt, chronos-2,
+        tirex; granularity="patch": also per patch). `series`: value sequences (None or NaN = missing), or a long DataFrame
+        (id_col, target_col, sorted by time_col when it has one). Returns the answer: embeddings[i]["embedding"] is series i's
+        vector; with a DataFrame each entry also names its id under id_col."""
+        options = {"model": model, "model_size": model_size, "granularity": granularity, "context": context}
+        ids, body = _embeddings_body(series, options, id_col, time_col, target_col)
+        return _with_ids(self._request("POST", "/v1/embeddings", json_body=body, retry=retry)[0], ids, id_col)
+
+    def create_embedding_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/embedding-jobs with a POST /v1/embeddings body (for answers over what one synchronous call may hold);
+        returns {job_id, status: "queued", model, model_size, granularity, created_at}."""
+        return self._request("POST", "/v1/embedding-jobs", json_body=body, idempotent=False, retry=retry)[0]
+
+    def get_embedding_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("GET", f"/v1/embedding-jobs/{job_id}")[0]
+
+    def wait_for_embedding_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2,
+                               max_poll_interval: float = 5.0) -> dict[str, Any]:
+        """Polls until the embedding job completed (returned; `result` is the POST /v1/embeddings answer) or failed/cancelled (JobFailedError)."""
+        return self._poll(f"/v1/embedding-jobs/{job_id}", f"embedding job {job_id}", timeout, poll_interval, max_poll_interval)
+
+    def cancel_embedding_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("DELETE", f"/v1/embedding-jobs/{job_id}")[0]
 
     # --- fine-tuning (docs/fine-tuning.md) ---
 
@@ -440,6 +493,26 @@ class AsyncHorizon(_Base):
 
     async def cancel_anomaly_job(self, job_id: str) -> dict[str, Any]:
         return (await self._request("DELETE", f"/v1/anomaly-jobs/{job_id}"))[0]
+
+    async def embed(self, series: Any, *, model: str | None = None, model_size: str | None = None, granularity: str | None = None,
+                    context: int | None = None, id_col: str = "unique_id", time_col: str = "ds", target_col: str = "y",
+                    retry: bool | None = None) -> dict[str, Any]:
+        options = {"model": model, "model_size": model_size, "granularity": granularity, "context": context}
+        ids, body = _embeddings_body(series, options, id_col, time_col, target_col)
+        return _with_ids((await self._request("POST", "/v1/embeddings", json_body=body, retry=retry))[0], ids, id_col)
+
+    async def create_embedding_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/embedding-jobs", json_body=body, idempotent=False, retry=retry))[0]
+
+    async def get_embedding_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("GET", f"/v1/embedding-jobs/{job_id}"))[0]
+
+    async def wait_for_embedding_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2,
+                                     max_poll_interval: float = 5.0) -> dict[str, Any]:
+        return await self._poll(f"/v1/embedding-jobs/{job_id}", f"embedding job {job_id}", timeout, poll_interval, max_poll_interval)
+
+    async def cancel_embedding_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("DELETE", f"/v1/embedding-jobs/{job_id}"))[0]
 
     async def create_fine_tuning_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
         return (await self._request("POST", "/v1/fine-tuning-jobs", json_body=body, idempotent=False, retry=retry))[0]
