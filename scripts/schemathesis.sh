@@ -29,13 +29,14 @@ mkdir -p test-output
 # no schema states (`sizes` adding up to the length of `y`, X and X_future by position, a served model, a
 # pandas frequency), which the SDK itself keeps and test/nixtla tests with it.
 # use_after_free ("deleted resource still available") is excluded: the API's DELETEs with a readable
-# resource, DELETE /v1/forecast-jobs/{id}, /v1/cross-validation-jobs/{id} and /v1/anomaly-jobs/{id}, cancel the job,
+# resource, DELETE /v1/forecast-jobs/{id}, /v1/cross-validation-jobs/{id}, /v1/anomaly-jobs/{id} and /v1/embedding-jobs/{id}, cancel the job,
 # which then stays readable with status `cancelled` (contract B.3); DELETE /v1/api-keys/{id} has no GET to read back. The config file cannot
 # switch it off under `--checks all`, nor per operation in the stateful phase (4.32.5).
-# Three operations run without positive_data_acceptance (every other check, second run below): whether a
+# Five operations run without positive_data_acceptance (every other check, second run below): whether a
 # schema-valid POST /v1/fine-tuning-jobs is accepted needs fine-tunable weights (chronos-2), which this server
 # lacks (with them, positive cases would start real trainings; test/api.fine-tuning.test.ts covers it on a tiny
-# checkpoint), and whether an append (POST /v1/series/observations, POST /v1/series/{id}/observations) is
+# checkpoint; the same for POST /v1/embeddings and /v1/embedding-jobs, which need a model with embeddings and its weights:
+# test/api.embeddings.test.ts), and whether an append (POST /v1/series/observations, POST /v1/series/{id}/observations) is
 # accepted depends on the stored series — its grid, last date and stored values — which no schema can state
 # (test/api.series.test.ts). The config file cannot switch a check off per operation under --checks all (4.32.5).
 # KServe's time-series protocol (tag kserve) runs there too: a schema-valid ForecastRequest is accepted only when
@@ -43,7 +44,7 @@ mkdir -p test-output
 # variates at every step), start_timestamp is a date and the model is served, rules KServe's schema does not state
 # either (test/api.kserve.test.ts and test/kserve test them). Each --include-tag / --exclude-tag is a filter of its own
 # (either tag matches); regex filters would not do: every *-regex option joins one filter that needs all to match.
-state_dependent='^POST /v1/(fine-tuning-jobs|series/observations|series/\{id\}/observations)$'
+state_dependent='^POST /v1/(fine-tuning-jobs|embeddings|embedding-jobs|series/observations|series/\{id\}/observations)$'
 common=(--config-file test/schemathesis.toml run "$url/v1/openapi.json" --seed 1 --workers 2 -H "Authorization: Bearer $key")
 PYTHONPATH="$root/test${PYTHONPATH:+:$PYTHONPATH}" "$st" "${common[@]}" --exclude-tag nixtla --exclude-tag kserve --exclude-name-regex "$state_dependent" \
   --checks all --exclude-checks use_after_free --phases examples,coverage,fuzzing,stateful \

@@ -272,7 +272,8 @@ def map_case(context: Any, case: Any) -> Any:
         case.query = dict(case.query)
         case.query["model"] = SERVED_MODELS[0]
         case.query.pop("model_size", None)
-    elif method == "GET" and path in ("/v1/forecast-jobs", "/v1/cross-validation-jobs", "/v1/anomaly-jobs", "/v1/fine-tuning-jobs", "/v1/series") and isinstance(case.query, dict):
+    elif method == "GET" and path in ("/v1/forecast-jobs", "/v1/cross-validation-jobs", "/v1/anomaly-jobs", "/v1/embedding-jobs", "/v1/fine-tuning-jobs",
+                                      "/v1/series") and isinstance(case.query, dict):
         case.query = dict(case.query)
         case.query.pop("cursor", None)  # only a next_cursor the API returned is a cursor
     return case
