@@ -119,7 +119,9 @@ describe('OpenAPI document', () => {
         // a path parameter is "example" (the stored-series examples name that series)
         const res = await server.request(method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'example'), { body: example.value });
         assert.ok(res.status >= 200 && res.status < 300, `${method.toUpperCase()} ${path} example ${name}: ${res.status} ${res.text}`);
-        const documented = op.responses[String(res.status)]?.content?.['application/json']?.example;
+        // the answer documented for this request example: its own named one (a hierarchy's), else the operation's
+        const media = op.responses[String(res.status)]?.content?.['application/json'];
+        const documented = media?.examples?.[name]?.value ?? media?.example ?? media?.examples?.default?.value;
         assert.ok(documented, `${method.toUpperCase()} ${path}: no response example for ${res.status}`);
         // the backtest and model "auto" examples answer the same shape plus their own fields (metrics, auto)
         if (name !== 'backtest' && name !== 'auto' && name !== 'prism_members' && name !== 'patches') {

@@ -68,6 +68,28 @@ const auto = { ...cvBody, model: 'auto', auto_candidates: ['naive', 'seasonal-na
 // prism over the members the request names (any model the account may forecast with, its private models too)
 const prism = { ...cvBody, model: 'prism', prism_members: ['naive', 'seasonal-naive'] };
 
+// three stores in two regions (the airline passengers and two series of its scale), auto-ets: every node forecast, then
+// reconciled (docs/api.md#hierarchies)
+const storesHierarchy = {
+  labels: [{ region: 'north', store: 'n1' }, { region: 'north', store: 'n2' }, { region: 'south', store: 's1' }],
+  levels: [['region'], ['region', 'store']],
+};
+const stores = {
+  series: [
+    crossValidation.series[0],
+    { target: [56, 61, 70, 66, 64, 68, 76, 78, 69, 62, 52, 61, 62, 64, 74, 68, 64, 78, 86, 88, 79, 68, 61, 71], index: crossValidation.series[0].index },
+    {
+      target: [90, 97, 111, 104, 100, 106, 119, 115, 108, 97, 80, 94, 87, 98, 106, 104, 98, 113, 132, 128, 120, 96, 83, 106],
+      index: crossValidation.series[0].index,
+    },
+  ],
+  horizon: 3, freq: 'MS', model: 'auto-ets', quantiles: [0.1, 0.5, 0.9], hierarchy: storesHierarchy, reconcile: 'mint_shrink',
+};
+// the same stores cross-validated with seasonal-naive (one window): the window reconciled across the nodes
+const storesCrossValidation = {
+  series: stores.series, horizon: 3, freq: 'MS', quantiles: [0.1, 0.5, 0.9], n_windows: 1, models: ['seasonal-naive'], hierarchy: storesHierarchy,
+};
+
 const forecastResponse = {
   status: 'completed',
   model: 'naive',
@@ -209,6 +231,199 @@ const embeddingJob = {
   created_at: '2026-01-05T09:30:00.000Z', started_at: '2026-01-05T09:30:00.105Z', finished_at: '2026-01-05T09:30:00.160Z', attempts: 1,
 };
 
+// the answer of `stores` (a real one, rounded): series[i] is input series i's reconciled forecast; `hierarchy` every node's
+const storesForecastResponse = {
+  status: 'completed', model: 'auto-ets', model_size: 'default',
+  series: [
+    [
+      {
+        prediction: {
+          mean: [140.642, 140.642, 140.642], '0.1': [120.885, 112.354, 105.848], '0.5': [140.642, 140.642, 140.642], '0.9': [160.399, 168.929, 175.435],
+        },
+        index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+      },
+    ],
+    [
+      {
+        prediction: { mean: [71.24, 71.24, 71.24], '0.1': [60.965, 56.587, 53.242], '0.5': [71.24, 71.24, 71.24], '0.9': [81.516, 85.893, 89.239] },
+        index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+      },
+    ],
+    [
+      {
+        prediction: {
+          mean: [102.442, 102.442, 102.442], '0.1': [85.633, 80.731, 76.733], '0.5': [102.442, 102.442, 102.442], '0.9': [119.252, 124.153, 128.152],
+        },
+        index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+      },
+    ],
+  ],
+  metrics: null, warnings: [],
+  hierarchy: {
+    method: 'mint_shrink', intervals: 'normality', warnings: [],
+    nodes: [
+      {
+        id: 'total', level: 'total', parent: null, series: [0, 1, 2], index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+        base: {
+          mean: [316.994, 316.994, 316.994], '0.1': [270.906, 251.819, 237.173], '0.5': [316.994, 316.994, 316.994], '0.9': [363.082, 382.169, 396.815],
+        },
+        reconciled: {
+          mean: [314.325, 314.325, 314.325], '0.1': [268.866, 251.542, 238.075], '0.5': [314.325, 314.325, 314.325], '0.9': [359.784, 377.107, 390.574],
+        },
+      },
+      {
+        id: 'north', level: 'region', parent: 'total', series: [0, 1], index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+        base: {
+          mean: [210.996, 210.996, 210.996], '0.1': [181.112, 168.735, 159.238], '0.5': [210.996, 210.996, 210.996], '0.9': [240.881, 253.257, 262.754],
+        },
+        reconciled: {
+          mean: [211.882, 211.882, 211.882], '0.1': [182.485, 169.831, 160.176], '0.5': [211.882, 211.882, 211.882], '0.9': [241.28, 253.933, 263.588],
+        },
+      },
+      {
+        id: 'south', level: 'region', parent: 'total', series: [2], index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+        base: {
+          mean: [101.703, 101.703, 101.703], '0.1': [84.621, 80.082, 76.308], '0.5': [101.703, 101.703, 101.703], '0.9': [118.785, 123.324, 127.098],
+        },
+        reconciled: {
+          mean: [102.442, 102.442, 102.442], '0.1': [85.633, 80.731, 76.733], '0.5': [102.442, 102.442, 102.442], '0.9': [119.252, 124.153, 128.152],
+        },
+      },
+      {
+        id: 'north/n1', level: 'region/store', parent: 'north', series: [0], index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+        base: {
+          mean: [139.997, 139.997, 139.997], '0.1': [120.065, 111.81, 105.475], '0.5': [139.997, 139.997, 139.997], '0.9': [159.93, 168.185, 174.52],
+        },
+        reconciled: {
+          mean: [140.642, 140.642, 140.642], '0.1': [120.885, 112.354, 105.848], '0.5': [140.642, 140.642, 140.642], '0.9': [160.399, 168.929, 175.435],
+        },
+      },
+      {
+        id: 'north/n2', level: 'region/store', parent: 'north', series: [1], index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+        base: { mean: [70.999, 70.999, 70.999], '0.1': [60.694, 56.427, 53.152], '0.5': [70.999, 70.999, 70.999], '0.9': [81.304, 85.571, 88.846] },
+        reconciled: { mean: [71.24, 71.24, 71.24], '0.1': [60.965, 56.587, 53.242], '0.5': [71.24, 71.24, 71.24], '0.9': [81.516, 85.893, 89.239] },
+      },
+      {
+        id: 'south/s1', level: 'region/store', parent: 'south', series: [2], index: ['1951-01-01', '1951-02-01', '1951-03-01'],
+        base: {
+          mean: [101.703, 101.703, 101.703], '0.1': [84.621, 80.082, 76.308], '0.5': [101.703, 101.703, 101.703], '0.9': [118.785, 123.324, 127.098],
+        },
+        reconciled: {
+          mean: [102.442, 102.442, 102.442], '0.1': [85.633, 80.731, 76.733], '0.5': [102.442, 102.442, 102.442], '0.9': [119.252, 124.153, 128.152],
+        },
+      },
+    ],
+  },
+};
+
+// the answer of `storesCrossValidation` (a real one, rounded; two of its six nodes)
+const storesCrossValidationResponse = {
+  horizon: 3, n_windows: 1, step: 3, refit: true, season_length: 12, quantiles: [0.1, 0.5, 0.9], metric: 'wql',
+  leaderboard: [{ rank: 1, model: 'seasonal-naive', model_size: 'default', score: 0.055 }],
+  models: [
+    {
+      model: 'seasonal-naive', model_size: 'default', scores: { mase: 1.158, wql: 0.055, smape: 10.485, coverage: { '80': 0.667 } },
+      series: [
+        {
+          scores: { mase: 1.255, wql: 0.065, smape: 12.447, coverage: { '80': 0.667 } },
+          windows: [
+            {
+              window: 0, cutoff: 21, index: ['1950-10-01', '1950-11-01', '1950-12-01'],
+              prediction: { mean: [119, 104, 118], '0.1': [100.595, 85.595, 99.595], '0.5': [119, 104, 118], '0.9': [137.405, 122.405, 136.405] },
+              actual: [133, 114, 140], scores: { mase: 1.255, wql: 0.065, smape: 12.447, coverage: { '80': 0.667 } },
+            },
+          ],
+        },
+        {
+          scores: { mase: 1.364, wql: 0.063, smape: 13.437, coverage: { '80': 0.667 } },
+          windows: [
+            {
+              window: 0, cutoff: 21, index: ['1950-10-01', '1950-11-01', '1950-12-01'],
+              prediction: { mean: [62, 52, 61], '0.1': [52.774, 42.774, 51.774], '0.5': [62, 52, 61], '0.9': [71.226, 61.226, 70.226] },
+              actual: [68, 61, 71], scores: { mase: 1.364, wql: 0.063, smape: 13.437, coverage: { '80': 0.667 } },
+            },
+          ],
+        },
+        {
+          scores: { mase: 0.857, wql: 0.037, smape: 5.572, coverage: { '80': 0.667 } },
+          windows: [
+            {
+              window: 0, cutoff: 21, index: ['1950-10-01', '1950-11-01', '1950-12-01'],
+              prediction: { mean: [97, 80, 94], '0.1': [86.91, 69.91, 83.91], '0.5': [97, 80, 94], '0.9': [107.09, 90.09, 104.09] }, actual: [96, 83, 106],
+              scores: { mase: 0.857, wql: 0.037, smape: 5.572, coverage: { '80': 0.667 } },
+            },
+          ],
+        },
+      ],
+      hierarchy: {
+        method: 'mint_shrink', intervals: 'normality', warnings: [],
+        levels: [
+          {
+            level: 'total', nodes: 1,
+            scores: {
+              base: { mase: 1.269, wql: 0.055, smape: 10.144, coverage: { '80': 0.667 } },
+              reconciled: { mase: 1.269, wql: 0.055, smape: 10.144, coverage: { '80': 0.667 } },
+            },
+          },
+          {
+            level: 'region', nodes: 2,
+            scores: {
+              base: { mase: 1.074, wql: 0.055, smape: 9.18, coverage: { '80': 0.667 } },
+              reconciled: { mase: 1.074, wql: 0.056, smape: 9.18, coverage: { '80': 0.667 } },
+            },
+          },
+          {
+            level: 'region/store', nodes: 3,
+            scores: {
+              base: { mase: 1.158, wql: 0.055, smape: 10.485, coverage: { '80': 0.667 } },
+              reconciled: { mase: 1.158, wql: 0.055, smape: 10.485, coverage: { '80': 0.667 } },
+            },
+          },
+        ],
+        nodes: [
+          {
+            id: 'total', level: 'total', parent: null, series: [0, 1, 2],
+            scores: {
+              base: { mase: 1.269, wql: 0.055, smape: 10.144, coverage: { '80': 0.667 } },
+              reconciled: { mase: 1.269, wql: 0.055, smape: 10.144, coverage: { '80': 0.667 } },
+            },
+            windows: [
+              {
+                window: 0, cutoff: 21, index: ['1950-10-01', '1950-11-01', '1950-12-01'], actual: [297, 258, 317],
+                base: { mean: [278, 236, 273], '0.1': [241.604, 199.604, 236.604], '0.5': [278, 236, 273], '0.9': [314.396, 272.396, 309.396] },
+                reconciled: { mean: [278, 236, 273], '0.1': [242.049, 200.049, 237.049], '0.5': [278, 236, 273], '0.9': [313.951, 271.951, 308.951] },
+                scores: {
+                  base: { mase: 1.269, wql: 0.055, smape: 10.144, coverage: { '80': 0.667 } },
+                  reconciled: { mase: 1.269, wql: 0.055, smape: 10.144, coverage: { '80': 0.667 } },
+                },
+              },
+            ],
+          },
+          {
+            id: 'north/n1', level: 'region/store', parent: 'north', series: [0],
+            scores: {
+              base: { mase: 1.255, wql: 0.065, smape: 12.447, coverage: { '80': 0.667 } },
+              reconciled: { mase: 1.255, wql: 0.065, smape: 12.447, coverage: { '80': 0.667 } },
+            },
+            windows: [
+              {
+                window: 0, cutoff: 21, index: ['1950-10-01', '1950-11-01', '1950-12-01'], actual: [133, 114, 140],
+                base: { mean: [119, 104, 118], '0.1': [100.606, 85.606, 99.606], '0.5': [119, 104, 118], '0.9': [137.394, 122.394, 136.394] },
+                reconciled: { mean: [119, 104, 118], '0.1': [100.595, 85.595, 99.595], '0.5': [119, 104, 118], '0.9': [137.405, 122.405, 136.405] },
+                scores: {
+                  base: { mase: 1.255, wql: 0.065, smape: 12.447, coverage: { '80': 0.667 } },
+                  reconciled: { mase: 1.255, wql: 0.065, smape: 12.447, coverage: { '80': 0.667 } },
+                },
+              },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+  warnings: [],
+};
+
 export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'POST /v1/embeddings': {
     request: {
@@ -241,26 +456,40 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
       auto: { summary: 'model "auto": cross-validate naive and seasonal-naive, forecast each series with its winner', value: auto },
       prism_members: { summary: 'prism blending the members this request names (prism_members: naive and seasonal-naive) instead ' +
         'of the deployment\'s', value: prism },
+      hierarchy: { summary: 'A hierarchy: three stores in two regions, every node forecast with auto-ets, then reconciled (mint_shrink)', value: stores },
     },
     response: { 200: forecastResponse },
+    responseExamples: { 200: { hierarchy: storesForecastResponse } },
   },
   'POST /v1/cross-validation': {
-    request: { monthly: { summary: 'naive vs seasonal-naive on the last two quarters of 1950 (2 windows of 3 months)', value: crossValidation } },
+    request: {
+      monthly: { summary: 'naive vs seasonal-naive on the last two quarters of 1950 (2 windows of 3 months)', value: crossValidation },
+      hierarchy: {
+        summary: 'The three stores\' hierarchy: each window reconciled, base vs reconciled scores per level and node', value: storesCrossValidation,
+      },
+    },
     response: { 200: crossValidationResponse },
+    responseExamples: { 200: { hierarchy: storesCrossValidationResponse } },
   },
   'POST /v1/anomalies': {
     request: { spike: { summary: 'Three years of airline passengers with a spike in June 1951, seasonal-naive at level 99', value: anomalies } },
     response: { 200: anomaliesResponse },
   },
   'POST /v1/forecast-jobs': {
-    request: { monthly: { summary: 'Queue the monthly forecast as a job', value: monthly } },
+    request: {
+      monthly: { summary: 'Queue the monthly forecast as a job', value: monthly },
+      hierarchy: { summary: 'Queue the three stores\' hierarchy as a job (its result: the synchronous answer)', value: stores },
+    },
     response: { 202: { job_id: job.job_id, status: 'queued', model: 'naive', created_at: job.created_at } },
   },
   'GET /v1/forecast-jobs/{id}': { response: { 200: { ...job, model_size: 'default', series: forecastResponse.series, metrics: null, warnings: [] } } },
   'GET /v1/forecast-jobs': { response: { 200: { jobs: [job], next_cursor: null } } },
   'DELETE /v1/forecast-jobs/{id}': { response: { 200: { ...job, status: 'cancelled', started_at: undefined, attempts: 0 } } },
   'POST /v1/cross-validation-jobs': {
-    request: { monthly: { summary: 'Queue the naive vs seasonal-naive cross-validation as a job', value: crossValidation } },
+    request: {
+      monthly: { summary: 'Queue the naive vs seasonal-naive cross-validation as a job', value: crossValidation },
+      hierarchy: { summary: 'Queue the three stores\' hierarchy cross-validation as a job', value: storesCrossValidation },
+    },
     response: { 202: { job_id: cvJob.job_id, status: 'queued', models: cvJob.models, created_at: cvJob.created_at } },
   },
   'GET /v1/cross-validation-jobs/{id}': { response: { 200: { ...cvJob, result: crossValidationResponse } } },
@@ -311,7 +540,7 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
 
 interface OpenApiOperation {
   requestBody?: { content?: Record<string, { examples?: unknown; example?: unknown }> };
-  responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
+  responses?: Record<string, { content?: Record<string, { example?: unknown; examples?: unknown }> }>;
 }
 
 /** Puts the examples into a generated document (@fastify/swagger's transformObject); drops undefined. */
@@ -327,7 +556,13 @@ export function addExamples<T extends { paths?: Record<string, Record<string, Op
     }
     for (const [status, body] of Object.entries(examples.response ?? {})) {
       const response = operation.responses?.[status]?.content?.['application/json'];
-      if (response) response.example = JSON.parse(JSON.stringify(body));
+      const named = examples.responseExamples?.[Number(status)];
+      // the answers of some request examples differ in shape (a hierarchy's): named examples, the plain answer as `default`
+      if (response && named) {
+        response.examples = JSON.parse(JSON.stringify({
+          default: { summary: 'the plain answer', value: body }, ...Object.fromEntries(Object.entries(named).map(([name, value]) => [name, { value }])),
+        }));
+      } else if (response) response.example = JSON.parse(JSON.stringify(body));
     }
   }
   return document;

@@ -5,4 +5,7 @@ export interface OperationExamples {
   request?: Record<string, { summary: string; value: unknown }>;
   /** status → an example body of that success response */
   response?: Record<number, unknown>;
+  /** status → request example name → its answer, where it differs in shape from `response`'s (the document then lists
+   * `examples`: `default` and these) */
+  responseExamples?: Record<number, Record<string, unknown>>;
 }
