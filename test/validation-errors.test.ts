@@ -31,9 +31,10 @@ describe('did-you-mean', () => {
   });
 
   test('model ids: other libraries\' names map to Horizon\'s, a model Horizon lacks names what it has instead (issue 37)', () => {
-    const ids = ['naive', 'seasonal-naive', 'auto-ets', 'auto-arima', 'auto-theta', 'mstl', 'chronos-2', 'toto-2'];
+    const ids = ['naive', 'seasonal-naive', 'auto-ets', 'auto-arima', 'auto-theta', 'mstl', 'chronos-2', 'toto-2', 'tirex', 'tirex-2'];
     const cases: [string, string][] = [['arima', '; did you mean "auto-arima"?'], ['ARIMA', '; did you mean "auto-arima"?'], ['AutoARIMA', '; did you mean "auto-arima"?'],
       ['auto_arima', '; did you mean "auto-arima"?'], ['ets', '; did you mean "auto-ets"?'], ['SeasonalNaive', '; did you mean "seasonal-naive"?'], ['toto', '; did you mean "toto-2"?'],
+      ['TiRex2', '; did you mean "tirex-2"?'], ['tirex_2', '; did you mean "tirex-2"?'],
       ['autoets', '; did you mean "auto-ets"?'], ['naiv', '; did you mean "naive"?'], ['xgboost', '']];
     for (const [value, hint] of cases) assert.equal(modelHint(value, ids), hint, value);
     assert.equal(modelHint('prophet', ids), '; Horizon has no Prophet: for a trend with yearly and weekly seasonality, did you mean "mstl" or "auto"?');

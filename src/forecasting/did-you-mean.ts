@@ -53,6 +53,7 @@ const MODEL_ALIASES: Record<string, string> = {
   theta: 'auto-theta', autotheta: 'auto-theta', snaive: 'seasonal-naive', seasonalnaive: 'seasonal-naive',
   dampedets: 'damped-ets', dynoptimizedtheta: 'dyn-opt-theta', autoces: 'ces', toto: 'toto-2', timesfm25: 'timesfm-2',
   timesfm3: 'timesfm-3', moirai: 'moirai-2', tabpfn: 'tabpfn-ts', chronosbolt: 'chronos-bolt', chronos2: 'chronos-2',
+  tirex2: 'tirex-2',
 };
 
 // models Horizon does not have, and what it has instead (each suggested only where the deployment has it)
