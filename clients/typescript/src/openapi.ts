@@ -1514,6 +1514,21 @@ export interface paths {
                         /** @description use at most the last `context` observations before each cutoff */
                         context?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description forecast a hierarchy: the series are its bottom, every aggregate (their sums) is forecast with the same model, and the forecasts are reconciled so that every parent is the sum of its children (`series[i]` is then input series i's reconciled forecast; the answer's `hierarchy` holds every node's base and reconciled forecast). The series must end on the same date; no covariates */
+                        hierarchy?: {
+                            /** @description instead of labels and levels: node name → the indices of the series it sums (e.g. {"north": [0, 1], "south": [2]}); a "total" over every series is added unless one is given */
+                            aggregates?: {
+                                [key: string]: number[];
+                            };
+                            /** @description one object per series (same order as series / series_ids): label name → value, e.g. {"region": "north", "store": "n1"} */
+                            labels?: {
+                                [key: string]: string;
+                            }[];
+                            /** @description the aggregation levels from the top down, each a list of label names extending the one above (nested); a "total" node over every series is added on top; the last level must place each series in a node of its own */
+                            levels?: string[][];
+                            /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
+                            names?: string[];
+                        };
                         /** @description steps forecast at each window; at most each model's max_horizon */
                         horizon: number;
                         /** @description ranks the leaderboard; default wql (ties by MASE) */
@@ -1527,6 +1542,12 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
+                        /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
+                        reconcile_intervals?: "normality" | "bootstrap" | "permbu";
+                        /** @description with reconcile middle_out: the level it starts from (a level's label names joined with "/") */
+                        reconcile_level?: string;
                         /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. "form" (what model "auto" uses): the same one fit per series, then each window fitted on the history before its cutoff with the form that fit chose (AutoETS's components and damping, AutoTheta's variant; a non-seasonal fit searches again): the window's parameters never saw it, at a fraction of a full model search. Foundation models are never fitted, so it changes nothing for them */
                         refit?: boolean | "form";
                         /** @description MASE seasonality m; default from freq */
@@ -1544,266 +1565,6 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "horizon": 3,
-                         *       "n_windows": 2,
-                         *       "step": 3,
-                         *       "refit": true,
-                         *       "season_length": 12,
-                         *       "quantiles": [
-                         *         0.1,
-                         *         0.5,
-                         *         0.9
-                         *       ],
-                         *       "metric": "wql",
-                         *       "leaderboard": [
-                         *         {
-                         *           "rank": 1,
-                         *           "model": "seasonal-naive",
-                         *           "model_size": "default",
-                         *           "score": 0.084
-                         *         },
-                         *         {
-                         *           "rank": 2,
-                         *           "model": "naive",
-                         *           "model_size": "default",
-                         *           "score": 0.098
-                         *         }
-                         *       ],
-                         *       "models": [
-                         *         {
-                         *           "model": "naive",
-                         *           "model_size": "default",
-                         *           "scores": {
-                         *             "mase": 2.345,
-                         *             "wql": 0.098,
-                         *             "smape": 15.635,
-                         *             "coverage": {
-                         *               "80": 0.5
-                         *             }
-                         *           },
-                         *           "series": [
-                         *             {
-                         *               "scores": {
-                         *                 "mase": 2.345,
-                         *                 "wql": 0.098,
-                         *                 "smape": 15.635,
-                         *                 "coverage": {
-                         *                   "80": 0.5
-                         *                 }
-                         *               },
-                         *               "windows": [
-                         *                 {
-                         *                   "window": 0,
-                         *                   "cutoff": 21,
-                         *                   "index": [
-                         *                     "1950-10-01",
-                         *                     "1950-11-01",
-                         *                     "1950-12-01"
-                         *                   ],
-                         *                   "prediction": {
-                         *                     "mean": [
-                         *                       158,
-                         *                       158,
-                         *                       158
-                         *                     ],
-                         *                     "0.1": [
-                         *                       141.85,
-                         *                       135.161,
-                         *                       130.028
-                         *                     ],
-                         *                     "0.5": [
-                         *                       158,
-                         *                       158,
-                         *                       158
-                         *                     ],
-                         *                     "0.9": [
-                         *                       174.15,
-                         *                       180.839,
-                         *                       185.972
-                         *                     ]
-                         *                   },
-                         *                   "actual": [
-                         *                     133,
-                         *                     114,
-                         *                     140
-                         *                   ],
-                         *                   "scores": {
-                         *                     "mase": 2.373,
-                         *                     "wql": 0.15,
-                         *                     "smape": 20.539,
-                         *                     "coverage": {
-                         *                       "80": 0.333
-                         *                     }
-                         *                   }
-                         *                 },
-                         *                 {
-                         *                   "window": 1,
-                         *                   "cutoff": 18,
-                         *                   "index": [
-                         *                     "1950-07-01",
-                         *                     "1950-08-01",
-                         *                     "1950-09-01"
-                         *                   ],
-                         *                   "prediction": {
-                         *                     "mean": [
-                         *                       149,
-                         *                       149,
-                         *                       149
-                         *                     ],
-                         *                     "0.1": [
-                         *                       133.179,
-                         *                       126.625,
-                         *                       121.597
-                         *                     ],
-                         *                     "0.5": [
-                         *                       149,
-                         *                       149,
-                         *                       149
-                         *                     ],
-                         *                     "0.9": [
-                         *                       164.821,
-                         *                       171.375,
-                         *                       176.403
-                         *                     ]
-                         *                   },
-                         *                   "actual": [
-                         *                     170,
-                         *                     170,
-                         *                     158
-                         *                   ],
-                         *                   "scores": {
-                         *                     "mase": 2.318,
-                         *                     "wql": 0.059,
-                         *                     "smape": 10.732,
-                         *                     "coverage": {
-                         *                       "80": 0.667
-                         *                     }
-                         *                   }
-                         *                 }
-                         *               ]
-                         *             }
-                         *           ]
-                         *         },
-                         *         {
-                         *           "model": "seasonal-naive",
-                         *           "model_size": "default",
-                         *           "scores": {
-                         *             "mase": 2.127,
-                         *             "wql": 0.084,
-                         *             "smape": 13.33,
-                         *             "coverage": {
-                         *               "80": 0.333
-                         *             }
-                         *           },
-                         *           "series": [
-                         *             {
-                         *               "scores": {
-                         *                 "mase": 2.127,
-                         *                 "wql": 0.084,
-                         *                 "smape": 13.33,
-                         *                 "coverage": {
-                         *                   "80": 0.333
-                         *                 }
-                         *               },
-                         *               "windows": [
-                         *                 {
-                         *                   "window": 0,
-                         *                   "cutoff": 21,
-                         *                   "index": [
-                         *                     "1950-10-01",
-                         *                     "1950-11-01",
-                         *                     "1950-12-01"
-                         *                   ],
-                         *                   "prediction": {
-                         *                     "mean": [
-                         *                       119,
-                         *                       104,
-                         *                       118
-                         *                     ],
-                         *                     "0.1": [
-                         *                       100.606,
-                         *                       85.606,
-                         *                       99.606
-                         *                     ],
-                         *                     "0.5": [
-                         *                       119,
-                         *                       104,
-                         *                       118
-                         *                     ],
-                         *                     "0.9": [
-                         *                       137.394,
-                         *                       122.394,
-                         *                       136.394
-                         *                     ]
-                         *                   },
-                         *                   "actual": [
-                         *                     133,
-                         *                     114,
-                         *                     140
-                         *                   ],
-                         *                   "scores": {
-                         *                     "mase": 1.255,
-                         *                     "wql": 0.065,
-                         *                     "smape": 12.447,
-                         *                     "coverage": {
-                         *                       "80": 0.667
-                         *                     }
-                         *                   }
-                         *                 },
-                         *                 {
-                         *                   "window": 1,
-                         *                   "cutoff": 18,
-                         *                   "index": [
-                         *                     "1950-07-01",
-                         *                     "1950-08-01",
-                         *                     "1950-09-01"
-                         *                   ],
-                         *                   "prediction": {
-                         *                     "mean": [
-                         *                       148,
-                         *                       148,
-                         *                       136
-                         *                     ],
-                         *                     "0.1": [
-                         *                       137.51,
-                         *                       137.51,
-                         *                       125.51
-                         *                     ],
-                         *                     "0.5": [
-                         *                       148,
-                         *                       148,
-                         *                       136
-                         *                     ],
-                         *                     "0.9": [
-                         *                       158.49,
-                         *                       158.49,
-                         *                       146.49
-                         *                     ]
-                         *                   },
-                         *                   "actual": [
-                         *                     170,
-                         *                     170,
-                         *                     158
-                         *                   ],
-                         *                   "scores": {
-                         *                     "mase": 3,
-                         *                     "wql": 0.099,
-                         *                     "smape": 14.213,
-                         *                     "coverage": {
-                         *                       "80": 0
-                         *                     }
-                         *                   }
-                         *                 }
-                         *               ]
-                         *             }
-                         *           ]
-                         *         }
-                         *       ],
-                         *       "warnings": []
-                         *     }
-                         */
                         "application/json": {
                             horizon: number;
                             /** @description models, best first (null scores last) */
@@ -1816,6 +1577,105 @@ export interface paths {
                             /** @description the leaderboard's ranking metric */
                             metric: string;
                             models: {
+                                /** @description with `hierarchy` only: the windows every node has, reconciled across the nodes; `series[i]` then holds input series i's reconciled windows, and `scores` and the leaderboard are theirs */
+                                hierarchy?: {
+                                    intervals: string;
+                                    /** @description per level, top-down ("total" first, the input series last): base vs reconciled scores */
+                                    levels: {
+                                        level: string;
+                                        /** @description nodes of this level */
+                                        nodes: number;
+                                        /** @description pooled over the level's nodes and windows */
+                                        scores: {
+                                            base: {
+                                                /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                coverage: {
+                                                    [key: string]: number;
+                                                };
+                                                mase: number | null;
+                                                smape: number;
+                                                wql: number | null;
+                                            } | null;
+                                            reconciled: {
+                                                /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                coverage: {
+                                                    [key: string]: number;
+                                                };
+                                                mase: number | null;
+                                                smape: number;
+                                                wql: number | null;
+                                            } | null;
+                                        };
+                                    }[];
+                                    /** @description the reconciliation used (windows that fell back add theirs: "mint_shrink, wls_struct"; see warnings) */
+                                    method: string;
+                                    /** @description every node as in a forecast's `hierarchy.nodes`, with its windows: base and reconciled forecasts and scores */
+                                    nodes: {
+                                        id: string;
+                                        level: string;
+                                        parent: string | null;
+                                        /** @description pooled over the node's windows */
+                                        scores: {
+                                            base: {
+                                                /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                coverage: {
+                                                    [key: string]: number;
+                                                };
+                                                mase: number | null;
+                                                smape: number;
+                                                wql: number | null;
+                                            } | null;
+                                            reconciled: {
+                                                /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                coverage: {
+                                                    [key: string]: number;
+                                                };
+                                                mase: number | null;
+                                                smape: number;
+                                                wql: number | null;
+                                            } | null;
+                                        };
+                                        series: number[];
+                                        windows: {
+                                            actual: number[];
+                                            base: {
+                                                [key: string]: number[];
+                                            };
+                                            /** @description position of the first forecast step in the node's own series */
+                                            cutoff: number;
+                                            index: string[];
+                                            reconciled: {
+                                                [key: string]: number[];
+                                            };
+                                            /** @description the window's */
+                                            scores: {
+                                                /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                base: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                };
+                                                /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                reconciled: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                };
+                                            };
+                                            window: number;
+                                        }[];
+                                    }[];
+                                    /** @description fallbacks and windows not reconciled, with the reasons */
+                                    warnings: string[];
+                                };
                                 model: string;
                                 model_size: string;
                                 /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
@@ -2078,6 +1938,105 @@ export interface paths {
                                     /** @description the leaderboard's ranking metric */
                                     metric: string;
                                     models: {
+                                        /** @description with `hierarchy` only: the windows every node has, reconciled across the nodes; `series[i]` then holds input series i's reconciled windows, and `scores` and the leaderboard are theirs */
+                                        hierarchy?: {
+                                            intervals: string;
+                                            /** @description per level, top-down ("total" first, the input series last): base vs reconciled scores */
+                                            levels: {
+                                                level: string;
+                                                /** @description nodes of this level */
+                                                nodes: number;
+                                                /** @description pooled over the level's nodes and windows */
+                                                scores: {
+                                                    base: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    } | null;
+                                                    reconciled: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    } | null;
+                                                };
+                                            }[];
+                                            /** @description the reconciliation used (windows that fell back add theirs: "mint_shrink, wls_struct"; see warnings) */
+                                            method: string;
+                                            /** @description every node as in a forecast's `hierarchy.nodes`, with its windows: base and reconciled forecasts and scores */
+                                            nodes: {
+                                                id: string;
+                                                level: string;
+                                                parent: string | null;
+                                                /** @description pooled over the node's windows */
+                                                scores: {
+                                                    base: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    } | null;
+                                                    reconciled: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    } | null;
+                                                };
+                                                series: number[];
+                                                windows: {
+                                                    actual: number[];
+                                                    base: {
+                                                        [key: string]: number[];
+                                                    };
+                                                    /** @description position of the first forecast step in the node's own series */
+                                                    cutoff: number;
+                                                    index: string[];
+                                                    reconciled: {
+                                                        [key: string]: number[];
+                                                    };
+                                                    /** @description the window's */
+                                                    scores: {
+                                                        /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                        base: {
+                                                            /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                            coverage: {
+                                                                [key: string]: number;
+                                                            };
+                                                            mase: number | null;
+                                                            smape: number;
+                                                            wql: number | null;
+                                                        };
+                                                        /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                        reconciled: {
+                                                            /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                            coverage: {
+                                                                [key: string]: number;
+                                                            };
+                                                            mase: number | null;
+                                                            smape: number;
+                                                            wql: number | null;
+                                                        };
+                                                    };
+                                                    window: number;
+                                                }[];
+                                            }[];
+                                            /** @description fallbacks and windows not reconciled, with the reasons */
+                                            warnings: string[];
+                                        };
                                         model: string;
                                         model_size: string;
                                         /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
@@ -2185,6 +2144,21 @@ export interface paths {
                         /** @description use at most the last `context` observations before each cutoff */
                         context?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description forecast a hierarchy: the series are its bottom, every aggregate (their sums) is forecast with the same model, and the forecasts are reconciled so that every parent is the sum of its children (`series[i]` is then input series i's reconciled forecast; the answer's `hierarchy` holds every node's base and reconciled forecast). The series must end on the same date; no covariates */
+                        hierarchy?: {
+                            /** @description instead of labels and levels: node name → the indices of the series it sums (e.g. {"north": [0, 1], "south": [2]}); a "total" over every series is added unless one is given */
+                            aggregates?: {
+                                [key: string]: number[];
+                            };
+                            /** @description one object per series (same order as series / series_ids): label name → value, e.g. {"region": "north", "store": "n1"} */
+                            labels?: {
+                                [key: string]: string;
+                            }[];
+                            /** @description the aggregation levels from the top down, each a list of label names extending the one above (nested); a "total" node over every series is added on top; the last level must place each series in a node of its own */
+                            levels?: string[][];
+                            /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
+                            names?: string[];
+                        };
                         /** @description steps forecast at each window; at most each model's max_horizon */
                         horizon: number;
                         /** @description ranks the leaderboard; default wql (ties by MASE) */
@@ -2198,6 +2172,12 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
+                        /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
+                        reconcile_intervals?: "normality" | "bootstrap" | "permbu";
+                        /** @description with reconcile middle_out: the level it starts from (a level's label names joined with "/") */
+                        reconcile_level?: string;
                         /** @description default true: every window's model is fitted on the history before its cutoff. false: a statistical model (refit_free_backtest in GET /v1/models) is fitted once per series on its whole history and applied to the history before each cutoff (statsforecast's cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores are optimistic. "form" (what model "auto" uses): the same one fit per series, then each window fitted on the history before its cutoff with the form that fit chose (AutoETS's components and damping, AutoTheta's variant; a non-seasonal fit searches again): the window's parameters never saw it, at a fraction of a full model search. Foundation models are never fitted, so it changes nothing for them */
                         refit?: boolean | "form";
                         /** @description MASE seasonality m; default from freq */
@@ -2675,6 +2655,105 @@ export interface paths {
                                 /** @description the leaderboard's ranking metric */
                                 metric: string;
                                 models: {
+                                    /** @description with `hierarchy` only: the windows every node has, reconciled across the nodes; `series[i]` then holds input series i's reconciled windows, and `scores` and the leaderboard are theirs */
+                                    hierarchy?: {
+                                        intervals: string;
+                                        /** @description per level, top-down ("total" first, the input series last): base vs reconciled scores */
+                                        levels: {
+                                            level: string;
+                                            /** @description nodes of this level */
+                                            nodes: number;
+                                            /** @description pooled over the level's nodes and windows */
+                                            scores: {
+                                                base: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                                reconciled: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                            };
+                                        }[];
+                                        /** @description the reconciliation used (windows that fell back add theirs: "mint_shrink, wls_struct"; see warnings) */
+                                        method: string;
+                                        /** @description every node as in a forecast's `hierarchy.nodes`, with its windows: base and reconciled forecasts and scores */
+                                        nodes: {
+                                            id: string;
+                                            level: string;
+                                            parent: string | null;
+                                            /** @description pooled over the node's windows */
+                                            scores: {
+                                                base: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                                reconciled: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                            };
+                                            series: number[];
+                                            windows: {
+                                                actual: number[];
+                                                base: {
+                                                    [key: string]: number[];
+                                                };
+                                                /** @description position of the first forecast step in the node's own series */
+                                                cutoff: number;
+                                                index: string[];
+                                                reconciled: {
+                                                    [key: string]: number[];
+                                                };
+                                                /** @description the window's */
+                                                scores: {
+                                                    /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                    base: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    };
+                                                    /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                    reconciled: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    };
+                                                };
+                                                window: number;
+                                            }[];
+                                        }[];
+                                        /** @description fallbacks and windows not reconciled, with the reasons */
+                                        warnings: string[];
+                                    };
                                     model: string;
                                     model_size: string;
                                     /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
@@ -2838,6 +2917,105 @@ export interface paths {
                                 /** @description the leaderboard's ranking metric */
                                 metric: string;
                                 models: {
+                                    /** @description with `hierarchy` only: the windows every node has, reconciled across the nodes; `series[i]` then holds input series i's reconciled windows, and `scores` and the leaderboard are theirs */
+                                    hierarchy?: {
+                                        intervals: string;
+                                        /** @description per level, top-down ("total" first, the input series last): base vs reconciled scores */
+                                        levels: {
+                                            level: string;
+                                            /** @description nodes of this level */
+                                            nodes: number;
+                                            /** @description pooled over the level's nodes and windows */
+                                            scores: {
+                                                base: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                                reconciled: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                            };
+                                        }[];
+                                        /** @description the reconciliation used (windows that fell back add theirs: "mint_shrink, wls_struct"; see warnings) */
+                                        method: string;
+                                        /** @description every node as in a forecast's `hierarchy.nodes`, with its windows: base and reconciled forecasts and scores */
+                                        nodes: {
+                                            id: string;
+                                            level: string;
+                                            parent: string | null;
+                                            /** @description pooled over the node's windows */
+                                            scores: {
+                                                base: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                                reconciled: {
+                                                    /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                    coverage: {
+                                                        [key: string]: number;
+                                                    };
+                                                    mase: number | null;
+                                                    smape: number;
+                                                    wql: number | null;
+                                                } | null;
+                                            };
+                                            series: number[];
+                                            windows: {
+                                                actual: number[];
+                                                base: {
+                                                    [key: string]: number[];
+                                                };
+                                                /** @description position of the first forecast step in the node's own series */
+                                                cutoff: number;
+                                                index: string[];
+                                                reconciled: {
+                                                    [key: string]: number[];
+                                                };
+                                                /** @description the window's */
+                                                scores: {
+                                                    /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                    base: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    };
+                                                    /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
+                                                    reconciled: {
+                                                        /** @description per central interval, keyed by its level in percent ("80" for quantiles 0.1 and 0.9): the fraction of actuals inside it */
+                                                        coverage: {
+                                                            [key: string]: number;
+                                                        };
+                                                        mase: number | null;
+                                                        smape: number;
+                                                        wql: number | null;
+                                                    };
+                                                };
+                                                window: number;
+                                            }[];
+                                        }[];
+                                        /** @description fallbacks and windows not reconciled, with the reasons */
+                                        warnings: string[];
+                                    };
                                     model: string;
                                     model_size: string;
                                     /** @description MASE and sMAPE: means over windows; WQL: weighted over all windows; null when undefined (zero scale, or no quantiles) */
@@ -4332,6 +4510,21 @@ export interface paths {
                         /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
                         finetune_steps?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description forecast a hierarchy: the series are its bottom, every aggregate (their sums) is forecast with the same model, and the forecasts are reconciled so that every parent is the sum of its children (`series[i]` is then input series i's reconciled forecast; the answer's `hierarchy` holds every node's base and reconciled forecast). The series must end on the same date; no covariates */
+                        hierarchy?: {
+                            /** @description instead of labels and levels: node name → the indices of the series it sums (e.g. {"north": [0, 1], "south": [2]}); a "total" over every series is added unless one is given */
+                            aggregates?: {
+                                [key: string]: number[];
+                            };
+                            /** @description one object per series (same order as series / series_ids): label name → value, e.g. {"region": "north", "store": "n1"} */
+                            labels?: {
+                                [key: string]: string;
+                            }[];
+                            /** @description the aggregation levels from the top down, each a list of label names extending the one above (nested); a "total" node over every series is added on top; the last level must place each series in a node of its own */
+                            levels?: string[][];
+                            /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
+                            names?: string[];
+                        };
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
                         /** @description model id (GET /v1/models); default: the deployment default_model */
@@ -4347,6 +4540,12 @@ export interface paths {
                         })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
+                        /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
+                        reconcile_intervals?: "normality" | "bootstrap" | "permbu";
+                        /** @description with reconcile middle_out: the level it starts from (a level's label names joined with "/") */
+                        reconcile_level?: string;
                         /** @description sample paths per series, drawn with the model's own sampling (`series[i][0].samples`: samples arrays of horizon values): chronos (Chronos-T5's token sampling) and the statistical models whose statsforecast class has simulate (naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ces); others: 422 naming these. At most 2,000,000 values per request (series × samples × horizon) */
                         samples?: number;
                         /** @description with samples: mixed into each series' sampling seed (which is derived from its values: the same request always draws the same paths) */
@@ -4367,48 +4566,6 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        /**
-                         * @example {
-                         *       "status": "completed",
-                         *       "model": "naive",
-                         *       "model_size": "default",
-                         *       "series": [
-                         *         [
-                         *           {
-                         *             "prediction": {
-                         *               "mean": [
-                         *                 118,
-                         *                 118,
-                         *                 118
-                         *               ],
-                         *               "0.1": [
-                         *                 95.6,
-                         *                 86.3,
-                         *                 79.2
-                         *               ],
-                         *               "0.5": [
-                         *                 118,
-                         *                 118,
-                         *                 118
-                         *               ],
-                         *               "0.9": [
-                         *                 140.4,
-                         *                 149.7,
-                         *                 156.8
-                         *               ]
-                         *             },
-                         *             "index": [
-                         *               "1950-01-01",
-                         *               "1950-02-01",
-                         *               "1950-03-01"
-                         *             ]
-                         *           }
-                         *         ]
-                         *       ],
-                         *       "metrics": null,
-                         *       "warnings": []
-                         *     }
-                         */
                         "application/json": {
                             /** @description model "auto" only: which candidate forecast each series, and why */
                             auto?: {
@@ -4457,6 +4614,36 @@ export interface paths {
                                 /** @description steps between origins (= horizon) */
                                 step: number;
                             };
+                            /** @description with `hierarchy` only: every node's base and reconciled forecast (series[i] is input series i's reconciled one) */
+                            hierarchy?: {
+                                /** @description the probabilistic reconciliation used (normality, bootstrap, permbu) */
+                                intervals: string;
+                                /** @description the reconciliation used: the requested `reconcile`, or wls_struct where it needed in-sample residuals the model has not (see warnings) */
+                                method: string;
+                                /** @description every node top-down: the aggregates (total first), then one per input series in its order */
+                                nodes: {
+                                    /** @description the model's own forecast of the node: "mean" plus one array per requested quantile level, as a series' prediction */
+                                    base: {
+                                        [key: string]: number[];
+                                    };
+                                    /** @description "total", then the label values of the node's level joined with "/" ("north", "north/n1"); in the explicit form the aggregate's name, and a bottom node's `names[i]` or "series[i]" */
+                                    id: string;
+                                    /** @description forecast dates */
+                                    index: string[];
+                                    /** @description "total", the level's label names joined with "/" ("region/store"); explicit form: "aggregates/<depth>", "series" */
+                                    level: string;
+                                    /** @description the id of the node it is part of; null at the top */
+                                    parent: string | null;
+                                    /** @description the coherent forecast: a parent's mean is the sum of its children's: "mean" plus one array per requested quantile level, as a series' prediction */
+                                    reconciled: {
+                                        [key: string]: number[];
+                                    };
+                                    /** @description the input series it sums (a bottom node: its own) */
+                                    series: number[];
+                                }[];
+                                /** @description fallbacks and their reasons */
+                                warnings: string[];
+                            };
                             /** @description null unless the request has `evaluation` */
                             metrics: {
                                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -4499,7 +4686,7 @@ export interface paths {
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
-                            /** @description series[i] holds the prediction of input series i */
+                            /** @description series[i] holds the prediction of input series i (with a `hierarchy`: its reconciled forecast) */
                             series: {
                                 /** @description with `explain: true`: each covariate's contribution to the mean forecast (SHAP values over every coalition of the series' covariates) */
                                 contributions?: {
@@ -4747,6 +4934,36 @@ export interface paths {
                                 };
                                 /** Format: date-time */
                                 finished_at?: string;
+                                /** @description with `hierarchy` only: every node's base and reconciled forecast (series[i] is input series i's reconciled one) */
+                                hierarchy?: {
+                                    /** @description the probabilistic reconciliation used (normality, bootstrap, permbu) */
+                                    intervals: string;
+                                    /** @description the reconciliation used: the requested `reconcile`, or wls_struct where it needed in-sample residuals the model has not (see warnings) */
+                                    method: string;
+                                    /** @description every node top-down: the aggregates (total first), then one per input series in its order */
+                                    nodes: {
+                                        /** @description the model's own forecast of the node: "mean" plus one array per requested quantile level, as a series' prediction */
+                                        base: {
+                                            [key: string]: number[];
+                                        };
+                                        /** @description "total", then the label values of the node's level joined with "/" ("north", "north/n1"); in the explicit form the aggregate's name, and a bottom node's `names[i]` or "series[i]" */
+                                        id: string;
+                                        /** @description forecast dates */
+                                        index: string[];
+                                        /** @description "total", the level's label names joined with "/" ("region/store"); explicit form: "aggregates/<depth>", "series" */
+                                        level: string;
+                                        /** @description the id of the node it is part of; null at the top */
+                                        parent: string | null;
+                                        /** @description the coherent forecast: a parent's mean is the sum of its children's: "mean" plus one array per requested quantile level, as a series' prediction */
+                                        reconciled: {
+                                            [key: string]: number[];
+                                        };
+                                        /** @description the input series it sums (a bottom node: its own) */
+                                        series: number[];
+                                    }[];
+                                    /** @description fallbacks and their reasons */
+                                    warnings: string[];
+                                };
                                 job_id: string;
                                 metrics?: {
                                     /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -4887,6 +5104,21 @@ export interface paths {
                         /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
                         finetune_steps?: number;
                         freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+                        /** @description forecast a hierarchy: the series are its bottom, every aggregate (their sums) is forecast with the same model, and the forecasts are reconciled so that every parent is the sum of its children (`series[i]` is then input series i's reconciled forecast; the answer's `hierarchy` holds every node's base and reconciled forecast). The series must end on the same date; no covariates */
+                        hierarchy?: {
+                            /** @description instead of labels and levels: node name → the indices of the series it sums (e.g. {"north": [0, 1], "south": [2]}); a "total" over every series is added unless one is given */
+                            aggregates?: {
+                                [key: string]: number[];
+                            };
+                            /** @description one object per series (same order as series / series_ids): label name → value, e.g. {"region": "north", "store": "n1"} */
+                            labels?: {
+                                [key: string]: string;
+                            }[];
+                            /** @description the aggregation levels from the top down, each a list of label names extending the one above (nested); a "total" node over every series is added on top; the last level must place each series in a node of its own */
+                            levels?: string[][];
+                            /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
+                            names?: string[];
+                        };
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
                         /** @description model id (GET /v1/models); default: the deployment default_model */
@@ -4902,6 +5134,12 @@ export interface paths {
                         })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
+                        /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
+                        reconcile_intervals?: "normality" | "bootstrap" | "permbu";
+                        /** @description with reconcile middle_out: the level it starts from (a level's label names joined with "/") */
+                        reconcile_level?: string;
                         /** @description sample paths per series, drawn with the model's own sampling (`series[i][0].samples`: samples arrays of horizon values): chronos (Chronos-T5's token sampling) and the statistical models whose statsforecast class has simulate (naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ces); others: 422 naming these. At most 2,000,000 values per request (series × samples × horizon) */
                         samples?: number;
                         /** @description with samples: mixed into each series' sampling seed (which is derived from its values: the same request always draws the same paths) */
@@ -5169,6 +5407,36 @@ export interface paths {
                             };
                             /** Format: date-time */
                             finished_at?: string;
+                            /** @description with `hierarchy` only: every node's base and reconciled forecast (series[i] is input series i's reconciled one) */
+                            hierarchy?: {
+                                /** @description the probabilistic reconciliation used (normality, bootstrap, permbu) */
+                                intervals: string;
+                                /** @description the reconciliation used: the requested `reconcile`, or wls_struct where it needed in-sample residuals the model has not (see warnings) */
+                                method: string;
+                                /** @description every node top-down: the aggregates (total first), then one per input series in its order */
+                                nodes: {
+                                    /** @description the model's own forecast of the node: "mean" plus one array per requested quantile level, as a series' prediction */
+                                    base: {
+                                        [key: string]: number[];
+                                    };
+                                    /** @description "total", then the label values of the node's level joined with "/" ("north", "north/n1"); in the explicit form the aggregate's name, and a bottom node's `names[i]` or "series[i]" */
+                                    id: string;
+                                    /** @description forecast dates */
+                                    index: string[];
+                                    /** @description "total", the level's label names joined with "/" ("region/store"); explicit form: "aggregates/<depth>", "series" */
+                                    level: string;
+                                    /** @description the id of the node it is part of; null at the top */
+                                    parent: string | null;
+                                    /** @description the coherent forecast: a parent's mean is the sum of its children's: "mean" plus one array per requested quantile level, as a series' prediction */
+                                    reconciled: {
+                                        [key: string]: number[];
+                                    };
+                                    /** @description the input series it sums (a bottom node: its own) */
+                                    series: number[];
+                                }[];
+                                /** @description fallbacks and their reasons */
+                                warnings: string[];
+                            };
                             job_id: string;
                             metrics?: {
                                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -5354,6 +5622,36 @@ export interface paths {
                             };
                             /** Format: date-time */
                             finished_at?: string;
+                            /** @description with `hierarchy` only: every node's base and reconciled forecast (series[i] is input series i's reconciled one) */
+                            hierarchy?: {
+                                /** @description the probabilistic reconciliation used (normality, bootstrap, permbu) */
+                                intervals: string;
+                                /** @description the reconciliation used: the requested `reconcile`, or wls_struct where it needed in-sample residuals the model has not (see warnings) */
+                                method: string;
+                                /** @description every node top-down: the aggregates (total first), then one per input series in its order */
+                                nodes: {
+                                    /** @description the model's own forecast of the node: "mean" plus one array per requested quantile level, as a series' prediction */
+                                    base: {
+                                        [key: string]: number[];
+                                    };
+                                    /** @description "total", then the label values of the node's level joined with "/" ("north", "north/n1"); in the explicit form the aggregate's name, and a bottom node's `names[i]` or "series[i]" */
+                                    id: string;
+                                    /** @description forecast dates */
+                                    index: string[];
+                                    /** @description "total", the level's label names joined with "/" ("region/store"); explicit form: "aggregates/<depth>", "series" */
+                                    level: string;
+                                    /** @description the id of the node it is part of; null at the top */
+                                    parent: string | null;
+                                    /** @description the coherent forecast: a parent's mean is the sum of its children's: "mean" plus one array per requested quantile level, as a series' prediction */
+                                    reconciled: {
+                                        [key: string]: number[];
+                                    };
+                                    /** @description the input series it sums (a bottom node: its own) */
+                                    series: number[];
+                                }[];
+                                /** @description fallbacks and their reasons */
+                                warnings: string[];
+                            };
                             job_id: string;
                             metrics?: {
                                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -7357,6 +7655,21 @@ export interface components {
             /** @description POST /v1/forecast only: fine-tune the model (chronos-2) on this request's own series for this many steps first, forecast with the result and keep nothing (0: none; at most HORIZON_FINETUNE_INLINE_MAX_STEPS; quota: one more unit per started 100 steps; docs/fine-tuning.md). A model to keep: POST /v1/fine-tuning-jobs */
             finetune_steps?: number;
             freq: "MS" | "D" | "W" | "H" | "Q" | "Y";
+            /** @description forecast a hierarchy: the series are its bottom, every aggregate (their sums) is forecast with the same model, and the forecasts are reconciled so that every parent is the sum of its children (`series[i]` is then input series i's reconciled forecast; the answer's `hierarchy` holds every node's base and reconciled forecast). The series must end on the same date; no covariates */
+            hierarchy?: {
+                /** @description instead of labels and levels: node name → the indices of the series it sums (e.g. {"north": [0, 1], "south": [2]}); a "total" over every series is added unless one is given */
+                aggregates?: {
+                    [key: string]: number[];
+                };
+                /** @description one object per series (same order as series / series_ids): label name → value, e.g. {"region": "north", "store": "n1"} */
+                labels?: {
+                    [key: string]: string;
+                }[];
+                /** @description the aggregation levels from the top down, each a list of label names extending the one above (nested); a "total" node over every series is added on top; the last level must place each series in a node of its own */
+                levels?: string[][];
+                /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
+                names?: string[];
+            };
             /** @description steps to predict; at most the model's max_horizon */
             horizon: number;
             /** @description model id (GET /v1/models); default: the deployment default_model */
@@ -7372,6 +7685,12 @@ export interface components {
             })[];
             /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
             quantiles?: number[];
+            /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+            reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
+            /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
+            reconcile_intervals?: "normality" | "bootstrap" | "permbu";
+            /** @description with reconcile middle_out: the level it starts from (a level's label names joined with "/") */
+            reconcile_level?: string;
             /** @description sample paths per series, drawn with the model's own sampling (`series[i][0].samples`: samples arrays of horizon values): chronos (Chronos-T5's token sampling) and the statistical models whose statsforecast class has simulate (naive, seasonal-naive, auto-ets, damped-ets, auto-arima, auto-theta, ces); others: 422 naming these. At most 2,000,000 values per request (series × samples × horizon) */
             samples?: number;
             /** @description with samples: mixed into each series' sampling seed (which is derived from its values: the same request always draws the same paths) */
@@ -7431,6 +7750,36 @@ export interface components {
                 /** @description steps between origins (= horizon) */
                 step: number;
             };
+            /** @description with `hierarchy` only: every node's base and reconciled forecast (series[i] is input series i's reconciled one) */
+            hierarchy?: {
+                /** @description the probabilistic reconciliation used (normality, bootstrap, permbu) */
+                intervals: string;
+                /** @description the reconciliation used: the requested `reconcile`, or wls_struct where it needed in-sample residuals the model has not (see warnings) */
+                method: string;
+                /** @description every node top-down: the aggregates (total first), then one per input series in its order */
+                nodes: {
+                    /** @description the model's own forecast of the node: "mean" plus one array per requested quantile level, as a series' prediction */
+                    base: {
+                        [key: string]: number[];
+                    };
+                    /** @description "total", then the label values of the node's level joined with "/" ("north", "north/n1"); in the explicit form the aggregate's name, and a bottom node's `names[i]` or "series[i]" */
+                    id: string;
+                    /** @description forecast dates */
+                    index: string[];
+                    /** @description "total", the level's label names joined with "/" ("region/store"); explicit form: "aggregates/<depth>", "series" */
+                    level: string;
+                    /** @description the id of the node it is part of; null at the top */
+                    parent: string | null;
+                    /** @description the coherent forecast: a parent's mean is the sum of its children's: "mean" plus one array per requested quantile level, as a series' prediction */
+                    reconciled: {
+                        [key: string]: number[];
+                    };
+                    /** @description the input series it sums (a bottom node: its own) */
+                    series: number[];
+                }[];
+                /** @description fallbacks and their reasons */
+                warnings: string[];
+            };
             /** @description null unless the request has `evaluation` */
             metrics: {
                 /** @description mean MASE and sMAPE over series; WQL weighted over all series */
@@ -7473,7 +7822,7 @@ export interface components {
                     source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
             };
-            /** @description series[i] holds the prediction of input series i */
+            /** @description series[i] holds the prediction of input series i (with a `hierarchy`: its reconciled forecast) */
             series: {
                 /** @description with `explain: true`: each covariate's contribution to the mean forecast (SHAP values over every coalition of the series' covariates) */
                 contributions?: {
