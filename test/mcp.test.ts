@@ -242,7 +242,7 @@ for (const [name, transportFor] of Object.entries(transports)) {
       const missing = await call(client, 'job_status', { job_id: '00000000-0000-4000-8000-000000000000' });
       assert.equal(missing.isError, true);
       assert.equal(missing.structured.error.status, 404);
-      assert.match(missing.text, /^404 not_found: no forecast, cross-validation or anomaly job "00000000-/);
+      assert.match(missing.text, /^404 not_found: no forecast, cross-validation, anomaly or embedding job "00000000-/);
     });
 
     it('quota: one unit per forecast call and per cross-validated model, as over /v1; list_models and job_status are free; a spent quota is an isError 429', async () => {
