@@ -129,6 +129,58 @@ describe('POST /v1/forecast with a hierarchy', () => {
   });
 });
 
+describe('a temporal hierarchy', () => {
+  // two daily series of 8 weeks (the second one 6): each reconciled with its weekly sums (periods counted back from its end)
+  const daily = (n: number, level: number) => Array.from({ length: n }, (_, t) => level + 10 * Math.sin((2 * Math.PI * t) / 7) + (t % 3) + t * 0.2);
+  const days = Array.from({ length: 56 }, (_, t) => new Date(Date.UTC(2024, 0, 1) + t * 86_400_000).toISOString().slice(0, 10));
+  const temporal = { series: [{ target: daily(56, 50), index: days }, { target: daily(42, 80), index: days.slice(0, 42) }], freq: 'D', horizon: 14, quantiles };
+
+  it('D → W: every weekly reconciled mean is the sum of its 7 daily ones; series[i] the reconciled days', async () => {
+    const res = await server.request('POST', '/v1/forecast', { body: { ...temporal, model: 'auto-ets', hierarchy: { temporal: ['W'] } } });
+    assert.equal(res.status, 200, res.text);
+    const h = res.body.hierarchy;
+    assert.deepEqual(h.nodes.map((n: Node) => [n.id, n.level, n.parent]), [
+      ['series[0]/W', 'W', null], ['series[0]', 'series', 'series[0]/W'], ['series[1]/W', 'W', null], ['series[1]', 'series', 'series[1]/W'],
+    ]);
+    assert.equal(h.method, 'wls_struct', 'the temporal reconciliation takes no in-sample values');
+    assert.ok(h.warnings.some((w: string) => /mint_shrink.*temporal reconciliation takes no in-sample values/.test(w)), JSON.stringify(h.warnings));
+    for (const [w, d] of [[0, 1], [2, 3]]) {
+      const [week, day] = [h.nodes[w], h.nodes[d]];
+      assert.equal(week.reconciled.mean.length, 2);
+      assert.equal(day.reconciled.mean.length, 14);
+      week.reconciled.mean.forEach((v: number, p: number) => {
+        const sum = day.reconciled.mean.slice(7 * p, 7 * p + 7).reduce((a: number, b: number) => a + b, 0);
+        assert.ok(Math.abs(v - sum) <= 1e-9 * Math.abs(v), `${week.id} period ${p}: ${v} ≠ ${sum}`);
+      });
+      for (const node of [week, day]) for (let t = 0; t < node.reconciled.mean.length; t++) {
+        assert.ok(node.reconciled['0.1'][t] <= node.reconciled['0.5'][t] && node.reconciled['0.5'][t] <= node.reconciled['0.9'][t]);
+      }
+    }
+    assert.deepEqual(res.body.series[1][0].prediction, h.nodes[3].reconciled);
+    assert.equal(h.nodes[2].index[0], '2024-02-18', 'series 1 ends on 2024-02-11: its first forecast week ends a week later');
+    // as a job: the same answer
+    const accepted = await server.request('POST', '/v1/forecast-jobs', { body: { ...temporal, model: 'auto-ets', hierarchy: { temporal: ['W'] } } });
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = await waitForJob(server, accepted.body.job_id, undefined, (st) => st === 'completed' || st === 'failed');
+    assert.equal(job.status, 'completed', JSON.stringify(job.error));
+    assert.deepEqual(job.hierarchy, h);
+  });
+
+  it('422s: a level that is not coarser, a horizon of part of a period, cross-validation', async () => {
+    const level = await server.request('POST', '/v1/forecast', { body: { ...temporal, model: 'naive', hierarchy: { temporal: ['Q'] } } });
+    assert.equal(level.status, 422, level.text);
+    assert.equal(level.body.errors[0].field, 'hierarchy.temporal[0]');
+    assert.match(level.body.errors[0].reason, /"Q" is not a coarser period of freq D: its temporal levels are W \(7 steps\)/);
+    const horizon = await server.request('POST', '/v1/forecast', { body: { ...temporal, horizon: 10, model: 'naive', hierarchy: { temporal: ['W'] } } });
+    assert.equal(horizon.status, 422, horizon.text);
+    assert.equal(horizon.body.errors[0].field, 'horizon');
+    assert.match(horizon.body.errors[0].reason, /horizon 10 does not cover whole periods of temporal level W/);
+    const cv = await server.request('POST', '/v1/cross-validation', { body: { ...temporal, models: ['naive'], hierarchy: { temporal: ['W'] } } });
+    assert.equal(cv.status, 422, cv.text);
+    assert.equal(cv.body.errors[0].field, 'hierarchy.temporal');
+  });
+});
+
 describe('422s of a hierarchy: named series, field and label; nothing charged', () => {
   const errorsOf = async (mutate: (b: any) => void) => {
     const account = await server.newAccount({ daily: 1 });

@@ -29,6 +29,10 @@ export interface HierarchyCvPlan { cv: CrossValidationPlan; run: HierarchyRun; r
 /** Every 4xx of a hierarchy's cross-validation, before anything is charged. */
 export function planHierarchyCv(body: HierarchyCvBody, registry: ModelRegistry, options: { pulls?: PullManager; mode?: 'sync' | 'job' } = {}): HierarchyCvPlan {
   refuseCovariates(body.series);
+  if (body.hierarchy!.temporal !== undefined) {
+    throw new RequestValidationError([{ field: 'hierarchy.temporal', reason: 'temporal hierarchies are forecast (POST /v1/forecast, '
+      + '/v1/forecast-jobs), not cross-validated: cross-validate a cross-sectional hierarchy (labels and levels, or aggregates)' }]);
+  }
   const structure = hierarchyStructure(body.hierarchy!, body.series.length);
   const { method, intervals, level } = reconcileSettings(body as HierarchyOptions, structure);
   const { hierarchy: _h, reconcile: _r, reconcile_intervals: _i, reconcile_level: _l, ...plain } = body;
@@ -132,7 +136,7 @@ interface ModelInfo { method: Set<string>; intervals: Set<string>; warnings: str
 
 /** Runs a planned hierarchy cross-validation: the nodes' cross-validation, each window reconciled, the scores. */
 export async function runHierarchyCv(plan: HierarchyCvPlan, inference: InferenceClient, registry: ModelRegistry) {
-  const { cv, run, requested } = plan;
+  const { cv, requested } = plan;
   const crossValidated = await crossValidate(cv, inference, registry);
   const levels = [...requested].sort((a, b) => a - b);
   const models = await Promise.all(cv.plans.map(async ({ plan: p }, m) => {

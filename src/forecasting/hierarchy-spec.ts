@@ -34,6 +34,8 @@ export interface HierarchyField {
   levels?: string[][];
   aggregates?: Record<string, number[]>;
   names?: string[];
+  /** temporal levels (hierarchy-temporal.ts) instead: coarser freqs each series is summed to */
+  temporal?: string[];
 }
 
 export interface HierarchyOptions { hierarchy: HierarchyField; reconcile?: string; reconcile_intervals?: string; reconcile_level?: string }

@@ -30,7 +30,7 @@ export async function forecastHierarchy(deps: AppContext, request: FastifyReques
   return withRefundOn5xx(charge, async () => {
     const result = await runHierarchy(plan, deps.inference, deps.registry, { pulls: deps.pulls, mode: 'job', auto: autoSettings(deps) });
     const quantiles = plan.hierarchy.quantiles;
-    await storeSyncForecasts(deps, request, { horizon: plan.hierarchy.index.length, quantiles, context: body.context }, result);
+    await storeSyncForecasts(deps, request, { horizon: body.horizon, quantiles, context: body.context }, result);
     return result;
   });
 }

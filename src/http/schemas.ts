@@ -62,6 +62,11 @@ const HierarchyFields = {
         'a "total" over every series is added unless one is given',
     })),
     names: Type.Optional(Type.Array(LabelName, { minItems: 1, description: 'with aggregates: the bottom nodes\' ids, one per series (default "series[i]")' })),
+    temporal: Type.Optional(Type.Array(Type.Union([Type.Literal('D'), Type.Literal('W'), Type.Literal('Q'), Type.Literal('Y')]), {
+      minItems: 1, maxItems: 2, uniqueItems: true,
+      description: 'instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled ' +
+        'with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each',
+    })),
   }, {
     additionalProperties: false,
     description: 'forecast a hierarchy: the series are its bottom, every aggregate (their sums) is forecast with the same model, and the forecasts are ' +
