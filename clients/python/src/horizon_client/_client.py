@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Iterator, Sequence
 
 import httpx
 
-from . import _frames
+from . import _frames, _hierarchy
 from ._errors import HorizonError, JobFailedError, JobTimeoutError, PayloadTooLargeError, error_from_response
 from ._retry import RetryPolicy, retry_after_seconds
 from ._series import StoredSeries
@@ -70,6 +70,53 @@ class _Base:
             body["quantiles"] = [float(q) for q in quantiles]
         return ids, series, body
 
+    def _plan_hierarchy(self, df: "pd.DataFrame", h: int, freq: str | None, model: str | None, quantiles: Sequence[float] | None,
+                        id_col: str, time_col: str, target_col: str, X_df: Any, static_df: Any, model_size: str | None,
+                        context: int | None, hier: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+        """(ids, body): ONE request of every series (a hierarchy is reconciled across all its series, so it is never split),
+        the label columns taken out of df (they are not covariates) into `hierarchy`, plus the reconcile options."""
+        _frames.check_columns(df, id_col, time_col, target_col)
+        levels = _hierarchy.levels_of(hier["hierarchy"])
+        columns = _hierarchy.label_columns(levels, df, id_col, time_col, target_col)
+        ids, series, body = self._plan(df.drop(columns=columns), h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df,
+                                       model_size, context)
+        body["hierarchy"] = _hierarchy.hierarchy_body(df, ids, levels, id_col)
+        body.update({k: v for k, v in hier.items() if k != "hierarchy" and v is not None})
+        body["series"] = series
+        return ids, body
+
+    def _plan_cv(self, df: "pd.DataFrame", h: int, freq: str | None, models: Sequence[Any], quantiles: Sequence[float] | None,
+                 id_col: str, time_col: str, target_col: str, static_df: Any, options: dict[str, Any],
+                 hier: dict[str, Any] | None) -> tuple[list[Any], dict[str, Any]]:
+        """(ids, body) of POST /v1/cross-validation: one request (the leaderboard ranks every series together)."""
+        context = options.pop("context", None)
+        if hier:
+            ids, body = self._plan_hierarchy(df, h, freq, None, quantiles, id_col, time_col, target_col, None, static_df, None, context, hier)
+        else:
+            _frames.check_columns(df, id_col, time_col, target_col)
+            ids, series, body = self._plan(df, h, freq, None, quantiles, id_col, time_col, target_col, None, static_df, None, context)
+            body["series"] = series
+        models = [models] if isinstance(models, (str, dict)) else list(models)
+        body.update({"models": models, **{k: v for k, v in options.items() if v is not None}})
+        return ids, body
+
+    @staticmethod
+    def _nodes(ids: list[Any], answer: dict[str, Any], id_col: str, time_col: str) -> "pd.DataFrame":
+        frame = _hierarchy.nodes_frame(answer, ids, id_col, time_col)
+        h = answer["hierarchy"]
+        frame.attrs.update({"model": answer.get("model"), "model_size": answer.get("model_size"), "warnings": list(answer.get("warnings") or []),
+                            "requests": 1, "hierarchy": {"method": h["method"], "intervals": h["intervals"], "warnings": h["warnings"]}})
+        return frame
+
+    @staticmethod
+    def _cv(ids: list[Any], body: dict[str, Any], answer: dict[str, Any], id_col: str, time_col: str) -> "pd.DataFrame":
+        frame = _hierarchy.cv_frame(answer, ids, body["series"], id_col, time_col)
+        frame.attrs.update({"leaderboard": answer["leaderboard"], "scores": {m["model"]: m["scores"] for m in answer["models"]},
+                            "warnings": answer["warnings"]})
+        if "hierarchy" in body:
+            frame.attrs["hierarchy"] = {m["model"]: {k: v for k, v in m["hierarchy"].items() if k != "nodes"} for m in answer["models"]}
+        return frame
+
     def _chunks(self, series: Sequence[dict[str, Any]], body: dict[str, Any]) -> list[list[int]]:
         overhead = len(json.dumps({**body, "series": []}, separators=(",", ":"))) + 64
         return _frames.split_by_bytes(series, self.max_request_bytes, overhead)
@@ -129,6 +176,16 @@ def _with_ids(answer: dict[str, Any], ids: list[Any] | None, id_col: str) -> dic
     if ids is not None:
         answer["embeddings"] = [{id_col: i, **e} for i, e in zip(ids, answer["embeddings"])]
     return answer
+
+
+def _hierarchy_options(hierarchy: Any, reconcile: str | None, reconcile_intervals: str | None, reconcile_level: str | None) -> dict[str, Any] | None:
+    options = {"hierarchy": hierarchy, "reconcile": reconcile, "reconcile_intervals": reconcile_intervals, "reconcile_level": reconcile_level}
+    if hierarchy is None:
+        given = [k for k, v in options.items() if v is not None]
+        if given:
+            raise ValueError(f"{given[0]}= reconciles a hierarchy: pass hierarchy= (the label columns, e.g. ['region', 'store']) too")
+        return None
+    return options
 
 
 def _next_poll(interval: float, max_interval: float, response_headers: dict[str, str] | None) -> float:
@@ -339,24 +396,76 @@ class Horizon(_Base):
     def forecast(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
                  quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
                  target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
-                 *, model_size: str | None = None, context: int | None = None) -> "pd.DataFrame":
+                 *, model_size: str | None = None, context: int | None = None, hierarchy: Sequence[Any] | None = None,
+                 reconcile: str | None = None, reconcile_intervals: str | None = None, reconcile_level: str | None = None) -> "pd.DataFrame":
         """Forecasts every series of a long DataFrame; returns id, ds, mean and one column per quantile.
 
         Other columns of df are historical covariates, X_df holds their future values, static_df one row
         per series. freq is inferred when omitted. Series are sent in as many requests as the server's
         body limit needs (each request is one unit of quota); frame.attrs has model, warnings, requests.
+
+        hierarchy=["region", "store"] (label columns of df, constant per series, top down; or a list of levels) forecasts
+        the hierarchy in one request and returns every node's rows instead: node, level, parent, id (bottom nodes),
+        ds, the reconciled mean and quantiles, base_mean and base_<q> (docs/python-client.md).
         """
-        return self._run(False, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, None)
+        hier = _hierarchy_options(hierarchy, reconcile, reconcile_intervals, reconcile_level)
+        return self._run(False, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, None, hier)
 
     def forecast_job(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
                      quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
                      target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
-                     *, model_size: str | None = None, context: int | None = None, timeout: float | None = None) -> "pd.DataFrame":
+                     *, model_size: str | None = None, context: int | None = None, timeout: float | None = None,
+                     hierarchy: Sequence[Any] | None = None, reconcile: str | None = None, reconcile_intervals: str | None = None,
+                     reconcile_level: str | None = None) -> "pd.DataFrame":
         """forecast() through the job queue: submits every request as a job, waits for all, same frame."""
-        return self._run(True, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, timeout)
+        hier = _hierarchy_options(hierarchy, reconcile, reconcile_intervals, reconcile_level)
+        return self._run(True, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, timeout, hier)
+
+    def cross_validation_raw(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/cross-validation with a request dict; returns the answer dict."""
+        return self._request("POST", "/v1/cross-validation", json_body=body, retry=retry)[0]
+
+    def create_cross_validation_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        """POST /v1/cross-validation-jobs (a POST /v1/cross-validation body); returns {job_id, status: "queued", models, created_at}."""
+        return self._request("POST", "/v1/cross-validation-jobs", json_body=body, idempotent=False, retry=retry)[0]
+
+    def get_cross_validation_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("GET", f"/v1/cross-validation-jobs/{job_id}")[0]
+
+    def wait_for_cross_validation_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2,
+                                      max_poll_interval: float = 5.0) -> dict[str, Any]:
+        """Polls until the job completed (returned; `result` is the POST /v1/cross-validation answer) or failed/cancelled (JobFailedError)."""
+        return self._poll(f"/v1/cross-validation-jobs/{job_id}", f"cross-validation job {job_id}", timeout, poll_interval, max_poll_interval)
+
+    def cancel_cross_validation_job(self, job_id: str) -> dict[str, Any]:
+        return self._request("DELETE", f"/v1/cross-validation-jobs/{job_id}")[0]
+
+    def cross_validation(self, df: "pd.DataFrame", h: int, freq: str | None = None, models: Sequence[Any] = ("auto-ets",), n_windows: int = 1,
+                         step: int | None = None, quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id",
+                         time_col: str = "ds", target_col: str = "y", static_df: "pd.DataFrame | None" = None, *, refit: Any = None,
+                         metric: str | None = None, season_length: int | None = None, context: int | None = None, hierarchy: Sequence[Any] | None = None,
+                         reconcile: str | None = None, reconcile_intervals: str | None = None, reconcile_level: str | None = None,
+                         as_job: bool = False, timeout: float | None = None) -> "pd.DataFrame":
+        """POST /v1/cross-validation (as_job=True: its job) on a long DataFrame, in one request; returns every window's rows:
+        model, id, ds, cutoff (the last date before the window), y, mean and quantiles; attrs: leaderboard, scores, warnings.
+        With hierarchy= (as forecast's): every node's windows (node, level, parent, id, …, reconciled then base_ columns)
+        and attrs["hierarchy"][model] the method, intervals, warnings and per-level base vs reconciled scores."""
+        hier = _hierarchy_options(hierarchy, reconcile, reconcile_intervals, reconcile_level)
+        options = {"n_windows": n_windows, "step": step, "refit": refit, "metric": metric, "season_length": season_length, "context": context}
+        ids, body = self._plan_cv(df, h, freq, models, quantiles, id_col, time_col, target_col, static_df, options, hier)
+        if as_job:
+            answer = self.wait_for_cross_validation_job(self.create_cross_validation_job(body)["job_id"], timeout=timeout)["result"]
+        else:
+            answer = self.cross_validation_raw(body)
+        return self._cv(ids, body, answer, id_col, time_col)
 
     def _run(self, as_job: bool, df: Any, h: int, freq: Any, model: Any, quantiles: Any, id_col: str, time_col: str,
-             target_col: str, X_df: Any, static_df: Any, model_size: Any, context: Any, timeout: float | None) -> "pd.DataFrame":
+             target_col: str, X_df: Any, static_df: Any, model_size: Any, context: Any, timeout: float | None,
+             hier: dict[str, Any] | None = None) -> "pd.DataFrame":
+        if hier:
+            ids, body = self._plan_hierarchy(df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, hier)
+            answer = self.wait_for_job(self.create_job(body)["job_id"], timeout=timeout) if as_job else self.forecast_raw(body)
+            return self._nodes(ids, answer, id_col, time_col)
         ids, series, body = self._plan(df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context)
         meta: dict[str, Any] = {"warnings": [], "requests": 0}
         predictions: list[dict[str, Any]] = []
@@ -533,17 +642,62 @@ class AsyncHorizon(_Base):
     async def forecast(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
                        quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
                        target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
-                       *, model_size: str | None = None, context: int | None = None) -> "pd.DataFrame":
-        return await self._run(False, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, None)
+                       *, model_size: str | None = None, context: int | None = None, hierarchy: Sequence[Any] | None = None,
+                       reconcile: str | None = None, reconcile_intervals: str | None = None, reconcile_level: str | None = None) -> "pd.DataFrame":
+        hier = _hierarchy_options(hierarchy, reconcile, reconcile_intervals, reconcile_level)
+        return await self._run(False, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, None, hier)
 
     async def forecast_job(self, df: "pd.DataFrame", h: int = 24, freq: str | None = None, model: str | None = "auto-ets",
                            quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id", time_col: str = "ds",
                            target_col: str = "y", X_df: "pd.DataFrame | None" = None, static_df: "pd.DataFrame | None" = None,
-                           *, model_size: str | None = None, context: int | None = None, timeout: float | None = None) -> "pd.DataFrame":
-        return await self._run(True, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, timeout)
+                           *, model_size: str | None = None, context: int | None = None, timeout: float | None = None,
+                           hierarchy: Sequence[Any] | None = None, reconcile: str | None = None, reconcile_intervals: str | None = None,
+                           reconcile_level: str | None = None) -> "pd.DataFrame":
+        hier = _hierarchy_options(hierarchy, reconcile, reconcile_intervals, reconcile_level)
+        return await self._run(True, df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, timeout, hier)
+
+    async def cross_validation_raw(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/cross-validation", json_body=body, retry=retry))[0]
+
+    async def create_cross_validation_job(self, body: dict[str, Any], *, retry: bool | None = None) -> dict[str, Any]:
+        return (await self._request("POST", "/v1/cross-validation-jobs", json_body=body, idempotent=False, retry=retry))[0]
+
+    async def get_cross_validation_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("GET", f"/v1/cross-validation-jobs/{job_id}"))[0]
+
+    async def wait_for_cross_validation_job(self, job_id: str, *, timeout: float | None = None, poll_interval: float = 0.2,
+                                            max_poll_interval: float = 5.0) -> dict[str, Any]:
+        return await self._poll(f"/v1/cross-validation-jobs/{job_id}", f"cross-validation job {job_id}", timeout, poll_interval, max_poll_interval)
+
+    async def cancel_cross_validation_job(self, job_id: str) -> dict[str, Any]:
+        return (await self._request("DELETE", f"/v1/cross-validation-jobs/{job_id}"))[0]
+
+    async def cross_validation(self, df: "pd.DataFrame", h: int, freq: str | None = None, models: Sequence[Any] = ("auto-ets",), n_windows: int = 1,
+                               step: int | None = None, quantiles: Sequence[float] | None = (0.1, 0.5, 0.9), id_col: str = "unique_id",
+                               time_col: str = "ds", target_col: str = "y", static_df: "pd.DataFrame | None" = None, *, refit: Any = None,
+                               metric: str | None = None, season_length: int | None = None, context: int | None = None,
+                               hierarchy: Sequence[Any] | None = None, reconcile: str | None = None, reconcile_intervals: str | None = None,
+                               reconcile_level: str | None = None, as_job: bool = False, timeout: float | None = None) -> "pd.DataFrame":
+        hier = _hierarchy_options(hierarchy, reconcile, reconcile_intervals, reconcile_level)
+        options = {"n_windows": n_windows, "step": step, "refit": refit, "metric": metric, "season_length": season_length, "context": context}
+        ids, body = self._plan_cv(df, h, freq, models, quantiles, id_col, time_col, target_col, static_df, options, hier)
+        if as_job:
+            job = await self.create_cross_validation_job(body)
+            answer = (await self.wait_for_cross_validation_job(job["job_id"], timeout=timeout))["result"]
+        else:
+            answer = await self.cross_validation_raw(body)
+        return self._cv(ids, body, answer, id_col, time_col)
 
     async def _run(self, as_job: bool, df: Any, h: int, freq: Any, model: Any, quantiles: Any, id_col: str, time_col: str,
-                   target_col: str, X_df: Any, static_df: Any, model_size: Any, context: Any, timeout: float | None) -> "pd.DataFrame":
+                   target_col: str, X_df: Any, static_df: Any, model_size: Any, context: Any, timeout: float | None,
+                   hier: dict[str, Any] | None = None) -> "pd.DataFrame":
+        if hier:
+            ids, body = self._plan_hierarchy(df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context, hier)
+            if as_job:
+                answer = await self.wait_for_job((await self.create_job(body))["job_id"], timeout=timeout)
+            else:
+                answer = await self.forecast_raw(body)
+            return self._nodes(ids, answer, id_col, time_col)
         ids, series, body = self._plan(df, h, freq, model, quantiles, id_col, time_col, target_col, X_df, static_df, model_size, context)
         meta: dict[str, Any] = {"warnings": [], "requests": 0}
         predictions: list[dict[str, Any]] = []
