@@ -90,6 +90,21 @@ const storesCrossValidation = {
   series: stores.series, horizon: 3, freq: 'MS', quantiles: [0.1, 0.5, 0.9], n_windows: 1, models: ['seasonal-naive'], hierarchy: storesHierarchy,
 };
 
+// two daily series of four weeks, each reconciled with its weekly sums (a temporal hierarchy; docs/api.md#hierarchies)
+const temporalDaily = {
+  series: [
+    {
+      target: [98, 120, 119, 108, 86, 81, 96, 107, 128, 126, 117, 98, 73, 98, 111, 127, 114, 103, 93, 86, 97, 110, 131, 126, 123, 107, 88, 112],
+      index: Array.from({ length: 28 }, (_, d) => `2024-01-${String(d + 1).padStart(2, '0')}`),
+    },
+    {
+      target: [75, 65, 57, 46, 57, 57, 64, 61, 59, 54, 59, 44, 53, 67, 75, 66, 47, 40, 56, 56, 61, 73, 69, 57, 53, 56, 68, 69],
+      index: Array.from({ length: 28 }, (_, d) => `2024-01-${String(d + 1).padStart(2, '0')}`),
+    },
+  ],
+  horizon: 7, freq: 'D', model: 'auto-ets', quantiles: [0.1, 0.5, 0.9], hierarchy: { temporal: ['W'] },
+};
+
 const forecastResponse = {
   status: 'completed',
   model: 'naive',
@@ -424,6 +439,79 @@ const storesCrossValidationResponse = {
   warnings: [],
 };
 
+// the answer of `temporalDaily` (a real one, rounded): each series reconciled with its weekly sums
+const temporalDailyResponse = {
+  status: 'completed', model: 'auto-ets', model_size: 'default',
+  series: [
+    [
+      {
+        prediction: {
+          mean: [117.984, 137.275, 131.294, 122.095, 104.609, 89.879, 107.921], '0.1': [109.408, 127.734, 120.878, 110.871, 92.631, 77.193, 94.564],
+          '0.5': [117.984, 137.275, 131.294, 122.095, 104.609, 89.879, 107.921], '0.9': [126.559, 146.816, 141.711, 133.319, 116.586, 102.565, 121.278],
+        },
+        index: ['2024-01-29', '2024-01-30', '2024-01-31', '2024-02-01', '2024-02-02', '2024-02-03', '2024-02-04'],
+      },
+    ],
+    [
+      {
+        prediction: {
+          mean: [72.953, 66.8, 55.752, 51.557, 55.208, 60.697, 67.417], '0.1': [64.526, 58.373, 47.324, 43.129, 46.78, 52.269, 58.989],
+          '0.5': [72.953, 66.8, 55.752, 51.557, 55.208, 60.697, 67.417], '0.9': [81.381, 75.228, 64.18, 59.984, 63.636, 69.124, 75.844],
+        },
+        index: ['2024-01-29', '2024-01-30', '2024-01-31', '2024-02-01', '2024-02-02', '2024-02-03', '2024-02-04'],
+      },
+    ],
+  ],
+  metrics: null,
+  warnings: [
+    { field: 'model', message: 'temporal level W: series 0: auto-ets needs at least 7 observations, got 4; forecast with naive' },
+    { field: 'model', message: 'temporal level W: series 1: auto-ets needs at least 7 observations, got 4; forecast with naive' },
+  ],
+  hierarchy: {
+    method: 'wls_struct', intervals: 'normality',
+    warnings: [
+      'reconcile "mint_shrink" weighs by in-sample residuals and hierarchicalforecast\'s temporal reconciliation takes no in-sample values: '
+        + 'wls_struct was used (weights from the hierarchy\'s structure)',
+    ],
+    nodes: [
+      {
+        id: 'series[0]/W', level: 'W', parent: null, series: [0], index: ['2024-02-04'],
+        base: { mean: [797], '0.1': [739.056], '0.5': [797], '0.9': [854.944] },
+        reconciled: { mean: [811.056], '0.1': [778.61], '0.5': [811.056], '0.9': [843.502] },
+      },
+      {
+        id: 'series[0]', level: 'series', parent: 'series[0]/W', series: [0],
+        index: ['2024-01-29', '2024-01-30', '2024-01-31', '2024-02-01', '2024-02-02', '2024-02-03', '2024-02-04'],
+        base: {
+          mean: [119.992, 139.283, 133.302, 124.103, 106.617, 91.887, 109.929], '0.1': [112.198, 130.276, 123.227, 113.061, 94.688, 79.132, 96.398],
+          '0.5': [119.992, 139.283, 133.302, 124.103, 106.617, 91.887, 109.929], '0.9': [127.785, 148.29, 143.378, 135.144, 118.546, 104.642, 123.46],
+        },
+        reconciled: {
+          mean: [117.984, 137.275, 131.294, 122.095, 104.609, 89.879, 107.921], '0.1': [109.408, 127.734, 120.878, 110.871, 92.631, 77.193, 94.564],
+          '0.5': [117.984, 137.275, 131.294, 122.095, 104.609, 89.879, 107.921], '0.9': [126.559, 146.816, 141.711, 133.319, 116.586, 102.565, 121.278],
+        },
+      },
+      {
+        id: 'series[1]/W', level: 'W', parent: null, series: [1], index: ['2024-02-04'],
+        base: { mean: [445], '0.1': [407.798], '0.5': [445], '0.9': [482.202] },
+        reconciled: { mean: [430.384], '0.1': [408.673], '0.5': [430.384], '0.9': [452.095] },
+      },
+      {
+        id: 'series[1]', level: 'series', parent: 'series[1]/W', series: [1],
+        index: ['2024-01-29', '2024-01-30', '2024-01-31', '2024-02-01', '2024-02-02', '2024-02-03', '2024-02-04'],
+        base: {
+          mean: [70.865, 64.712, 53.664, 49.469, 53.12, 58.609, 65.329], '0.1': [62.401, 56.248, 45.2, 41.005, 44.656, 50.145, 56.865],
+          '0.5': [70.865, 64.712, 53.664, 49.469, 53.12, 58.609, 65.329], '0.9': [79.329, 73.176, 62.128, 57.933, 61.584, 67.073, 73.793],
+        },
+        reconciled: {
+          mean: [72.953, 66.8, 55.752, 51.557, 55.208, 60.697, 67.417], '0.1': [64.526, 58.373, 47.324, 43.129, 46.78, 52.269, 58.989],
+          '0.5': [72.953, 66.8, 55.752, 51.557, 55.208, 60.697, 67.417], '0.9': [81.381, 75.228, 64.18, 59.984, 63.636, 69.124, 75.844],
+        },
+      },
+    ],
+  },
+};
+
 export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   'POST /v1/embeddings': {
     request: {
@@ -457,9 +545,10 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
       prism_members: { summary: 'prism blending the members this request names (prism_members: naive and seasonal-naive) instead ' +
         'of the deployment\'s', value: prism },
       hierarchy: { summary: 'A hierarchy: three stores in two regions, every node forecast with auto-ets, then reconciled (mint_shrink)', value: stores },
+      temporal: { summary: 'A temporal hierarchy: two daily series, each reconciled with its weekly sums', value: temporalDaily },
     },
     response: { 200: forecastResponse },
-    responseExamples: { 200: { hierarchy: storesForecastResponse } },
+    responseExamples: { 200: { hierarchy: storesForecastResponse, temporal: temporalDailyResponse } },
   },
   'POST /v1/cross-validation': {
     request: {
