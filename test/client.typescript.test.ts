@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startTestServer, simpleRequest, slowRequest, monthlyDates, type TestServer } from './helpers.ts';
 import { generateTypes, TYPES_PATH } from '../clients/typescript/scripts/generate.ts';
-import { Horizon, HorizonError, type ForecastInput } from '../clients/typescript/src/index.ts';
+import { Horizon, HorizonError, hierarchyTree, type ForecastInput, type HierarchyTreeNode } from '../clients/typescript/src/index.ts';
 
 const SDK_ENTRY = new URL('../clients/typescript/src/index.ts', import.meta.url);
 
@@ -62,6 +62,33 @@ describe('TypeScript SDK against the real server', () => {
     const withDates: ForecastInput = { ...body, series: body.series.map((s) => ({ ...s, index: s.index.map((d) => new Date(`${String(d)}T00:00:00Z`)) })) };
     assert.deepEqual(await h.forecast(withDates), raw.body);
     assert.deepEqual(Object.keys(viaSdk.series[0][0].prediction).sort(), ['0.1', '0.9', 'mean']);
+  });
+
+  it('hierarchyTree(): a hierarchy forecast\'s nodes as parent → children; every parent\'s reconciled mean is its children\'s sum', async () => {
+    const index = monthlyDates('2021-01', 24);
+    const wave = (level: number, phase: number) => index.map((_, t) => level + t * 0.4 + level * 0.2 * Math.sin((2 * Math.PI * (t + phase)) / 12));
+    const res = await h.forecast({
+      series: [{ target: wave(50, 0), index }, { target: wave(30, 3), index }, { target: wave(80, 1), index }],
+      freq: 'MS', horizon: 3, model: 'seasonal-naive', quantiles: [0.1, 0.9], reconcile: 'ols',
+      hierarchy: { labels: [{ region: 'north', store: 'n1' }, { region: 'north', store: 'n2' }, { region: 'south', store: 's1' }], levels: [['region'], ['region', 'store']] },
+    });
+    const tree = hierarchyTree(res.hierarchy!.nodes);
+    const shape = (t: HierarchyTreeNode): unknown => ({ [t.node.id]: t.children.map(shape) });
+    assert.deepEqual(tree.roots.map(shape), [{ total: [{ north: [{ 'north/n1': [] }, { 'north/n2': [] }] }, { south: [{ 'south/s1': [] }] }] }]);
+    assert.deepEqual([...tree.byId.values()].map((t) => t.depth), [0, 1, 1, 2, 2, 2]);
+    for (const { node, children } of tree.byId.values()) {
+      assert.deepEqual(Object.keys(node.base).sort(), ['0.1', '0.9', 'mean']);
+      if (children.length === 0) continue;
+      node.reconciled.mean.forEach((v, t) => {
+        const sum = children.reduce((acc, c) => acc + c.node.reconciled.mean[t], 0);
+        assert.ok(Math.abs(v - sum) <= 1e-9 * Math.max(1, Math.abs(v)), `${node.id} step ${t}: ${v} ≠ ${sum}`);
+      });
+    }
+    assert.deepEqual(tree.byId.get('north/n1')!.node.reconciled.mean, res.series[0][0].prediction.mean);
+    // any nodes with id and parent (a cross-validation's too); a dangling parent, a repeated id or a cycle is a TypeError
+    assert.throws(() => hierarchyTree([{ id: 'a', parent: 'nope' }]), /names parent "nope"/);
+    assert.throws(() => hierarchyTree([{ id: 'a', parent: null }, { id: 'a', parent: null }]), /appears twice/);
+    assert.throws(() => hierarchyTree([{ id: 'a', parent: 'b' }, { id: 'b', parent: 'a' }]), /cycle/);
   });
 
   it('hourly Dates become date-times', async () => {

@@ -8,4 +8,5 @@ export type {
   StoredSeries, StoredSeriesPut, StoredSeriesPage, ObservationsAppended, Observations, SeriesAccuracy, ModelAccuracy, StoredForecastInput,
 } from './client.ts';
 export { HorizonError, type FieldError } from './errors.ts';
+export { hierarchyTree, type HierarchyInfo, type HierarchyNode, type HierarchyTree, type HierarchyTreeNode } from './hierarchy.ts';
 export type { components, paths } from './openapi.ts';
