@@ -1525,6 +1525,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps forecast at each window; at most each model's max_horizon */
                         horizon: number;
@@ -2155,6 +2157,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps forecast at each window; at most each model's max_horizon */
                         horizon: number;
@@ -4521,6 +4525,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
@@ -5115,6 +5121,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
@@ -7666,6 +7674,8 @@ export interface components {
                 levels?: string[][];
                 /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                 names?: string[];
+                /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                temporal?: ("D" | "W" | "Q" | "Y")[];
             };
             /** @description steps to predict; at most the model's max_horizon */
             horizon: number;

@@ -1528,6 +1528,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps forecast at each window; at most each model's max_horizon */
                         horizon: number;
@@ -2158,6 +2160,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps forecast at each window; at most each model's max_horizon */
                         horizon: number;
@@ -4524,6 +4528,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
@@ -5118,6 +5124,8 @@ export interface paths {
                             levels?: string[][];
                             /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                             names?: string[];
+                            /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                            temporal?: ("D" | "W" | "Q" | "Y")[];
                         };
                         /** @description steps to predict; at most the model's max_horizon */
                         horizon: number;
@@ -7669,6 +7677,8 @@ export interface components {
                 levels?: string[][];
                 /** @description with aggregates: the bottom nodes' ids, one per series (default "series[i]") */
                 names?: string[];
+                /** @description instead of labels or aggregates, POST /v1/forecast and /v1/forecast-jobs: coarser periods each series is summed to and reconciled with (freq H: D, W; D: W; MS: Q, Y; Q: Y), counted back from its last step; the horizon must cover whole periods of each */
+                temporal?: ("D" | "W" | "Q" | "Y")[];
             };
             /** @description steps to predict; at most the model's max_horizon */
             horizon: number;
