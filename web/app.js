@@ -1,7 +1,10 @@
 // The playground page: API key, data, model choice, forecast requests and result panels.
-import { CsvError, DEFAULT_HORIZON, apiIndex, forecastCsv, formFieldOf, inferFreq, levelsOf, parseCsv, parseQuantiles, roundToData } from './data.js';
+import {
+  CsvError, DEFAULT_HORIZON, apiIndex, forecastCsv, formFieldOf, inferFreq, levelsOf, parseCsv, parseHierarchyCsv, parseQuantiles, roundToData,
+} from './data.js';
 import { PALETTE, drawForecast } from './chart.js';
 import { storedSeriesView } from './series.js';
+import { hierarchyView } from './hierarchy.js';
 
 const $ = (id) => document.getElementById(id);
 const KEY_STORAGE = 'horizon.apiKey'; // sessionStorage only: the key leaves with the tab
@@ -9,6 +12,7 @@ const SAMPLES = {
   airpassengers: { file: 'airpassengers.csv', horizon: 24 },
   etth1: { file: 'etth1-first-14-days.csv', horizon: 24 },
   nn5: { file: 'nn5-weekly.csv', horizon: 8 },
+  'nn5-hierarchy': { file: 'nn5-weekly-hierarchy.csv', horizon: 8, hierarchy: true },
 };
 const FREQ_NAMES = { H: 'hourly', D: 'daily', W: 'weekly', MS: 'monthly', Q: 'quarterly', Y: 'yearly' };
 
@@ -27,6 +31,8 @@ function el(tag, attrs = {}, ...children) {
 
 /** The input an error slot belongs to, where the ids differ. */
 const FIELD_INPUT = { data: 'csv', key: 'api-key', compare: 'compare-model', request: 'run', evaluation: 'holdout' };
+const HIERARCHY_HINT = 'date,region,store,sales\n2024-01-01,north,n1,112\n2024-01-01,north,n2,64\n2024-01-01,south,s1,90';
+const WIDE_HINT = 'date,sales\n2024-01-01,112\n2024-02-01,118';
 
 /** Shows `text` under a field; a second error for it (the compared model's) goes on the next line. */
 function showError(field, text) {
@@ -69,6 +75,14 @@ function showProblem(problem, status, { compare = false } = {}) {
 /** series[i].index[k] / series[i].target[k] → where that is in the CSV the user sees. */
 function rowHint(errors) {
   const at = errors.map((e) => /^series\[(\d+)\]\.(index|target)\[(\d+)\]/.exec(e.field)).find(Boolean);
+  const hint = document.querySelector('[data-hint-for="data"]');
+  if (state.data?.hierarchy) {
+    // a long CSV: the series' own row; a label error names the series by its labels
+    const labelled = errors.map((e) => /^hierarchy\.labels\[(\d+)\]/.exec(e.field)).find(Boolean);
+    if (at) hint.textContent = `→ CSV row ${state.data.series[Number(at[1])].lines[Number(at[3])]} (series ${state.data.names[Number(at[1])]})`;
+    else if (labelled) hint.textContent = `→ series ${state.data.names[Number(labelled[1])]}`;
+    return;
+  }
   if (!at || !state.data) return;
   const [, series, field, step] = at;
   const column = field === 'target' ? `, column "${state.data.names[Number(series)]}"` : '';
@@ -146,13 +160,21 @@ function onDataChange() {
   const text = $('csv').value;
   if (!text.trim()) { $('data-summary').textContent = ''; return; }
   try {
-    const data = parseCsv(text);
+    const data = $('hierarchy-mode').checked ? parseHierarchyCsv(text) : parseCsv(text);
     data.freq = inferFreq(data.dates);
     state.data = data;
     const first = data.dates[0];
     const last = data.dates.at(-1);
     const span = (d) => (d.time ? `${d.date} ${d.time.slice(0, 5)}` : d.date);
-    $('data-summary').textContent = `${data.dates.length} rows · ${data.names.length} series (${data.names.join(', ')}) · ${span(first)} … ${span(last)}`;
+    $('data-summary').textContent = data.hierarchy
+      ? `${data.series.reduce((n, s) => n + s.target.length, 0)} rows · ${data.names.length} series under ${data.labelNames.join(' → ')} · ` +
+        `${span(first)} … ${span(last)}`
+      : `${data.dates.length} rows · ${data.names.length} series (${data.names.join(', ')}) · ${span(first)} … ${span(last)}`;
+    if (data.hierarchy) {
+      const level = $('reconcile-level').value;
+      $('reconcile-level').replaceChildren(...data.levels.map((l) => el('option', { value: l.join('/') }, l.join('/'))));
+      if (data.levels.some((l) => l.join('/') === level)) $('reconcile-level').value = level;
+    }
     $('freq').options[0].textContent = data.freq ? `auto: ${FREQ_NAMES[data.freq]} (${data.freq})` : 'auto: not recognised';
   } catch (error) {
     $('data-summary').textContent = '';
@@ -174,6 +196,7 @@ async function loadSample() {
   if (!sample) return;
   const response = await fetch(`/playground/assets/samples/${sample.file}`);
   $('csv').value = await response.text();
+  setHierarchyMode(Boolean(sample.hierarchy));
   $('file').value = '';
   $('horizon').value = String(sample.horizon);
   onDataChange();
@@ -202,14 +225,21 @@ function buildRequest() {
   if (!freq) { showError('freq', 'the dates do not step by an hour, day, week, month, quarter or year; choose the frequency'); return null; }
   let quantiles;
   try { quantiles = parseQuantiles($('quantiles').value); } catch (error) { showError('quantiles', error.message); return null; }
-  const index = apiIndex(state.data.dates, freq);
   const body = {
     model: $('model').value, model_size: $('model-size').value, freq,
     // sent as typed: the API's answer names what is wrong with it
     horizon: $('horizon').value.trim() === '' ? null : Number($('horizon').value),
     quantiles,
-    series: state.data.columns.map((target) => ({ index, target })),
   };
+  if (state.data.hierarchy) {
+    body.series = state.data.series.map((s) => ({ index: apiIndex(s.dates, freq), target: s.target }));
+    body.hierarchy = { labels: state.data.series.map((s) => s.labels), levels: state.data.levels };
+    body.reconcile = $('reconcile').value;
+    if (body.reconcile === 'middle_out') body.reconcile_level = $('reconcile-level').value;
+    return body;
+  }
+  const index = apiIndex(state.data.dates, freq);
+  body.series = state.data.columns.map((target) => ({ index, target }));
   if ($('backtest').checked) body.evaluation = $('holdout').value.trim() ? { holdout: Number($('holdout').value) } : {};
   return body;
 }
@@ -241,6 +271,16 @@ async function runForecast(event) {
   const remaining = succeeded.at(-1).response.headers.get('x-ratelimit-remaining');
   $('run-state').textContent = `done in ${Math.round(performance.now() - started)} ms${remaining === null ? '' : ` · ${remaining} requests left in the quota`}`;
   state.results = succeeded.map((a) => ({ response: a.body, colors: a.colors }));
+  if (data.hierarchy) {
+    for (const chart of state.charts) chart.dispose();
+    state.charts = [];
+    $('series-pick').closest('.results-bar').hidden = true;
+    $('stale-note').hidden = true;
+    $('panels').classList.remove('stale');
+    hierarchy.show(state.results, data, body.freq);
+    return;
+  }
+  hierarchy.reset();
   state.names = data.names;
   state.columns = data.columns;
   state.decimals = data.decimals;
@@ -309,6 +349,21 @@ function renderPanels() {
 // ---- views -----------------------------------------------------------------------------------
 
 const stored = storedSeriesView({ api, el });
+const hierarchy = hierarchyView({ el });
+
+/** Hierarchy mode reads the CSV long (dates, labels top down, values) and asks for a reconciliation; no backtest then
+ * (the API cross-validates a hierarchy instead). */
+function setHierarchyMode(on) {
+  $('hierarchy-mode').checked = on;
+  $('reconcile-row').hidden = !on;
+  $('backtest').disabled = on;
+  if (on) { $('backtest').checked = false; $('holdout').disabled = true; }
+  $('csv').placeholder = on ? HIERARCHY_HINT : WIDE_HINT;
+  $('csv-label').textContent = on ? 'CSV, long: a date column, the label columns from the top level down, then the values'
+    : 'CSV: a date column, then one or more value columns';
+}
+$('reconcile').addEventListener('change', () => { $('reconcile-level').hidden = $('reconcile').value !== 'middle_out'; });
+$('hierarchy-mode').addEventListener('change', () => { setHierarchyMode($('hierarchy-mode').checked); onDataChange(); });
 
 /** Forecast (the form) or Stored series: one <main> shows at a time. */
 function showView(name) {
@@ -317,7 +372,7 @@ function showView(name) {
   $('show-forecast').setAttribute('aria-pressed', String(name === 'forecast'));
   $('show-stored').setAttribute('aria-pressed', String(name === 'stored'));
   if (name === 'stored' && state.models.length) stored.show();
-  else if (name === 'forecast') for (const chart of state.charts) chart.resize();
+  else if (name === 'forecast') { for (const chart of state.charts) chart.resize(); hierarchy.resize(); }
 }
 
 // ---- wiring ----------------------------------------------------------------------------------
@@ -335,7 +390,7 @@ $('csv').addEventListener('input', () => { clearTimeout(typing); typing = setTim
 $('backtest').addEventListener('change', () => { $('holdout').disabled = !$('backtest').checked; });
 $('forecast-form').addEventListener('submit', (e) => void runForecast(e));
 $('series-pick').addEventListener('change', renderPanels);
-window.addEventListener('resize', () => { for (const chart of state.charts) chart.resize(); });
+window.addEventListener('resize', () => { for (const chart of state.charts) chart.resize(); hierarchy.resize(); });
 
 const saved = sessionStorage.getItem(KEY_STORAGE);
 if (saved) { $('api-key').value = saved; void connect(); }

@@ -52,6 +52,42 @@ export function drawForecast(element, { historyIndex, history, prediction, color
   return timeChart(element, dates, series, series.filter((s, i) => i < 2 || s.areaStyle).map((s) => s.name), tooltip);
 }
 
+/** A hierarchy node's base forecast (the model's own): grey, dashed, under the reconciled one in the panel's colours. */
+export const BASE_COLORS = { forecast: '#6b7280', band: '#9ca3af' };
+
+/** One node of a hierarchy: its history (the sum of its series), the base forecast and the reconciled one, each as its
+ * mean and its widest central band; the tooltip prints both, unrounded. */
+export function drawNode(element, { historyIndex, history, node, colors }) {
+  const levels = levelsOf(node.reconciled);
+  const n = history.length;
+  const dates = [...historyIndex, ...node.index].map((d) => d.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d):00Z?$/, '$1'));
+  const pad = (values, before) => [...Array(before).fill(null), ...values, ...Array(dates.length - before - values.length).fill(null)];
+  const series = [{ name: 'history', type: 'line', data: pad(history, 0), showSymbol: false, color: HISTORY_COLOR, lineStyle: { width: 1.5 } }];
+  const forecasts = [['base', node.base, BASE_COLORS, 'dashed'], ['reconciled', node.reconciled, colors, 'solid']];
+  for (const [label, forecast, palette, type] of forecasts) {
+    series.push({ name: `${label} (mean)`, type: 'line', data: pad(forecast.mean, n), showSymbol: false, color: palette.forecast,
+      lineStyle: { width: 2, type }, z: 3 });
+    if (levels.length < 2) continue;
+    const [lo, hi] = [levels[0], levels.at(-1)];
+    const name = `${label} ${lo}–${hi}`;
+    const lower = forecast[lo];
+    series.push(
+      { name, type: 'line', stack: label, data: pad(lower, n), symbol: 'none', lineStyle: { opacity: 0 }, color: palette.band, silent: true },
+      { name, type: 'line', stack: label, data: pad(forecast[hi].map((u, t) => u - lower[t]), n), symbol: 'none', lineStyle: { opacity: 0 },
+        color: palette.band, areaStyle: { color: palette.band, opacity: label === 'base' ? 0.12 : 0.2 }, silent: true },
+    );
+  }
+  const tooltip = (params) => {
+    const t = params[0]?.dataIndex;
+    if (t === undefined) return '';
+    const step = (label, forecast) => [[`${label} mean`, forecast.mean[t - n]], ...levels.map((l) => [`${label} q${l}`, forecast[l][t - n]])];
+    const rows = t < n ? [['history', history[t]]] : [...step('reconciled', node.reconciled), ...step('base', node.base)];
+    return `<div class="tt-date">${escape(dates[t])}</div>` + rows.map(([k, v]) =>
+      `<div class="tt-row"><span>${escape(k)}</span><b data-key="${escape(k)}">${v === null ? '—' : escape(String(v))}</b></div>`).join('');
+  };
+  return timeChart(element, dates, series, series.filter((s) => s.type === 'line' && (s.areaStyle || !s.stack)).map((s) => s.name), tooltip);
+}
+
 export const ACTUALS_COLOR = HISTORY_COLOR;
 export const PAST_FORECAST = PALETTE[0];
 

@@ -45,12 +45,13 @@ export function playgroundFiles(): { page: PlaygroundFile; assets: Map<string, P
     ['data.js', file(join(web, 'data.js'))],
     ['chart.js', file(join(web, 'chart.js'))],
     ['series.js', file(join(web, 'series.js'))],
+    ['hierarchy.js', file(join(web, 'hierarchy.js'))],
     ['style.css', file(join(web, 'style.css'))],
     ['horizon-logo.svg', file(join(web, 'horizon-logo.svg'))],
     [`echarts-${echartsVersion}.min.js`, file(join(echartsDist, 'echarts.common.min.js'), versioned)],
     [`papaparse-${papaparseVersion}.min.js`, file(join(papaparseDir, 'papaparse.min.js'), versioned)],
   ]);
-  for (const name of ['airpassengers.csv', 'etth1-first-14-days.csv', 'nn5-weekly.csv', 'SOURCES.md', 'ETT-LICENSE']) {
+  for (const name of ['airpassengers.csv', 'etth1-first-14-days.csv', 'nn5-weekly.csv', 'nn5-weekly-hierarchy.csv', 'SOURCES.md', 'ETT-LICENSE']) {
     assets.set(`samples/${name}`, file(join(web, 'samples', name)));
   }
   const html = readFileSync(join(web, 'index.html'), 'utf8')
