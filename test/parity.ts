@@ -2,7 +2,8 @@
 // official libraries directly, and the checks that hold a forecast from the API to the reference.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,10 +21,54 @@ export function venvPython(group = 'core'): string {
   return python;
 }
 
-/** Tiny random-weight checkpoints of `models` (runtime/tests/fixtures: `python -m tests.fixtures` in runtime/) in a new temp dir, or in `out`. */
+/** Tiny random-weight checkpoints of `models` (runtime/tests/fixtures: `python -m tests.fixtures` in runtime/) in a new temp
+ * dir, or in `out`. The recipes are seeded (the same command writes the same weights), so each model's checkpoints are
+ * written once per checkout into node_modules/.cache/horizon-fixtures/<key>/<model>/ and copied from there: ~20 test
+ * files ask for them, most for the same few models, and each `python -m tests.fixtures` imports torch and the model's
+ * library. The key is a digest of what the files depend on (fixtureKey), so a changed recipe or library writes anew. */
 export function writeFixtures(models: string[], group = 'core', out = mkdtempSync(join(tmpdir(), 'horizon-weights-'))): string {
-  execFileSync(venvPython(group), ['-m', 'tests.fixtures', '--models', models.join(','), '--out', out], { cwd: join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
+  const root = join(REPO, 'node_modules', '.cache', 'horizon-fixtures');
+  const cache = join(root, fixtureKey(group));
+  const missing = models.filter((m) => !existsSync(join(cache, m)));
+  if (missing.length) {
+    mkdirSync(cache, { recursive: true });
+    // written beside the cache and renamed into it: a test file running at the same time never sees half a model
+    const fresh = mkdtempSync(join(root, 'writing-'));
+    try {
+      execFileSync(venvPython(group), ['-m', 'tests.fixtures', '--models', missing.join(','), '--out', fresh], {
+        cwd: join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      for (const model of missing) {
+        if (!existsSync(join(fresh, model))) continue; // its library is not in this group's venv: skipped, as the command says
+        try { renameSync(join(fresh, model), join(cache, model)); } catch (error) {
+          // another test file wrote the same model first: the same files
+          if (!['EEXIST', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        }
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }
+  for (const model of models) if (existsSync(join(cache, model))) cpSync(join(cache, model), join(out, model), { recursive: true });
   return out;
+}
+
+/** What a group's fixture files depend on: its venv (the stamp runtime/setup.sh writes: Python and the pins), the recipes,
+ * the runtime package they import and the catalog (the sizes written). */
+function fixtureKey(group: string): string {
+  const hash = createHash('sha256').update(group);
+  const add = (path: string) => { if (existsSync(path)) hash.update(path).update(readFileSync(path)); };
+  add(join(REPO, 'runtime', `.venv-${group}`, '.horizon-requirements'));
+  add(join(REPO, 'catalog', 'models.json'));
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.isDirectory() && entry.name !== '__pycache__') walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.py')) add(join(dir, entry.name));
+    }
+  };
+  walk(join(REPO, 'runtime', 'tests', 'fixtures'));
+  walk(join(REPO, 'runtime', 'horizon_runtime'));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** runtime/tests/<script> on `cases` (JSON on stdin): the official library's predictions, per case and series. */
