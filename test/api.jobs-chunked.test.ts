@@ -7,18 +7,11 @@
 // PGlite and PostgreSQL; budgets set tiny to force chunks (no timed assertions).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { freePort } from './free-port.ts';
-import { storeBackends, startServerOn, startTestServer, serveProcess, monthlyDates, slowRequest, type TestServer } from './helpers.ts';
+import { storeBackends, startServerOn, startTestServer, monthlyDates, slowRequest, type TestServer } from './helpers.ts';
+import { durableStores, finished, killMidJob, type DurableStore } from './server-kill.ts';
 import { splitSeries, mergeAnswers } from '../src/jobs/chunks.ts';
 import { seriesCostMs, BACKTEST_COST_FACTOR } from '../src/forecasting/cost.ts';
 import { loadCatalog } from '../src/runtime/catalog.ts';
-
-const finished = (s: string) => s === 'completed' || s === 'failed' || s === 'cancelled';
 
 /** n monthly series of different lengths and shapes; series `short` (if given) has only 5 values (auto-ets
  * forecasts it with naive and warns "series i: …"), series `gap` misses one month (a request warning). */
@@ -229,21 +222,9 @@ for (const backend of storeBackends) {
 }
 
 describe('chunked jobs survive kill -9 of the server', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'horizon-chunks-'));
-  const children: ChildProcess[] = [];
-  let key = ''; // printed by the first start of the store; later starts print none
-  after(() => { for (const c of children) c.kill('SIGKILL'); rmSync(dataDir, { recursive: true, force: true }); });
-
-  /** Stored chunk rows of a job, read from the embedded store while no server has it open. */
-  async function storedChunks(jobId: string): Promise<number> {
-    const db = new PGlite(join(dataDir, 'pglite'));
-    try {
-      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM job_chunks WHERE job_id = $1', [jobId]);
-      return rows[0].n;
-    } finally {
-      await db.close();
-    }
-  }
+  let store: DurableStore; // one embedded store for both cases (test/server-kill.ts)
+  before(async () => { store = await durableStores[0].open(); });
+  after(async () => store?.close());
 
   // ~40 auto-ets fits of 150-170 months, two per chunk: long enough to kill the server between chunks
   const env = { HORIZON_JOB_CHUNK_BUDGET_MS: '700', HORIZON_CPU_WORKERS: '1', HORIZON_LOG_LEVEL: 'info' };
@@ -254,62 +235,20 @@ describe('chunked jobs survive kill -9 of the server', () => {
 
   for (const c of cases) {
     it(`${c.kind}: the chunks stored before the kill are reused after the restart, the others computed; the result equals the sync answer`, async () => {
-      const port = await freePort();
-      const first = await serveProcess(dataDir, port, env);
-      children.push(first.child);
-      key ||= /hzn_\S+/.exec(first.output())![0];
-      const base = `http://127.0.0.1:${port}`;
-      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      const posted = await fetch(`${base}${c.path}`, { method: 'POST', headers, body: JSON.stringify(c.body) });
-      assert.equal(posted.status, 202, await posted.clone().text());
-      const jobId = ((await posted.json()) as { job_id: string }).job_id;
-      const get = async () => (await (await fetch(`${base}${c.path}/${jobId}`, { headers })).json()) as { status: string; attempts: number; progress?: { chunks_done: number; chunks_total: number }; series?: unknown; result?: unknown };
-      const deadline = Date.now() + 180_000;
-      let seen = await get();
-      while (!(seen.progress && seen.progress.chunks_done >= 2) && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 25)); seen = await get(); }
-      assert.ok(seen.progress && seen.progress.chunks_done >= 2, JSON.stringify(seen).slice(0, 300));
-      first.child.kill('SIGKILL');
-      await new Promise((r) => first.child.once('exit', r));
-      assert.ok(seen.progress!.chunks_done < seen.progress!.chunks_total, `the kill came before the last chunk: ${JSON.stringify(seen.progress)}`);
-      const stored = await storedChunks(jobId);
-      assert.ok(stored >= 2, `chunks stored before the kill: ${stored}`);
-
-      const second = await serveProcess(dataDir, port, env);
-      children.push(second.child);
-      try {
-        let done = await get();
-        const until = Date.now() + 240_000;
-        while (!finished(done.status) && Date.now() < until) { await new Promise((r) => setTimeout(r, 250)); done = await get(); }
-        assert.equal(done.status, 'completed', JSON.stringify(done).slice(0, 500));
-        assert.ok(done.attempts >= 2, 'delivered again after the kill');
+      await killMidJob(store, c, env, async ({ stored, done, attempts, jobLines, call }) => {
         const total = done.progress!.chunks_total;
-        assert.equal(done.progress!.chunks_done, total);
         assert.ok(stored < total);
-        // the restarted server's attempt: the stored chunks reused, only the others sent to the worker.
-        // pino writes asynchronously: the log line can reach the pipe after the job reads as completed.
-        const attemptLine = () => second.output().split('\n').filter((l) => l.includes('job attempt completed') && l.includes(jobId)).at(-1);
-        const logDeadline = Date.now() + 15_000;
-        while (!attemptLine() && Date.now() < logDeadline) await new Promise((r) => setTimeout(r, 100));
-        const line = attemptLine();
-        assert.ok(line, second.output().slice(-2000));
-        const attempt = JSON.parse(line) as { chunks_reused: number; chunks_computed: number };
+        // the restarted server's attempt: the stored chunks reused, only the others sent to the worker
+        const attempt = (await attempts()).at(-1)!;
         assert.equal(attempt.chunks_reused, stored, 'every chunk stored before the kill was reused');
         assert.equal(attempt.chunks_computed, total - stored, 'only the chunks not stored were computed');
-        const computedLines = second.output().split('\n').filter((l) => l.includes('job chunk stored') && l.includes(jobId));
-        assert.equal(computedLines.length, total - stored);
+        assert.equal(jobLines('job chunk stored').length, total - stored);
 
-        const sync = await fetch(`${base}${c.sync}`, { method: 'POST', headers, body: JSON.stringify(c.body) });
+        const sync = await call('POST', c.sync, c.body);
         assert.equal(sync.status, 200);
-        const answer = (await sync.json()) as { series?: unknown };
-        if (c.kind === 'forecast') assert.deepEqual(done.series, answer.series);
-        else assert.deepEqual(done.result, answer);
-      } finally {
-        // the next case opens the same embedded store: this server must be gone even when an assertion failed
-        if (second.child.exitCode === null && second.child.signalCode === null) {
-          second.child.kill('SIGTERM');
-          await new Promise((r) => second.child.once('exit', r));
-        }
-      }
+        if (c.kind === 'forecast') assert.deepEqual(done.series, sync.body.series);
+        else assert.deepEqual(done.result, sync.body);
+      });
     });
   }
 });

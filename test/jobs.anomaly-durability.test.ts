@@ -4,15 +4,8 @@
 // exactly once, with the synchronous answer. Real server processes and workers; no timed assertions.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { freePort } from './free-port.ts';
-import { capturedLogLines, monthlyDates, pollUntil, serveProcess, startServerOn, storeBackends, type TestServer } from './helpers.ts';
-
-const finished = (s: string) => s === 'completed' || s === 'failed' || s === 'cancelled';
+import { capturedLogLines, monthlyDates, pollUntil, startServerOn, storeBackends, type TestServer } from './helpers.ts';
+import { durableStores, finished, killMidJob, type DurableStore } from './server-kill.ts';
 
 /** n monthly series of ~150 values with a spike each: auto-ets in-sample, ~230 ms estimated per series, so three
  * series to a 700 ms chunk: long enough to kill between chunks. */
@@ -30,73 +23,24 @@ function body(n: number): Record<string, unknown> {
 const env = { HORIZON_JOB_CHUNK_BUDGET_MS: '700', HORIZON_CPU_WORKERS: '1', HORIZON_LOG_LEVEL: 'info' };
 
 describe('anomaly jobs survive kill -9 of the API process', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'horizon-anomaly-durability-'));
-  const children: ChildProcess[] = [];
-  after(() => { for (const c of children) c.kill('SIGKILL'); rmSync(dataDir, { recursive: true, force: true }); });
-
-  /** Stored chunk rows of a job, read from the embedded store while no server has it open. */
-  async function storedChunks(jobId: string): Promise<number> {
-    const db = new PGlite(join(dataDir, 'pglite'));
-    try {
-      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM job_chunks WHERE job_id = $1', [jobId]);
-      return rows[0].n;
-    } finally {
-      await db.close();
-    }
-  }
+  let store: DurableStore; // the embedded store (test/server-kill.ts)
+  before(async () => { store = await durableStores[0].open(); });
+  after(async () => store?.close());
 
   it('the chunks stored before the kill are reused, the others computed, one attempt completes; the result equals POST /v1/anomalies', async () => {
-    const port = await freePort();
-    const first = await serveProcess(dataDir, port, env);
-    children.push(first.child);
-    const key = /hzn_\S+/.exec(first.output())![0];
-    const base = `http://127.0.0.1:${port}`;
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const sent = body(60);
-    const posted = await fetch(`${base}/v1/anomaly-jobs`, { method: 'POST', headers, body: JSON.stringify(sent) });
-    assert.equal(posted.status, 202, await posted.clone().text());
-    const jobId = ((await posted.json()) as { job_id: string }).job_id;
-    type Seen = { status: string; attempts: number; finished_at?: string; progress?: { chunks_done: number; chunks_total: number }; result?: unknown };
-    const get = async () => (await (await fetch(`${base}/v1/anomaly-jobs/${jobId}`, { headers })).json()) as Seen;
-    const deadline = Date.now() + 180_000;
-    let seen = await get();
-    while (!(seen.progress && seen.progress.chunks_done >= 2) && Date.now() < deadline) { await new Promise((r) => setTimeout(r, 25)); seen = await get(); }
-    assert.ok(seen.progress && seen.progress.chunks_done >= 2, JSON.stringify(seen).slice(0, 300));
-    first.child.kill('SIGKILL');
-    await new Promise((r) => first.child.once('exit', r));
-    assert.ok(seen.progress!.chunks_done < seen.progress!.chunks_total, `the kill came before the last chunk: ${JSON.stringify(seen.progress)}`);
-    assert.ok(!first.output().includes('job attempt completed'), 'the first process completed no attempt');
-    const stored = await storedChunks(jobId);
-    assert.ok(stored >= 2, `chunks stored before the kill: ${stored}`);
-
-    const second = await serveProcess(dataDir, port, env);
-    children.push(second.child);
-    try {
-      let done = await get();
-      const until = Date.now() + 300_000;
-      while (!finished(done.status) && Date.now() < until) { await new Promise((r) => setTimeout(r, 250)); done = await get(); }
-      assert.equal(done.status, 'completed', JSON.stringify(done).slice(0, 500));
-      assert.ok(done.attempts >= 2, 'delivered again after the kill');
+    await killMidJob(store, { path: '/v1/anomaly-jobs', body: sent }, env, async ({ stored, done, attempts, get, call }) => {
       const total = done.progress!.chunks_total;
-      assert.equal(done.progress!.chunks_done, total);
-      // pino writes asynchronously: the log line can reach the pipe after the job reads as completed
-      const attemptLines = () => second.output().split('\n').filter((l) => l.includes('job attempt completed') && l.includes(jobId));
-      await pollUntil('the attempt\'s log line', async () => attemptLines().length, (n) => n > 0, 15_000);
-      assert.equal(attemptLines().length, 1, 'exactly one attempt completed');
-      const attempt = JSON.parse(attemptLines()[0]) as { chunks_reused: number; chunks_computed: number };
-      assert.equal(attempt.chunks_reused, stored, 'every chunk stored before the kill was reused');
-      assert.equal(attempt.chunks_computed, total - stored, 'only the chunks not stored were computed');
+      const lines = await attempts();
+      assert.equal(lines.length, 1, 'exactly one attempt completed');
+      assert.equal(lines[0].chunks_reused, stored, 'every chunk stored before the kill was reused');
+      assert.equal(lines[0].chunks_computed, total - stored, 'only the chunks not stored were computed');
       assert.equal((await get()).finished_at, done.finished_at, 'completed once');
 
-      const sync = await fetch(`${base}/v1/anomalies`, { method: 'POST', headers, body: JSON.stringify(sent) });
+      const sync = await call('POST', '/v1/anomalies', sent);
       assert.equal(sync.status, 200);
-      assert.deepEqual(done.result, await sync.json(), 'the result equals the synchronous answer');
-    } finally {
-      if (second.child.exitCode === null && second.child.signalCode === null) {
-        second.child.kill('SIGTERM');
-        await new Promise((r) => second.child.once('exit', r));
-      }
-    }
+      assert.deepEqual(done.result, sync.body, 'the result equals the synchronous answer');
+    });
   });
 });
 
