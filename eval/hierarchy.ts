@@ -153,7 +153,8 @@ function tables(results: RunResult[]): string[] {
     '|---|---|---:|---:|---:|---:|---:|---:|---|---:|');
   for (const r of ok) {
     const [bm, rm, bw, rw] = [overLevels(r, 'base', 'mase'), overLevels(r, 'reconciled', 'mase'), overLevels(r, 'base', 'wql'), overLevels(r, 'reconciled', 'wql')];
-    const verdict = rm <= bm && rw <= bw ? 'yes (both)' : rm <= bm ? 'MASE only' : rw <= bw ? 'WQL only' : '**no**';
+    const notWorse = (rec: number, base: number) => rec <= base * (1 + 1e-9); // equal up to float noise counts as not worse
+    const verdict = notWorse(rm, bm) && notWorse(rw, bw) ? 'yes (both)' : notWorse(rm, bm) ? 'MASE only' : notWorse(rw, bw) ? 'WQL only' : '**no**';
     const method = r.used === r.asked ? r.asked : `${r.asked} → **${r.used}**`;
     lines.push(`| ${r.model} | ${method} | ${f4(bm)} | ${f4(rm)} | ${pct(rm, bm)} | ${f4(bw)} | ${f4(rw)} | ${pct(rw, bw)} | ${verdict} | ${r.seconds.toFixed(1)} |`);
   }
