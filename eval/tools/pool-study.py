@@ -6,7 +6,8 @@ and every other served statistical model but naive whose mean estimated cost per
 src/forecasting/cost.ts computes it on the training parts at context 2500) fits the budget. Combiners scored on it,
 each relative to the best single model of the WHOLE served set on that set (not only the pool's), MASE and WQL:
 
-  v3 O:S:P:A        prism's combiner (origins O, pool share S, weight power P, median share A; v4 = 2:0.5:8:0.5)
+  v3 O:S:P:A[:B]    prism's combiner (origins O, pool share S, weight power P, median share A; v4 = 2:0.5:8:0.5;
+                    with B: median share A at the 0.5 level, B at the others)
   top K:S[:mean|median|v3]
                     per request (batch of 64) and level, the K members with the lowest loss (pool share S of the
                     request's mean, the rest the series' own), then their equal mean (or median, or v4 over them)
@@ -40,27 +41,57 @@ DEFAULT_DESIGNS = ("v3 2:0.5:8:0.5,v3 2:1:8:0.5,v3 2:0.5:4:0.5,v3 2:0.5:8:0.25,v
                    "shrink 0.3:8,shrink 0.5:8,shrink 0.5:2,auto 2")
 
 
-def pool_of(key: str, budget: float, catalog: dict) -> tuple[list[str], dict]:
-    """The service's pool for this set's series (mean estimate per series, as model-pool.ts) and each model's estimate."""
+def estimates(key: str, batch: list[int], catalog: dict, context: int) -> dict:
+    """Each served model's mean estimated ms per series on one request (series-cost.ts: the observed history, cut to
+    the request's context and the model's max_context, × the catalog cost, seasons counted; no backtest)."""
     _, _, _, season = ps.DATASETS[key]
-    costs = {m["id"]: m["cost"] for m in catalog["models"] if m.get("cost")}
-    ns = [min(y.size, 2500) for y, _ in ps.load(key)]
-    est = {m: float(np.mean([costs[m]["ms_per_series"] + costs[m]["us_per_point"] * n / 1000 * max(1, season / 12) for n in ns])) for m in SERVED}
-    # mstl without a season longer than 1 is auto-ets (the adapter's fallback): a second vote for the same forecast
-    return [m for m in SERVED if m in BASE or (est[m] <= budget and not (m == "mstl" and season <= 1))], est
+    models = {m["id"]: m for m in catalog["models"] if m.get("cost")}
+    data = ps.load(key)
+    out = {}
+    for m in SERVED:
+        cost, cap = models[m]["cost"], models[m]["sizes"][models[m]["default_size"]]["max_context"]
+        ns = [min(data[i][0].size, context, cap) for i in batch]
+        out[m] = float(np.mean([cost["ms_per_series"] + cost["us_per_point"] * n / 1000 * max(1, season / 12) for n in ns]))
+    return out
 
 
-def reference(key: str, member: str) -> list:
-    """A served model's own forecasts (fit only, no windows: its single-model score), the runtime's predict_series;
-    cached under /tmp/pool35/. For the best-single reference where the model is not in the pool (ces)."""
-    import pickle
-    f = Path("/tmp/pool35") / f"ref.{key}.{member}.pkl"
-    if f.exists():
-        return pickle.loads(f.read_bytes())
+def pools_of(key: str, budget: float, catalog: dict, batch: int, context: int) -> list[tuple[tuple, list[int], dict]]:
+    """The service's pool for each request of this set (model-pool.ts: the mean estimate per series OF THE REQUEST, so
+    requests of one set may get different pools): [(pool, the requests' series, the estimates of its first request)]."""
+    _, _, _, season = ps.DATASETS[key]
+    out: dict[tuple, tuple[list[int], dict]] = {}
+    for b in ps.batches_of(key, batch):
+        est = estimates(key, b, catalog, context)
+        # mstl without a season longer than 1 is auto-ets (the adapter's fallback): a second vote for the same forecast
+        pool = tuple(m for m in SERVED if m in BASE or (est[m] <= budget and not (m == "mstl" and season <= 1)))
+        out.setdefault(pool, ([], est))[0].extend(b)
+    return [(p, idx, est) for p, (idx, est) in out.items()]
+
+
+def _reference_chunk(args):
+    key, member, indices = args
     from horizon_runtime.adapters.statistical import FitSpec, predict_series
     _, h, _, season = ps.DATASETS[key]
     spec_ = FitSpec(member, member, h, tuple(ps.LEVELS), season, (season,))
-    out = [predict_series(spec_, y).quantiles for y, _ in ps.load(key)]
+    data = ps.load(key)
+    return [predict_series(spec_, data[i][0]).quantiles for i in indices]
+
+
+def reference(key: str, member: str, processes: int = 2) -> list:
+    """A served model's own forecasts (fit only, no windows: its single-model score), the runtime's predict_series;
+    cached under /tmp/pool35/. For the best-single reference where the model is not in the pool (ces, naive)."""
+    import multiprocessing
+    import pickle
+    import time
+    f = Path("/tmp/pool35") / f"ref.{key}.{member}.pkl"
+    if f.exists():
+        return pickle.loads(f.read_bytes())
+    t0 = time.time()
+    n = len(ps.load(key))
+    chunks = [list(range(i, min(i + 8, n))) for i in range(0, n, 8)]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        out = [q for part in pool.map(_reference_chunk, [(key, member, c) for c in chunks], chunksize=1) for q in part]
+    print(f"  ({member} alone on {key}: {time.time() - t0:.0f} s, {processes} processes)", flush=True)
     f.parent.mkdir(exist_ok=True)
     f.write_bytes(pickle.dumps(out))
     return out
@@ -174,42 +205,69 @@ def main() -> None:
     ap.add_argument("--cache-origins", type=int, default=4)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--oracle", action="store_true")
+    ap.add_argument("--partial", default="auto-arima", help="members forecast only on the series whose request has them in its pool")
+    ap.add_argument("--members", default="", help="a fixed pool for every request instead of the sized one")
+    ap.add_argument("--prism-context", type=int, default=2016, help="prism's max_context: the API cuts its members' series to it")
     ap.add_argument("--reference", default="", help="served models scored alone for the best-single reference, fit only (e.g. ces)")
     a = ap.parse_args()
     catalog = json.loads((ROOT / "catalog/models.json").read_text())
     designs = a.designs.split(",")
     rel = {d: [] for d in designs}
     for key in a.datasets.split(","):
-        pool, est = pool_of(key, a.budget, catalog)
-        served = [m for m in SERVED if (ps.CACHE / f"{key}.{m}.{a.cache_origins}.fwd.pkl").exists()]
-        cached = {m: ps.member_cache_forward(key, m, a.cache_origins) for m in dict.fromkeys(pool + served)}
+        pools = pools_of(key, a.budget, catalog, a.batch, a.prism_context)
+        if a.members:  # a fixed pool instead (e.g. the three members before issue 35)
+            pools = [(tuple(a.members.split(",")), [i for _, idx, _ in pools for i in idx], pools[0][2])]
+        union = list(dict.fromkeys(m for pool, _, _ in pools for m in pool))
+        n = len(ps.load(key))
+        full = lambda m: (ps.CACHE / f"{key}.{m}.{a.cache_origins}.fwd.pkl").exists()
+        served = [m for m in SERVED if full(m)]
+        need = {m: sorted(i for pool, idx, _ in pools if m in pool for i in idx) for m in union}
+        # --partial: a member in some requests' pools only, forecast on those series alone (not scored as a single model)
+        partial = [m for m in union if m in a.partial.split(",") and len(need[m]) < n and not full(m)]
+        # the single models' reference: each alone through the API, context 2,500 (their max_context is larger)
+        cached = {m: ps.member_cache_forward(key, m, a.cache_origins) for m in dict.fromkeys(union + served) if m not in partial}
+        # prism's members: the same fits on the series as prism's max_context cuts them (only M4 Weekly has longer ones)
+        pcached = {m: ps.member_cache_forward(key, m, a.cache_origins, context=a.prism_context, only=need[m] if m in partial else None)
+                   for m in union}
+        for m in partial:  # placeholders where the member is not in the request's pool: never scored (rows of other pools)
+            pcached[m] = ([r if r is not None else pcached["seasonal-naive"][0][i] for i, r in enumerate(pcached[m][0])], pcached[m][1])
+            print(f"  ({m}: in the pool of {len(need[m])} of {n} series, forecast on those alone; not scored alone here)")
         everyone = ps.Study(key, list(cached), cached, a.cache_origins)
         singles_all = {m: everyone.score(everyone.F[:, k]) for k, m in enumerate(cached)}
         for m in filter(None, a.reference.split(",")):
             singles_all[m] = everyone.score(np.stack(reference(key, m)))
         best = (min(v[0] for v in singles_all.values()), min(v[1] for v in singles_all.values()))
-        st = ps.Study(key, pool, cached, a.cache_origins)
-        st.cached = cached
-        singles = [singles_all[m] for m in pool]
-        print(f"## {key}: pool {', '.join(pool)} (estimates ms/series: {', '.join(f'{m} {est[m]:.0f}' for m in SERVED)})")
+        studies = []
+        for pool, idx, est in pools:
+            st = ps.Study(key, list(pool), pcached, a.cache_origins)
+            st.cached = pcached
+            studies.append((st, idx))
+            print(f"## {key}: pool {', '.join(pool)} for {len(idx)} of {len(everyone.F)} series "
+                  f"(estimates ms/series, first request: {', '.join(f'{m} {est[m]:.0f}' for m in SERVED)})")
         for m, (x, y) in singles_all.items():
-            print(f"  {m:16s} MASE {x:.4f} WQL {y:.4f}{'' if m in pool else '  (not in the pool)'}")
-        print(f"  best single served (of {len(singles_all)} cached): MASE {best[0]:.4f} WQL {best[1]:.4f}")
+            print(f"  {m:16s} MASE {x:.4f} WQL {y:.4f}{'' if m in union else '  (not in the pool)'}")
+        print(f"  best single served (of {len(singles_all)} scored): MASE {best[0]:.4f} WQL {best[1]:.4f}")
         for d in designs:
             kind, spec_ = d.split(" ")
             p = spec_.split(":")
-            if kind == "v3":
-                P = st.v3(int(p[0]), a.batch, float(p[3]), float(p[2]), float(p[1]))
-            elif kind == "top":
-                P = top(st, int(p[0]), float(p[1]), p[2] if len(p) > 2 else "mean", a.batch)
-            elif kind == "auto":
-                P = auto_pick(st, int(p[0]), a.batch)
-            else:
-                P = shrink(st, float(p[0]), float(p[1]), a.batch)
-            mase, wql = st.score(P)
+            P = np.full(everyone.F[:, 0].shape, np.nan)
+            for st, idx in studies:  # each request's rows from the design over its own pool
+                if kind == "v3":  # a 5th field: the median share at the levels other than 0.5 (the 4th: at 0.5)
+                    alpha = float(p[3]) if len(p) < 5 else [float(p[3]) if q == 0.5 else float(p[4]) for q in ps.LEVELS]
+                    Q = st.v3(int(p[0]), a.batch, alpha, float(p[2]), float(p[1]))
+                elif kind == "top":
+                    Q = top(st, int(p[0]), float(p[1]), p[2] if len(p) > 2 else "mean", a.batch)
+                elif kind == "auto":
+                    Q = auto_pick(st, int(p[0]), a.batch)
+                else:
+                    Q = shrink(st, float(p[0]), float(p[1]), a.batch)
+                P[idx] = Q[idx]
+            mase, wql = everyone.score(P)
             rel[d].append((key, mase / best[0], wql / best[1]))
             print(f"  {d:22s} MASE {mase:.4f} WQL {wql:.4f}  rel {mase / best[0]:.3f} / {wql / best[1]:.3f}", flush=True)
-        if a.oracle:
+        if a.oracle:  # over the union of the set's pools (the pool itself where every request has the same)
+            st = ps.Study(key, [m for m in union if m not in partial], pcached, a.cache_origins)
+            singles = [singles_all[m] for m in st.members]
             for metric, name in ((0, "MASE"), (1, "WQL")):
                 o = oracle(st, singles, metric)
                 print(f"  oracle {name}: MASE {o[0]:.4f} WQL {o[1]:.4f} rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f} weights {o[2]}", flush=True)

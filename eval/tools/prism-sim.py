@@ -148,8 +148,9 @@ def member_cache(key: str, member: str, origins: int):
 
 def _forward_chunk(args):
     """Runs in a pool process: the runtime's own predict_series with the backtest prism v4 asks for
-    (the model fitted once, statsforecast's forward() at each origin), as the API computes it."""
-    key, member, origins, indices = args
+    (the model fitted once, statsforecast's forward() at each origin), as the API computes it; each series
+    cut to its last `context` observations (prism's max_context cuts them through the API)."""
+    key, member, origins, indices, context = args
     from horizon_runtime.adapters.statistical import FitSpec, predict_series
     from horizon_runtime.catalog import load_catalog
 
@@ -161,7 +162,7 @@ def _forward_chunk(args):
     data = load(key)
     out = []
     for i in indices:
-        y = data[i][0]
+        y = data[i][0][-context:]
         w = window_for(y.size, h)
         k = 0
         while w and k < origins and y.size - (k + 1) * w >= max(3, w):
@@ -173,21 +174,30 @@ def _forward_chunk(args):
     return out
 
 
-def member_cache_forward(key: str, member: str, origins: int, processes: int = 2):
-    """member_cache with refit-free validation forecasts (prism v4's default): one fit per series."""
+def member_cache_forward(key: str, member: str, origins: int, processes: int = 2, context: int = 2500,
+                         only: list[int] | None = None):
+    """member_cache with refit-free validation forecasts (prism v4's default): one fit per series. With a
+    context below load()'s 2,500 (prism's max_context, 2,016: the API cuts prism's series to it), the series
+    longer than it are forecast again from their last `context` observations (the others are the same).
+    `only`: forecast these series alone (a partial cache, '.part'; the other entries are None)."""
     CACHE.mkdir(exist_ok=True)
-    f = CACHE / f"{key}.{member}.{origins}.fwd.pkl"
+    f = CACHE / f"{key}.{member}.{origins}.fwd{'' if context >= 2500 else f'.ctx{context}'}{'' if only is None else '.part'}.pkl"
     if f.exists():
-        return pickle.loads(f.read_bytes())
+        res, dt = pickle.loads(f.read_bytes())
+        if only is None or all(res[i] is not None for i in only):
+            return res, dt
     import multiprocessing
 
     t0 = time.time()
-    n = len(load(key))
-    chunks = [list(range(i, min(i + 8, n))) for i in range(0, n, 8)]
+    data = load(key)
+    full = member_cache_forward(key, member, origins, processes, only=only) if context < 2500 else None
+    todo = [i for i, (y, _) in enumerate(data) if (full is None or y.size > context) and (only is None or i in only)]
+    chunks = [todo[i:i + 8] for i in range(0, len(todo), 8)]
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        parts = pool.map(_forward_chunk, [(key, member, origins, c) for c in chunks], chunksize=1)
-    res = [r for part in parts for r in part]
-    dt = time.time() - t0
+        parts = pool.map(_forward_chunk, [(key, member, origins, c, context) for c in chunks], chunksize=1)
+    done = dict(zip(todo, [r for part in parts for r in part]))
+    res = [done[i] if i in done else full[0][i] if full else None for i in range(len(data))]
+    dt = time.time() - t0 + (full[1] if full else 0)
     f.write_bytes(pickle.dumps((res, dt)))
     return res, dt
 
@@ -369,7 +379,8 @@ class Study:
         else:
             r = (m.min(1, keepdims=True) / m) ** power
         w[has] = r / r.sum(1, keepdims=True)
-        out = alpha * np.median(F[:, : self.K], 1) + (1 - alpha) * np.einsum("nkl,nklh->nlh", w, F)
+        a = np.asarray(alpha, dtype=float).reshape(-1, 1) if np.ndim(alpha) else alpha  # a share per level: (L, 1)
+        out = a * np.median(F[:, : self.K], 1) + (1 - a) * np.einsum("nkl,nklh->nlh", w, F)
         return anchored(out) if order == "anchor" else np.sort(out, axis=1)
 
 
