@@ -1,7 +1,7 @@
 // Hierarchies (issue 39): base vs reconciled forecasts per level, through Horizon's API.
 //
 //   node eval/hierarchy.ts                        # nn5-daily, 10 random groups (seed 1), auto-ets, auto-theta, seasonal-naive,
-//                                                 # reconcile mint_shrink (the default), bottom_up, ols, wls_struct, wls_var
+//                                                 # reconcile mint_shrink, bottom_up, ols, wls_struct, wls_var (the default)
 //   node eval/hierarchy.ts --dataset hospital --groups 20 --models auto-ets --methods mint_shrink,bottom_up
 //   node eval/hierarchy.ts --url http://host:8080 --key hzn_...     # against a running deployment
 //

@@ -51,11 +51,11 @@ function checkCoherent(nodes: Node[], levels: number[]): void {
 }
 
 describe('POST /v1/forecast with a hierarchy', () => {
-  it('auto-ets, mint_shrink (default): nodes total, regions, stores; coherent; series[i] = input series i\'s reconciled forecast', async () => {
+  it('auto-ets, wls_var (default): nodes total, regions, stores; coherent; series[i] = input series i\'s reconciled forecast', async () => {
     const res = await server.request('POST', '/v1/forecast', { body: body() });
     assert.equal(res.status, 200, res.text);
     const h = res.body.hierarchy;
-    assert.equal(h.method, 'mint_shrink');
+    assert.equal(h.method, 'wls_var');
     assert.equal(h.intervals, 'normality');
     assert.deepEqual(h.nodes.map((n: Node) => n.id), ['total', 'north', 'south', 'north/n1', 'north/n2', 'south/s1', 'south/s2']);
     assert.deepEqual(h.nodes.map((n: Node) => n.parent), [null, 'total', 'total', 'north', 'north', 'south', 'south']);
@@ -78,13 +78,13 @@ describe('POST /v1/forecast with a hierarchy', () => {
     close(h.nodes[0].base.mean, totalPlain.body.series[0][0].prediction.mean);
   });
 
-  it('prism (no in-sample fitted values): mint_shrink falls back to wls_struct with a warning; bottom_up is the sum of the bases', async () => {
+  it('prism (no in-sample fitted values): wls_var (default) falls back to wls_struct with a warning; bottom_up is the sum of the bases', async () => {
     const prism = { model: 'prism', prism_members: ['naive', 'seasonal-naive'] };
     const res = await server.request('POST', '/v1/forecast', { body: body({ ...prism, quantiles: [0.2, 0.5] }) });
     assert.equal(res.status, 200, res.text);
     const h = res.body.hierarchy;
     assert.equal(h.method, 'wls_struct');
-    assert.ok(h.warnings.some((w: string) => /mint_shrink.*model prism has no in-sample fitted values.*wls_struct/.test(w)), JSON.stringify(h.warnings));
+    assert.ok(h.warnings.some((w: string) => /wls_var.*model prism has no in-sample fitted values.*wls_struct/.test(w)), JSON.stringify(h.warnings));
     checkCoherent(h.nodes, [0.2, 0.5]);
     const up = await server.request('POST', '/v1/forecast', { body: body({ ...prism, reconcile: 'bottom_up' }) });
     assert.equal(up.status, 200, up.text);
@@ -143,7 +143,7 @@ describe('a temporal hierarchy', () => {
       ['series[0]/W', 'W', null], ['series[0]', 'series', 'series[0]/W'], ['series[1]/W', 'W', null], ['series[1]', 'series', 'series[1]/W'],
     ]);
     assert.equal(h.method, 'wls_struct', 'the temporal reconciliation takes no in-sample values');
-    assert.ok(h.warnings.some((w: string) => /mint_shrink.*temporal reconciliation takes no in-sample values/.test(w)), JSON.stringify(h.warnings));
+    assert.ok(h.warnings.some((w: string) => /wls_var.*temporal reconciliation takes no in-sample values/.test(w)), JSON.stringify(h.warnings));
     for (const [w, d] of [[0, 1], [2, 3]]) {
       const [week, day] = [h.nodes[w], h.nodes[d]];
       assert.equal(week.reconciled.mean.length, 2);
@@ -262,7 +262,7 @@ describe('a forecast job and a cross-validation with a hierarchy', () => {
           assert.deepEqual(own.actual, series[i].target.slice(-3 - 3 * w, series[i].target.length - 3 * w));
         });
       }
-      assert.equal(h.method, 'mint_shrink');
+      assert.equal(h.method, 'wls_var', 'the default method');
     }
     assert.deepEqual(res.body.leaderboard.map((r: any) => r.rank), [1, 2]);
     // the job's result is the same answer

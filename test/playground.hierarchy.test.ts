@@ -83,10 +83,10 @@ test('hierarchy sample: the request carries labels and levels; the tree is the a
   const nn5 = nn5Hierarchy();
   assert.deepEqual(sent.series, nn5.series);
   assert.deepEqual(sent.hierarchy, { labels: nn5.labels, levels: [['group'], ['group', 'atm']] });
-  assert.equal(sent.reconcile, 'mint_shrink');
+  assert.equal(sent.reconcile, 'wls_var', 'the default method is selected');
   assert.equal(sent.evaluation, undefined);
   const direct = await server.request('POST', '/v1/forecast', { body: { model: 'seasonal-naive', freq: 'W', horizon: 8, quantiles: [0.1, 0.5, 0.9], series: nn5.series,
-    hierarchy: sent.hierarchy, reconcile: 'mint_shrink' } });
+    hierarchy: sent.hierarchy, reconcile: 'wls_var' } });
   assert.equal(direct.status, 200, direct.text);
   assert.deepEqual(direct.body.hierarchy, answer.hierarchy);
 

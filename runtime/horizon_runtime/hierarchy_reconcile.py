@@ -159,7 +159,7 @@ def parse_reconcile(body: dict) -> Reconcile:
 
 def settings(body: dict, node_ids, S, tags, mean, base_quantiles, in_sample, no_in_sample: str = NO_IN_SAMPLE) -> Reconcile:
     """The request's method, intervals, reconcile_level, quantiles and seed, checked, with the structure and forecasts."""
-    method, intervals = body.get("method", "mint_shrink"), body.get("intervals", "normality")
+    method, intervals = body.get("method", "wls_var"), body.get("intervals", "normality")
     if method not in METHODS:
         raise bad_request(f"'method' {method!r} is not one of {', '.join(METHODS)}")
     if intervals not in INTERVALS:

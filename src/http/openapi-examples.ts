@@ -85,9 +85,11 @@ const stores = {
   ],
   horizon: 3, freq: 'MS', model: 'auto-ets', quantiles: [0.1, 0.5, 0.9], hierarchy: storesHierarchy, reconcile: 'mint_shrink',
 };
-// the same stores cross-validated with seasonal-naive (one window): the window reconciled across the nodes
+// the same stores cross-validated with seasonal-naive (one window): the window reconciled across the nodes (a method
+// other than the default wls_var, chosen by name)
 const storesCrossValidation = {
   series: stores.series, horizon: 3, freq: 'MS', quantiles: [0.1, 0.5, 0.9], n_windows: 1, models: ['seasonal-naive'], hierarchy: storesHierarchy,
+  reconcile: 'mint_shrink',
 };
 
 // two daily series of four weeks, each reconciled with its weekly sums (a temporal hierarchy; docs/api.md#hierarchies)
@@ -470,7 +472,7 @@ const temporalDailyResponse = {
   hierarchy: {
     method: 'wls_struct', intervals: 'normality',
     warnings: [
-      'reconcile "mint_shrink" weighs by in-sample residuals and hierarchicalforecast\'s temporal reconciliation takes no in-sample values: '
+      'reconcile "wls_var" weighs by in-sample residuals and hierarchicalforecast\'s temporal reconciliation takes no in-sample values: '
         + 'wls_struct was used (weights from the hierarchy\'s structure)',
     ],
     nodes: [

@@ -77,7 +77,7 @@ const HierarchyFields = {
     'bottom_up', 'top_down_forecast_proportions', 'top_down_average_proportions', 'top_down_proportion_averages', 'middle_out',
     'ols', 'wls_struct', 'wls_var', 'mint_shrink', 'mint_cov', 'erm',
   ].map((m) => Type.Literal(m)), {
-    description: 'with hierarchy: the reconciliation (hierarchicalforecast\'s BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, ' +
+    description: 'with hierarchy: the reconciliation (hierarchicalforecast\'s BottomUp, TopDown, MiddleOut, MinTrace, ERM); default wls_var. wls_var, ' +
       'mint_shrink, mint_cov and erm weigh by the model\'s in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular ' +
       'covariance, wls_struct is used instead, with a warning',
   })),

@@ -94,7 +94,7 @@ export interface HierarchyInSample { target: (number | null)[]; fitted?: (number
 
 /** POST /hierarchy/reconcile. method: bottom_up, top_down (= top_down_forecast_proportions), top_down_average_proportions,
  * top_down_proportion_averages, middle_out (forecast proportions; needs `reconcile_level`), middle_out_average_proportions,
- * middle_out_proportion_averages, ols, wls_struct, wls_var, mint_shrink (default), mint_cov, erm (ERM closed form).
+ * middle_out_proportion_averages, ols, wls_struct, wls_var (default), mint_shrink, mint_cov, erm (ERM closed form).
  * intervals: normality (default), bootstrap, permbu. `quantiles`: the levels to answer; each q ≠ 0.5 needs q and 1 − q in
  * every base forecast. Cross-sectional: node_ids, S and tags as the aggregate answer gives them. Temporal: `temporal` (the
  * aggregate request's) instead, `base` one per node in the aggregate answer's order. */

@@ -70,7 +70,7 @@ def test_forecast_hierarchy_is_the_raw_answer_as_a_frame(server, client: Horizon
                                 "base_mean", "base_0.1", "base_0.5", "base_0.9"]
     _check_frame_is_answer(fc, answer, order)
     _check_coherent(fc)
-    assert fc.attrs["hierarchy"] == {"method": "mint_shrink", "intervals": "normality", "warnings": []}
+    assert fc.attrs["hierarchy"] == {"method": "wls_var", "intervals": "normality", "warnings": []}
     assert fc.attrs["model"] == "auto-ets" and fc.attrs["requests"] == 1
     # the job answers the same frame; a method and an intervals choice go through as given
     job = client.forecast_job(_frame(), h=3, model="auto-ets", hierarchy=[["region"], ["region", "store"]], reconcile="bottom_up", timeout=120)

@@ -1544,7 +1544,7 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default wls_var. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
                         reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
                         /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
                         reconcile_intervals?: "normality" | "bootstrap" | "permbu";
@@ -2176,7 +2176,7 @@ export interface paths {
                         n_windows?: number;
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default wls_var. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
                         reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
                         /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
                         reconcile_intervals?: "normality" | "bootstrap" | "permbu";
@@ -4546,7 +4546,7 @@ export interface paths {
                         })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default wls_var. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
                         reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
                         /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
                         reconcile_intervals?: "normality" | "bootstrap" | "permbu";
@@ -5142,7 +5142,7 @@ export interface paths {
                         })[];
                         /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
                         quantiles?: number[];
-                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+                        /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default wls_var. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
                         reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
                         /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
                         reconcile_intervals?: "normality" | "bootstrap" | "permbu";
@@ -7695,7 +7695,7 @@ export interface components {
             })[];
             /** @description levels to return, each once; default [0.1, 0.5, 0.9] */
             quantiles?: number[];
-            /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default mint_shrink. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
+            /** @description with hierarchy: the reconciliation (hierarchicalforecast's BottomUp, TopDown, MiddleOut, MinTrace, ERM); default wls_var. wls_var, mint_shrink, mint_cov and erm weigh by the model's in-sample residuals: with a model that has none (foundation models, prism, auto) or a singular covariance, wls_struct is used instead, with a warning */
             reconcile?: "bottom_up" | "top_down_forecast_proportions" | "top_down_average_proportions" | "top_down_proportion_averages" | "middle_out" | "ols" | "wls_struct" | "wls_var" | "mint_shrink" | "mint_cov" | "erm";
             /** @description with hierarchy: how the quantiles are reconciled (hierarchicalforecast's Normality, Bootstrap, PERMBU); default normality; bootstrap and permbu resample in-sample residuals (normality without them, with a warning) */
             reconcile_intervals?: "normality" | "bootstrap" | "permbu";
