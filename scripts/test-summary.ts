@@ -7,14 +7,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-export interface StageCounts { passed: number; failed: number; skips: string[] }
+export interface StageCounts { passed: number; failed: number; skips: string[]; failures?: string[] }
 
 /** node:test's spec output: the closing "ℹ pass/fail" counts, and one "﹣ name (…ms) # reason" line per skipped
  * test or suite (a skipped suite hides its tests from "ℹ skipped", so the lines are what is counted). */
 export function nodeCounts(log: string): StageCounts {
   const last = (label: string) => Number([...log.matchAll(new RegExp(`^ℹ ${label} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
   const skips = [...log.matchAll(/^\s*﹣ (.+?) \([\d.]+m?s\) # (.*)$/gm)].map((m) => `${m[1]} # ${m[2]}`);
-  return { passed: last('pass'), failed: last('fail'), skips };
+  // a failed test's line (its suites' lines too), once each: the spec reporter repeats them under "failing tests"
+  const failures = [...new Set([...log.matchAll(/^\s*✖ (.+?) \([\d.]+m?s\)$/gm)].map((m) => m[1]))];
+  return { passed: last('pass'), failed: last('fail'), skips, failures };
 }
 
 /** pytest's closing line ("N passed, N failed, N errors, N skipped") and its -rs lines ("SKIPPED [n] where: reason"). */
@@ -22,7 +24,12 @@ export function pytestCounts(log: string): StageCounts {
   const closing = log.split('\n').filter((l) => /\d+ (passed|failed|errors?|skipped)/.test(l)).at(-1) ?? '';
   const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(closing)?.[1] ?? 0);
   const skips = [...log.matchAll(/^SKIPPED \[(\d+)\] (.*)$/gm)].flatMap((m) => Array.from({ length: Number(m[1]) }, () => m[2]));
-  return { passed: count('passed'), failed: count('failed') + count('errors?'), skips: skips.length ? skips : Array.from({ length: count('skipped') }, () => '(pytest gave no -rs line)') };
+  // the short summary's "FAILED path::test - reason" and "ERROR …" lines
+  const failures = [...log.matchAll(/^(?:FAILED|ERROR) (.*)$/gm)].map((m) => m[1].slice(0, 300));
+  return {
+    passed: count('passed'), failed: count('failed') + count('errors?'), failures,
+    skips: skips.length ? skips : Array.from({ length: count('skipped') }, () => '(pytest gave no -rs line)'),
+  };
 }
 
 /** The allow-list: one regular expression per line, matched against "name # reason"; # starts a comment line. */
@@ -52,6 +59,9 @@ if (import.meta.main) {
   const { line, unexpected, failed } = summarize(stages, readAllowList(read(values.allow!)), ci);
   const skips = stages.flatMap((s) => s.skips);
   if (skips.length) console.log(`skipped (${skips.length}):\n${skips.map((s) => `  ${unexpected.includes(s) ? 'NOT ALLOWED ' : ''}${s}`).join('\n')}`);
+  const failures = stages.flatMap((s) => s.failures ?? []);
+  // named here, at the end, because CI may show only the output's last lines
+  if (failures.length) console.log(`failed (${failures.length}):\n${failures.map((f) => `  ${f}`).join('\n')}`);
   if (unexpected.length) console.log(`${unexpected.length} skip(s) not on ${values.allow}${ci ? ': failures under CI=true' : ' (a failure under CI=true)'}`);
   console.log(line);
   process.exitCode = failed > 0 ? 1 : 0;

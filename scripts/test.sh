@@ -16,7 +16,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 mkdir -p test-output
-rm -f test-output/*.rc
+rm -f test-output/*.rc test-output/*.cpu
 run_started=$SECONDS
 
 bash scripts/setup-test.sh 2>&1 | tee test-output/setup.log
@@ -31,9 +31,15 @@ export HORIZON_TEST_POSTGRES_URL="${HORIZON_TEST_POSTGRES_URL:-postgres://postgr
 stage() {
   local name="$1" t0=$SECONDS rc
   shift
-  "$@" > "test-output/$name.log" 2>&1
+  # the stage's CPU seconds (user + system, its processes included) beside its wall time: with two lanes on 2 cores, a
+  # stage's CPU says what it costs, its wall time also what the other lane took from it
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%U %S' -o "test-output/$name.cpu" "$@" > "test-output/$name.log" 2>&1
+  else
+    "$@" > "test-output/$name.log" 2>&1
+  fi
   rc=$?
-  echo "$rc $(( SECONDS - t0 ))" > "test-output/$name.rc"
+  echo "$rc $(( SECONDS - t0 )) $(awk '{ printf "%d", $1 + $2 }' "test-output/$name.cpu" 2>/dev/null)" > "test-output/$name.rc"
   {
     flock 9
     if [ "$rc" -eq 0 ]; then echo "== $name: ok, $(( SECONDS - t0 )) s"; else echo "== $name: FAILED (rc $rc), $(( SECONDS - t0 )) s"; fi
@@ -104,17 +110,23 @@ wait "$other_pid" || status=1
 # how long each stage took (the lanes overlap: the run's time is setup + the longer lane)
 times=""
 for name in typecheck pytest node schemathesis pyclient nixtla kserve; do
-  if [ -f "test-output/$name.rc" ]; then read -r rc secs < "test-output/$name.rc"; else rc=1; secs="?"; status=1; fi
-  times+="$name ${secs} s, "
+  if [ -f "test-output/$name.rc" ]; then read -r rc secs cpu < "test-output/$name.rc"; else rc=1; secs="?"; status=1; fi
+  times+="$name ${secs} s${cpu:+ (cpu $cpu s)}, "
 done
-echo "== stage times: ${times%, }; whole run $(( SECONDS - run_started )) s"
+echo "== stage times: ${times%, }; whole run $(( SECONDS - run_started )) s; CPU of every process so far (user, system): $(times | tail -1)"
 # the slowest node:test files (test-output/node-times.log has them all)
 head -17 test-output/node-times.log 2>/dev/null
 
 # one closing line over every stage: passes, failures and skips (each skip listed by name and reason);
 # Schemathesis reports only its exit status: one pass or one failure
-read -r st_rc _ < test-output/schemathesis.rc 2>/dev/null || st_rc=1
+read -r st_rc _ _ < test-output/schemathesis.rc 2>/dev/null || st_rc=1
 echo "== summary"
+failed_stages=""
+for name in typecheck pytest node schemathesis pyclient nixtla kserve; do
+  read -r rc _ < "test-output/$name.rc" 2>/dev/null || rc=1
+  [ "$rc" -eq 0 ] || failed_stages+="$name (test-output/$name.log), "
+done
+[ -z "$failed_stages" ] || echo "failed stages: ${failed_stages%, }"
 node scripts/test-summary.ts --node test-output/node.log \
   --pytest test-output/pytest.log --pytest test-output/pyclient.log --pytest test-output/nixtla.log --pytest test-output/kserve.log \
   --stage-passed "$(( st_rc == 0 ? 1 : 0 ))" --stage-failed "$(( st_rc == 0 ? 0 : 1 ))" 2>&1 | tee test-output/summary.log

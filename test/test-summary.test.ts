@@ -11,12 +11,13 @@ const nodeLog = [
   '﹣ replay of M4 Hourly through stored series (0.2ms) # M4 Hourly not in the shared datasets',
   '✖ a failing test (3ms)', 'ℹ tests 5', 'ℹ pass 2', 'ℹ fail 1', 'ℹ skipped 1',
 ].join('\n');
-const pytestLog = ['..s.F', 'SKIPPED [2] runtime/tests/test_x.py:10: no GPU', '1 failed, 3 passed, 2 skipped in 1.20s'].join('\n');
+const pytestLog = ['..s.F', 'SKIPPED [2] runtime/tests/test_x.py:10: no GPU', 'FAILED runtime/tests/test_x.py::test_y - AssertionError: 1 != 2', '1 failed, 3 passed, 2 skipped in 1.20s'].join('\n');
 
 test('counts of node:test: passes, failures, and every skipped test or suite with its reason', () => {
   const counts = nodeCounts(nodeLog);
   assert.equal(counts.passed, 2);
   assert.equal(counts.failed, 1);
+  assert.deepEqual(counts.failures, ['a failing test']);
   assert.deepEqual(counts.skips, [
     'several processes # PGlite is a single process\'s store',
     'contract against a running deployment # HORIZON_TEST_BASE_URL and HORIZON_TEST_API_KEY unset (deploy/container.sh test sets them)',
@@ -25,8 +26,11 @@ test('counts of node:test: passes, failures, and every skipped test or suite wit
 });
 
 test('counts of pytest: its closing line, skips from -rs (or counted when -rs was not given)', () => {
-  assert.deepEqual(pytestCounts(pytestLog), { passed: 3, failed: 1, skips: ['runtime/tests/test_x.py:10: no GPU', 'runtime/tests/test_x.py:10: no GPU'] });
-  assert.deepEqual(pytestCounts('3 passed, 1 skipped, 2 errors in 1s'), { passed: 3, failed: 2, skips: ['(pytest gave no -rs line)'] });
+  assert.deepEqual(pytestCounts(pytestLog), {
+    passed: 3, failed: 1, skips: ['runtime/tests/test_x.py:10: no GPU', 'runtime/tests/test_x.py:10: no GPU'],
+    failures: ['runtime/tests/test_x.py::test_y - AssertionError: 1 != 2'],
+  });
+  assert.deepEqual(pytestCounts('3 passed, 1 skipped, 2 errors in 1s'), { passed: 3, failed: 2, skips: ['(pytest gave no -rs line)'], failures: [] });
 });
 
 test('the closing line counts skips; under CI=true a skip off the allow-list is a failure', () => {
