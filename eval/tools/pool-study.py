@@ -25,12 +25,14 @@ import argparse
 import importlib.util
 import itertools
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 
 spec = importlib.util.spec_from_file_location("prism_sim", Path(__file__).with_name("prism-sim.py"))
 ps = importlib.util.module_from_spec(spec)
+sys.modules["prism_sim"] = ps  # its pool workers' functions are pickled by module name
 spec.loader.exec_module(ps)
 
 ROOT = Path(__file__).resolve().parents[2]
