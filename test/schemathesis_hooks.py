@@ -148,6 +148,41 @@ def _fix_forecast(body: dict) -> None:
                 series["hist_variables"][name] = _fit(values, n, None)
 
 
+RECONCILE_FIELDS = ("reconcile", "reconcile_intervals", "reconcile_level")
+
+
+def _fix_hierarchy(body: dict) -> None:
+    """A hierarchy's cross-field rules (docs/api.md "Hierarchies"), applied after the forecast's: one object of labels per
+    series, nested levels, series that end on one date of one grid, no covariates, evaluation or explain, and
+    reconcile_level only with middle_out. A generated hierarchy (any of labels+levels, aggregates, temporal) becomes
+    labels {g, s} over the request's series (two groups, each series its own bottom node; a second series when there is
+    one only), so that every positive case reaches the reconciliation; each form's own rules and 422s are tested in
+    node (test/api.hierarchy.test.ts)."""
+    if not isinstance(body.get("hierarchy"), dict):
+        for field in RECONCILE_FIELDS:
+            body.pop(field, None)  # a 422 without a hierarchy (tested in node)
+        return
+    for field in ("evaluation", "explain"):
+        body.pop(field, None)
+    series = body["series"]
+    if len(series) == 1:
+        series.append(copy.deepcopy(series[0]))
+    length = max(len(s["target"]) for s in series)
+    for s in series:
+        for field in ("hist_variables", "future_variables", "future_variables_index", "static_variables"):
+            s.pop(field, None)
+        s["target"][:0] = [_number(s["target"])] * (length - len(s["target"]))
+        s["index"] = _dates(body["freq"], 0, length)
+    body["hierarchy"] = {"labels": [{"g": f"g{i % 2}", "s": f"s{i}"} for i in range(len(series))], "levels": [["g"], ["g", "s"]]}
+    if isinstance(body.get("quantiles"), list):
+        # each level needs a mirror 1 - q strictly inside (0, 1) (its 422 is tested in node)
+        body["quantiles"] = [q for q in body["quantiles"] if not isinstance(q, (int, float)) or 1e-12 <= q <= 1 - 1e-12][:49]
+    if body.get("reconcile") == "middle_out":
+        body["reconcile_level"] = "g"
+    else:
+        body.pop("reconcile_level", None)
+
+
 def _fix_cross_validation(body: dict) -> None:
     """A cross-validation body: the forecast rules, served models, and a history every window fits."""
     _fix_forecast(body)
@@ -259,9 +294,11 @@ def map_case(context: Any, case: Any) -> Any:
     if method == "POST" and path in FORECAST_PATHS and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)  # bodies can share objects with other cases (examples)
         _fix_forecast(case.body)
+        _fix_hierarchy(case.body)
     elif method == "POST" and path in CROSS_VALIDATION_PATHS and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)
         _fix_cross_validation(case.body)
+        _fix_hierarchy(case.body)
     elif method == "POST" and path in ("/v1/anomalies", "/v1/anomaly-jobs") and isinstance(case.body, dict):
         case.body = copy.deepcopy(case.body)
         _fix_anomalies(case.body)

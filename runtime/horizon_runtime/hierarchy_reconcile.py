@@ -331,8 +331,9 @@ def run(req: Reconcile, method: str, intervals: str, temporal: bool = False) -> 
         with_history = needs_history(method) or (levels is not None and intervals != "normality")
         (Y_hat_df, S_df, tags, Y_df), extra = frames(req, levels, with_history), {}
     hrec = library().core.HierarchicalReconciliation([reconciler(method, req.reconcile_level)])
+    # without levels no interval is reconciled, but the library still checks that bootstrap and permbu have Y_df
     out = hrec.reconcile(Y_hat_df=Y_hat_df, tags=tags, S_df=S_df, Y_df=Y_df, level=None if levels is None else list(levels),
-                         intervals_method=intervals, seed=req.seed, **extra)
+                         intervals_method=intervals if levels is not None else "normality", seed=req.seed, **extra)
     name = next(iter(hrec.execution_times))
     shape = req.mean.shape
     mean = out[name].to_numpy(dtype=np.float64).reshape(shape)

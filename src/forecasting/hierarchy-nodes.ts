@@ -5,7 +5,7 @@
 import { HorizonError } from '../errors.ts';
 import { forecastWithAnswer, planForecast, runForecast, type ForecastPlan, type ForecastResult } from './forecast.ts';
 import { isAuto, planAuto, rejectAutoFields, runAuto, storedAutoJob, isStoredAutoJob, type AutoBody, type AutoSettings, type StoredAutoJob } from './auto.ts';
-import { DEFAULT_QUANTILES, MIN_REQUEST_OBSERVED, RequestValidationError, type FieldError } from './normalize.ts';
+import { DEFAULT_QUANTILES, MAX_QUANTILE_LEVELS, MIN_REQUEST_OBSERVED, RequestValidationError, type FieldError } from './normalize.ts';
 import {
   FALLBACK_METHOD, RESIDUAL_INTERVALS, RESIDUAL_METHODS, type HierarchyOptions, type HierarchyStructure, type ReconcileIntervals, type ReconcileMethod,
 } from './hierarchy-spec.ts';
@@ -45,13 +45,23 @@ export function isHierarchicalPlan(request: unknown): request is HierarchicalPla
 
 export interface HierarchyDeps { pulls?: PullManager; mode?: 'sync' | 'job'; auto: AutoSettings }
 
-/** q and 1 - q for every requested level (so each interval has both ends), rounded clear of float noise; 0.5 once. */
+/** q and 1 - q for every requested level (so each interval has both ends), rounded clear of float noise; 0.5 once.
+ * A level within 1e-12 of 0 or 1 has no such mirror (1 - q rounds to 1 or 0): a 422 naming it. */
 export function symmetricLevels(quantiles: readonly number[]): number[] {
   const out = [...quantiles];
-  for (const q of quantiles) {
+  const errors: FieldError[] = [];
+  quantiles.forEach((q, i) => {
     const other = Number((1 - q).toPrecision(12));
-    if (!out.some((p) => Math.abs(p - other) < 1e-12)) out.push(other);
+    if (!(other > 0 && other < 1)) {
+      errors.push({ field: `quantiles[${i}]`, reason: `with a hierarchy each level q is reconciled with its mirror 1 - q (an interval's two ends), `
+        + `and ${q}'s is not strictly between 0 and 1: use a level between 1e-12 and 1 - 1e-12` });
+    } else if (!out.some((p) => Math.abs(p - other) < 1e-12)) out.push(other);
+  });
+  if (!errors.length && out.length > MAX_QUANTILE_LEVELS) {
+    errors.push({ field: 'quantiles', reason: `with a hierarchy each level q is reconciled with its mirror 1 - q, and these ${quantiles.length} levels `
+      + `with their mirrors are ${out.length}; at most ${MAX_QUANTILE_LEVELS} are allowed (send levels in pairs q, 1 - q)` });
   }
+  if (errors.length) throw new RequestValidationError(errors);
   return out;
 }
 

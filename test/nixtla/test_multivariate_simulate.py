@@ -13,12 +13,19 @@ from test_sdk import v1, v1_series
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
 
+def same(got, wanted) -> None:
+    """chronos-2's numbers for the same request, sent twice: equal, but for the last float32 bits the model's batch
+    tolerance allows (runtime/tests/parity-tolerances.json, chronos-2 batch 1e-6): the suites share one server, whose
+    worker may batch a request with another caller's series (seen on a loaded machine: 1e-7 relative)."""
+    np.testing.assert_allclose(got, wanted, rtol=1e-6, atol=0)
+
+
 def test_multivariate_forecast_equals_v1_and_differs_from_the_independent_one(server, client: NixtlaClient, panel: pd.DataFrame) -> None:
     joint = client.forecast(panel, h=6, model="chronos-2", multivariate=True, level=[80])
     body = {"series": v1_series(panel), "horizon": 6, "freq": "MS", "model": "chronos-2", "quantiles": [0.1, 0.9], "multivariate": True}
     ref = v1(server, "/v1/forecast", body)
-    np.testing.assert_array_equal(joint["TimeGPT"], np.concatenate([s[0]["prediction"]["mean"] for s in ref["series"]]))
-    np.testing.assert_array_equal(joint["TimeGPT-lo-80"], np.concatenate([s[0]["prediction"]["0.1"] for s in ref["series"]]))
+    same(joint["TimeGPT"], np.concatenate([s[0]["prediction"]["mean"] for s in ref["series"]]))
+    same(joint["TimeGPT-lo-80"], np.concatenate([s[0]["prediction"]["0.1"] for s in ref["series"]]))
     alone = client.forecast(panel, h=6, model="chronos-2", level=[80])
     assert not np.allclose(joint["TimeGPT"], alone["TimeGPT"], rtol=1e-7, atol=0)
 
@@ -26,7 +33,7 @@ def test_multivariate_forecast_equals_v1_and_differs_from_the_independent_one(se
 def test_multivariate_with_a_timegpt_name_runs_a_model_that_forecasts_jointly(server, client: NixtlaClient, panel: pd.DataFrame) -> None:
     joint = client.forecast(panel, h=6, multivariate=True)  # timegpt-2.1: the served joint model (chronos-2 here)
     ref = v1(server, "/v1/forecast", {"series": v1_series(panel), "horizon": 6, "freq": "MS", "model": "chronos-2", "quantiles": [], "multivariate": True})
-    np.testing.assert_array_equal(joint["TimeGPT"], np.concatenate([s[0]["prediction"]["mean"] for s in ref["series"]]))
+    same(joint["TimeGPT"], np.concatenate([s[0]["prediction"]["mean"] for s in ref["series"]]))
 
 
 def test_multivariate_elsewhere_is_a_precise_422(client: NixtlaClient, panel: pd.DataFrame) -> None:
