@@ -112,10 +112,11 @@ wait "$node_pid" || status=1
 wait "$other_pid" || status=1
 
 # how long each stage took (the lanes overlap: the run's time is setup + the longer lane)
-times=""
+times="" failed_stages=""
 for name in typecheck pytest node schemathesis pyclient nixtla kserve; do
-  if [ -f "test-output/$name.rc" ]; then read -r rc secs cpu < "test-output/$name.rc"; else rc=1; secs="?"; status=1; fi
+  if [ -f "test-output/$name.rc" ]; then read -r rc secs cpu < "test-output/$name.rc"; else rc=1; secs="?"; cpu=""; status=1; fi
   times+="$name ${secs} s${cpu:+ (cpu $cpu s)}, "
+  [ "$rc" -eq 0 ] || failed_stages+="$name (test-output/$name.log), "
 done
 times > test-output/.times  # in this shell: the CPU of every process it has waited for (a subshell would count its own)
 echo "== stage times: ${times%, }; whole run $(( SECONDS - run_started )) s; CPU of every waited-for process (user, system): $(tail -1 test-output/.times)"
@@ -126,11 +127,6 @@ head -17 test-output/node-times.log 2>/dev/null
 # Schemathesis reports only its exit status: one pass or one failure
 read -r st_rc _ _ < test-output/schemathesis.rc 2>/dev/null || st_rc=1
 echo "== summary"
-failed_stages=""
-for name in typecheck pytest node schemathesis pyclient nixtla kserve; do
-  read -r rc _ < "test-output/$name.rc" 2>/dev/null || rc=1
-  [ "$rc" -eq 0 ] || failed_stages+="$name (test-output/$name.log), "
-done
 [ -z "$failed_stages" ] || echo "failed stages: ${failed_stages%, }"
 node scripts/test-summary.ts --node test-output/node.log \
   --pytest test-output/pytest.log --pytest test-output/pyclient.log --pytest test-output/nixtla.log --pytest test-output/kserve.log \
