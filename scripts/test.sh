@@ -29,6 +29,9 @@ export HORIZON_TEST_POSTGRES_URL="${HORIZON_TEST_POSTGRES_URL:-postgres://postgr
 # second intra-op thread only spins (OpenMP threads busy-wait between parallel regions) and splits float32 sums in other
 # places from run to run; a worker and the reference it is compared with run alike (both inherit these)
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" MKL_NUM_THREADS="${MKL_NUM_THREADS:-1}"
+# every node process (test files, the CLI and servers they spawn: several hundred) reuses the compiled code of the
+# project's modules instead of stripping and compiling them again (~0.6 s of CPU per process)
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$root/node_modules/.cache/node-compile}"
 
 # stage NAME CMD…: runs CMD with its output in test-output/NAME.log, writes "rc seconds" to test-output/NAME.rc, then
 # prints the log (under a lock: the other lane's stage may end at the same time)

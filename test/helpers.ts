@@ -1,9 +1,10 @@
 // Test fixtures: a real server (real PGlite or PostgreSQL, real Python worker, real HTTP on a free
 // port) and small request builders.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -56,6 +57,7 @@ function rememberKeys(value: unknown): void {
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'horizon-test-'));
+  if (!env.HORIZON_DATABASE_URL) await seedEmbeddedStore(env.HORIZON_DATA_DIR ?? dataDir);
   // an empty weights directory unless the test gives one (never the checkout's ./models)
   // logs are captured at info (every request line is scanned for secrets); the test's level, warn unless
   // it asks otherwise, decides what is also printed
@@ -101,6 +103,40 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
   openServers.add(testServer);
   return testServer;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MIGRATIONS = join(REPO_ROOT, 'src', 'store', 'migrations');
+
+/** Gives a data dir that has no embedded store yet a new, empty, migrated one, copied from a template made once per
+ * checkout (node_modules/.cache/horizon-pglite/<key>/pglite). A new PGlite data dir runs initdb in WebAssembly, ~6 s of
+ * CPU against ~1 s to open an existing one, and the suite starts over a hundred servers; the template is made by the
+ * production path (openDatabase: initdb, then every migration) and holds no account, so each server's first start
+ * (the bootstrap account and key) is still its own. The key is a digest of the migrations and PGlite's version. */
+export async function seedEmbeddedStore(dataDir: string): Promise<void> {
+  if (dataDir.startsWith('memory://') || existsSync(join(dataDir, 'pglite'))) return;
+  const hash = createHash('sha256').update(readFileSync(join(REPO_ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json')));
+  for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
+  const root = join(REPO_ROOT, 'node_modules', '.cache', 'horizon-pglite');
+  const template = join(root, hash.digest('hex').slice(0, 16));
+  if (!existsSync(template)) {
+    mkdirSync(root, { recursive: true });
+    // made beside the cache and renamed into it: a test file starting at the same time never copies half a store
+    const fresh = mkdtempSync(join(root, 'making-'));
+    try {
+      const database = await openDatabase({ dataDir: fresh });
+      await database.close();
+      rmSync(join(fresh, 'quota-journal'), { recursive: true, force: true });
+      try { renameSync(fresh, template); } catch (error) {
+        // another test file made it first: the same store
+        if (!['EEXIST', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }
+  mkdirSync(dataDir, { recursive: true });
+  cpSync(join(template, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
 }
 
 /** The two store backends a suite runs against: the embedded PGlite, and a fresh PostgreSQL database. */
