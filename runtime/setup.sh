@@ -48,10 +48,16 @@ if [ ${#groups[@]} -eq 0 ]; then
 fi
 
 # pip_install VENV FILE: the pinned FILE into VENV without resolving, checked; says how long it took (setup's time is
-# part of CI's)
+# part of CI's). With HORIZON_UV (a uv binary; scripts/setup-test.sh sets it, and pip's index settings as UV_* variables)
+# uv installs the same pinned files, ~3x faster: it downloads, unpacks and byte-compiles in parallel. Serving's own
+# setup (scripts/setup.sh, the image) uses pip.
 pip_install() {
   local t0=$SECONDS
-  "$1/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$2" >&2
+  if [ -n "${HORIZON_UV:-}" ]; then
+    "$HORIZON_UV" pip install --quiet --python "$1/bin/python" --no-deps --compile-bytecode -r "$2" >&2
+  else
+    "$1/bin/python" -m pip install --quiet --no-input --disable-pip-version-check --no-deps -r "$2" >&2
+  fi
   "$1/bin/python" -m pip check >&2
   echo "runtime/setup.sh: $(basename "$2") into $(basename "$1") in $(( SECONDS - t0 )) s" >&2
 }

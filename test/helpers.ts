@@ -257,6 +257,7 @@ export async function waitForJob(server: TestServer, id: string, key: string | u
 /** `horizon serve` as its own process on `dataDir` (one job slot); resolves once it listens. For tests
  * that kill the server (kill -9) and start it again on the same store. */
 export async function serveProcess(dataDir: string, port: number, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
+  if (!env.HORIZON_DATABASE_URL) await seedEmbeddedStore(dataDir);
   const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', HORIZON_DATA_DIR: dataDir, HORIZON_JOB_CONCURRENCY: '1', HORIZON_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
