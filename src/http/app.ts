@@ -16,6 +16,7 @@ import { HorizonError, toProblem, validationError } from '../errors.ts';
 import { RequestValidationError } from '../forecasting/normalize.ts';
 import { fieldErrorsFromAjv, type AjvError } from './validation-errors.ts';
 import { AJV_OPTIONS } from './ajv-options.ts';
+import { lazySchemaCompilers } from './lazy-schema-compilers.ts';
 import { installJsonParser } from './large-forecast.ts';
 import { authHook } from './auth.ts';
 import { installChargeSettlement } from './charge.ts';
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // one JSON line per request, written by the onResponse hook below with the fields operators filter on
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     ajv: { customOptions: { ...AJV_OPTIONS } },
+    schemaController: { compilersFactory: lazySchemaCompilers },
     // errors Node's HTTP parser raises before Fastify has a request (a 100 kB Authorization header → 431)
     clientErrorHandler: problemClientError,
     // Fastify's default of 100 characters would answer its own 414 to a series id of 101–128 characters (documented,
