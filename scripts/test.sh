@@ -5,7 +5,7 @@
 #
 # Two lanes run side by side, because most of a test's time is spent waiting on the processes it starts (workers,
 # servers, PostgreSQL) and one lane alone leaves the CPUs idle:
-#   node lane:   node:test, two files at a time (the longest stage)
+#   node lane:   node:test, two files at a time, the longest files first (the longest stage)
 #   other lane:  typecheck → runtime pytest → Schemathesis → the three Python suites on ONE shared server
 #                (clients/python/tests/horizon_test_server.py: each suite gets an account of its own on it)
 # Each stage writes test-output/<stage>.log, which is printed whole when the stage ends (one at a time, never
@@ -56,11 +56,9 @@ stage() {
 }
 
 node_lane() {
-  # two files at a time: most of a file's time is spent waiting on the processes it starts
-  stage node node --test --test-concurrency=2 --test-timeout=300000 \
-    --test-reporter=spec --test-reporter-destination=stdout \
-    --test-reporter=./scripts/test-file-times.ts --test-reporter-destination=test-output/node-times.log \
-    'test/**/*.test.ts'
+  # node:test, two files at a time (most of a file's time is spent waiting on the processes it starts), the longest
+  # files first (scripts/run-node-tests.ts: as `node --test --test-reporter=spec 'test/**/*.test.ts'`, in another order)
+  stage node node scripts/run-node-tests.ts --concurrency 2 --times-log test-output/node-times.log
 }
 
 # the Python suites' shared server (clients/python/tests/server.ts with chronos-2's tiny checkpoint, the options of
