@@ -140,7 +140,8 @@ export const ForecastRequest = Type.Object({
   })),
   multivariate: Type.Optional(Type.Boolean({
     description: 'true: forecast the request\'s series jointly, as one group, with the model\'s own multivariate mode (chronos-2: cross-learning '
-      + 'group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); '
+      + 'group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates; '
+      + 'tirex-2: the series as the target variates of one item, at most 64, without covariates); '
       + 'each series\' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths)',
   })),
   samples: Type.Optional(Type.Integer({

@@ -4537,7 +4537,7 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
-                        /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
+                        /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates; tirex-2: the series as the target variates of one item, at most 64, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
                         multivariate?: boolean;
                         /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request's cost: HORIZON_POOL_BUDGET_MS; the answer's `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
                         prism_members?: (string | {
@@ -5133,7 +5133,7 @@ export interface paths {
                         model?: string;
                         /** @description a size of the model; default: its default_size */
                         model_size?: string;
-                        /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
+                        /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates; tirex-2: the series as the target variates of one item, at most 64, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
                         multivariate?: boolean;
                         /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request's cost: HORIZON_POOL_BUDGET_MS; the answer's `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
                         prism_members?: (string | {
@@ -7686,7 +7686,7 @@ export interface components {
             model?: string;
             /** @description a size of the model; default: its default_size */
             model_size?: string;
-            /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
+            /** @description true: forecast the request's series jointly, as one group, with the model's own multivariate mode (chronos-2: cross-learning group attention; toto-2: the series as variates of one item; timesfm-3: the series as target variates, at most 32, without covariates; tirex-2: the series as the target variates of one item, at most 64, without covariates); each series' forecast then depends on the others. Other models: 422 naming these (docs/api.md#joint-forecasts-and-sample-paths) */
             multivariate?: boolean;
             /** @description model "prism" only: the models it combines instead of the deployment's (HORIZON_PRISM_MEMBERS, else the served foundation models, else the statistical pool sized by the request's cost: HORIZON_POOL_BUDGET_MS; the answer's `prism` names them); any model id this account may forecast with (catalog ids, its own private models by id or name), each checked as `model` would be; not prism or auto */
             prism_members?: (string | {
