@@ -20,7 +20,9 @@ Fallbacks, each reported as a warning on the response:
   hourly data) that fit twice into the history, and is its trend model (AutoETS without seasonality) alone
   where none does;
 - a forecast or interval that is not finite (auto-arima's intervals on 3 points are -inf/+inf) is
-  replaced by naive's for that series; a naive forecast that is not finite fails the batch.
+  replaced by naive's for that series; a naive forecast that is not finite fails the batch;
+- a finite forecast or interval bound over WIDE_INTERVAL (10) times the history's largest magnitude is kept, with a
+  warning that names how far it reaches.
 
 In-sample (a series' `in_sample`, anomaly detection from one fit): the fit that forecasts also gives the
 one-step-ahead fitted values over the whole history and their intervals, statsforecast's own
@@ -161,6 +163,22 @@ def _finite(mean: np.ndarray, rows: np.ndarray) -> bool:
     return bool(np.isfinite(mean).all() and np.isfinite(rows).all())
 
 
+# an interval bound this many times the history's largest magnitude is reported: the library's numbers are kept (they are
+# its own), but such a bound says its fit compounds an error or trend over the horizon (statsforecast's damped ETS on
+# one M4 hourly series of values 10-6,520: an 80 % interval of ±4.5e8, eval/README.md "M4 hourly")
+WIDE_INTERVAL = 10.0
+
+
+def _wide_interval(model_id: str, history: np.ndarray, rows: np.ndarray) -> str | None:
+    scale = float(np.max(np.abs(history))) if history.size else 0.0
+    reach = float(np.max(np.abs(rows))) if rows.size else 0.0
+    if scale <= 0 or reach <= WIDE_INTERVAL * scale:
+        return None
+    return (f"{model_id}'s forecast reaches {reach:.4g}, {reach / scale:.3g}× the largest magnitude in the history "
+            f"({scale:.4g}): the library's fit compounds over the horizon on this series; a shorter horizon or another "
+            f"model (mstl, seasonal-naive) may suit it")
+
+
 def _in_sample_usable(fitted: np.ndarray, rows: np.ndarray) -> bool:
     """No infinity, and a fitted value somewhere (NaN where the model fits nothing is expected)."""
     return bool(not np.isinf(fitted).any() and not np.isinf(rows).any() and np.isfinite(fitted).any())
@@ -295,6 +313,9 @@ def predict_series(spec: FitSpec, target: np.ndarray, backtest: tuple | None = N
             f"non-finite forecast for a series of {history.size} observations "
             f"(last {history[-1]!r}, largest magnitude {np.abs(history).max()!r})"
         )
+    wide = _wide_interval(spec.model_id, history, rows)
+    if wide:
+        warnings.append(wide)
     backtests = _backtests(spec, target, backtest, fitted, plan) if backtest and backtest[1] > 0 else ()
     return Prediction(
         mean=mean, quantiles=make_monotone(rows), warnings=tuple(warnings), backtest=backtests,
