@@ -12,6 +12,8 @@ each relative to the best single model of the WHOLE served set on that set (not 
                     per request (batch of 64) and level, the K members with the lowest loss (pool share S of the
                     request's mean, the rest the series' own), then their equal mean (or median, or v4 over them)
   trim O:S:P:A:T    v3 whose median part is over the T members of lowest loss at each level (T = K: v3 itself)
+  dom O:S:P:A:R:A2  v3 with median share A, or A2 at a series' level where one member dominates (median member loss ÷
+                    lowest ≥ R)
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
   oracle            the best fixed convex weights on the TEST split (0.1 grid over the 4 best single models of the
                     pool by that metric): a bound for any one-set-of-weights combiner, not a design
@@ -164,6 +166,22 @@ def trimmed(st: ps.Study, origins: int, share: float, power: float, alpha: float
     return ps.anchored(alpha * med + (1 - alpha) * np.einsum("nkl,nklh->nlh", w, F))
 
 
+def dominant(st: ps.Study, origins: int, share: float, power: float, alpha: float, ratio: float, low: float, batch: int) -> np.ndarray:
+    """prism v3 (pooling 'series', levels anchored) whose median share is `alpha` where the members are comparable and
+    `low` where one dominates: at a series' level, median member loss ÷ lowest member loss (its mixed losses) ≥ `ratio`."""
+    mix = mixed(st, origins, share, batch)
+    F = st.F[:, : st.K]
+    n, K, L, h = F.shape
+    w = np.full((n, K, L), 1 / K)
+    a = np.full((n, L, 1), alpha)
+    has = ~np.isnan(mix).any((1, 2))
+    m = np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
+    r = (m.min(1, keepdims=True) / m) ** power
+    w[has] = r / r.sum(1, keepdims=True)
+    a[has] = np.where(np.median(m, 1) / m.min(1) >= ratio, low, alpha)[:, :, None]
+    return ps.anchored(a * np.median(F, 1) + (1 - a) * np.einsum("nkl,nklh->nlh", w, F))
+
+
 def auto_pick(st: ps.Study, windows: int, batch: int) -> np.ndarray:
     """model auto's default rule (request scope, MASE, `windows` windows) on these caches: per request the member with the
     lowest mean window MASE (the history before each window's scale, as cross-validation scores it). The windows here are
@@ -282,6 +300,8 @@ def main() -> None:
                     Q = top(st, int(p[0]), float(p[1]), p[2] if len(p) > 2 else "mean", a.batch)
                 elif kind == "trim":  # trim O:S:P:A:T: v3 whose median part is over the T members of lowest loss
                     Q = trimmed(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), int(p[4]), a.batch)
+                elif kind == "dom":  # dom O:S:P:A:R:A2: median share A, or A2 where one member dominates (ratio R)
+                    Q = dominant(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]), float(p[5]), a.batch)
                 elif kind == "auto":
                     Q = auto_pick(st, int(p[0]), a.batch)
                 else:
