@@ -146,18 +146,32 @@ def top(st: ps.Study, k: int, share: float, how: str, batch: int) -> np.ndarray:
     return ps.anchored(out)
 
 
+def clamped_losses(mix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (n,) mask of the series that have mixed losses, and those losses kept off zero (as prism v3 does)."""
+    has = ~np.isnan(mix).any((1, 2))
+    return has, np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
+
+
+def inverse_loss_weights(mix: np.ndarray, power: float, equal_share: float = 0.0) -> np.ndarray:
+    """(n, K, L) weights: equal_share · equal + the rest ∝ (lowest loss / loss)^power (prism v3's); equal where a
+    series has no loss."""
+    n, K, L = mix.shape
+    w = np.full((n, K, L), 1 / K)
+    has, m = clamped_losses(mix)
+    r = (m.min(1, keepdims=True) / m) ** power
+    w[has] = equal_share / K + (1 - equal_share) * r / r.sum(1, keepdims=True)
+    return w
+
+
 def trimmed(st: ps.Study, origins: int, share: float, power: float, alpha: float, keep: int, batch: int) -> np.ndarray:
     """prism v3 (pooling 'series', levels anchored) with its median part over the `keep` members of lowest mixed loss at
     each level instead of all of them: the robust prior without the pull of a weak majority (M4 hourly: four of six
     members 45-120 % behind mstl in MASE)."""
     mix = mixed(st, origins, share, batch)
     F = st.F[:, : st.K]
-    n, K, L, h = F.shape
-    w = np.full((n, K, L), 1 / K)
-    has = ~np.isnan(mix).any((1, 2))
-    m = np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
-    r = (m.min(1, keepdims=True) / m) ** power
-    w[has] = r / r.sum(1, keepdims=True)
+    L = F.shape[2]
+    w = inverse_loss_weights(mix, power)
+    has, _ = clamped_losses(mix)
     med = np.median(F, 1)
     for s in np.flatnonzero(has):
         for lv in range(L):
@@ -172,12 +186,9 @@ def dominant(st: ps.Study, origins: int, share: float, power: float, alpha: floa
     mix = mixed(st, origins, share, batch)
     F = st.F[:, : st.K]
     n, K, L, h = F.shape
-    w = np.full((n, K, L), 1 / K)
+    w = inverse_loss_weights(mix, power)
     a = np.full((n, L, 1), alpha)
-    has = ~np.isnan(mix).any((1, 2))
-    m = np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
-    r = (m.min(1, keepdims=True) / m) ** power
-    w[has] = r / r.sum(1, keepdims=True)
+    has, m = clamped_losses(mix)
     a[has] = np.where(np.median(m, 1) / m.min(1) >= ratio, low, alpha)[:, :, None]
     return ps.anchored(a * np.median(F, 1) + (1 - a) * np.einsum("nkl,nklh->nlh", w, F))
 
@@ -215,13 +226,7 @@ def auto_pick(st: ps.Study, windows: int, batch: int) -> np.ndarray:
 def shrink(st: ps.Study, lam: float, power: float, batch: int) -> np.ndarray:
     mix = mixed(st, 2, 0.5, batch)
     F = st.F[:, : st.K]
-    n, K, L, h = F.shape
-    w = np.full((n, K, L), 1 / K)
-    has = ~np.isnan(mix).any((1, 2))
-    m = np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
-    r = (m.min(1, keepdims=True) / m) ** power
-    w[has] = lam / K + (1 - lam) * r / r.sum(1, keepdims=True)
-    return ps.anchored(np.einsum("nkl,nklh->nlh", w, F))
+    return ps.anchored(np.einsum("nkl,nklh->nlh", inverse_loss_weights(mix, power, lam), F))
 
 
 def oracle(st: ps.Study, singles: list[tuple[float, float]], metric: int) -> tuple[float, float, dict]:
