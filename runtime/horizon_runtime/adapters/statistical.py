@@ -169,9 +169,10 @@ def _finite(mean: np.ndarray, rows: np.ndarray) -> bool:
 WIDE_INTERVAL = 10.0
 
 
-def _wide_interval(model_id: str, history: np.ndarray, rows: np.ndarray) -> str | None:
+def _wide_interval(model_id: str, history: np.ndarray, mean: np.ndarray, rows: np.ndarray) -> str | None:
     scale = float(np.max(np.abs(history))) if history.size else 0.0
-    reach = float(np.max(np.abs(rows))) if rows.size else 0.0
+    # the point forecast too: with no quantile levels asked for, rows are empty (bounds asked for bracket it)
+    reach = max((float(np.max(np.abs(values))) for values in (mean, rows) if values.size), default=0.0)
     if scale <= 0 or reach <= WIDE_INTERVAL * scale:
         return None
     return (f"{model_id}'s forecast reaches {reach:.4g}, {reach / scale:.3g}× the largest magnitude in the history "
@@ -313,7 +314,7 @@ def predict_series(spec: FitSpec, target: np.ndarray, backtest: tuple | None = N
             f"non-finite forecast for a series of {history.size} observations "
             f"(last {history[-1]!r}, largest magnitude {np.abs(history).max()!r})"
         )
-    wide = _wide_interval(spec.model_id, history, rows)
+    wide = _wide_interval(spec.model_id, history, mean, rows)
     if wide:
         warnings.append(wide)
     backtests = _backtests(spec, target, backtest, fitted, plan) if backtest and backtest[1] > 0 else ()
