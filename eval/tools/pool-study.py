@@ -14,9 +14,20 @@ each relative to the best single model of the WHOLE served set on that set (not 
   trim O:S:P:A:T    v3 whose median part is over the T members of lowest loss at each level (T = K: v3 itself)
   dom O:S:P:A:R:A2  v3 with median share A, or A2 at a series' level where one member dominates (median member loss ÷
                     lowest ≥ R)
+  cal O:S:P:A:M:R   v3, then per request its spread around the 0.5 level × the factor (M = sym: one; two: one per tail)
+                    that minimises the same blend's pinball loss on the validation windows; log factor × (1 − R); [:LO:HI]
+                    the factors searched (0.3-3)
+  split O:S:P:A:X[:A2]
+                    the 0.5 level as v3; the other levels' losses pooled as X ('total': Σ pinball ÷ Σ|actual| of the
+                    request, WQL's weighting; 'scaled'), median share A2 there
+  lvl O:S:P:A:W     v3 whose weights at the levels other than 0.5 (W = tails) or at all (W = all) come from the loss
+                    summed over the levels
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
   oracle            the best fixed convex weights on the TEST split (0.1 grid over the 4 best single models of the
-                    pool by that metric): a bound for any one-set-of-weights combiner, not a design
+                    pool by that metric): a bound for any one-set-of-weights combiner, not a design; with it the
+                    oracle per level: the 0.5 level's mix by MASE, the other levels' by WQL (prism's weights are per level)
+  --reference ces   score served models outside the pool (fit only) for the best-single reference
+  --refit-members   these members' (or all) validation windows refitted per window (prism-sim's .rfit caches)
 
   runtime/.venv-core/bin/python eval/tools/prism-sim.py <sets> --origins 4 --backtest forward --members <all served> --methods ''   # caches
   runtime/.venv-core/bin/python eval/tools/pool-study.py m3-yearly,tourism-yearly,m3-quarterly,tourism-quarterly [--budget 2000] [--oracle]
@@ -28,6 +39,7 @@ import argparse
 import importlib.util
 import itertools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -180,6 +192,74 @@ def trimmed(st: ps.Study, origins: int, share: float, power: float, alpha: float
     return ps.anchored(alpha * med + (1 - alpha) * np.einsum("nkl,nklh->nlh", w, F))
 
 
+TRACE = os.environ.get("TRACE") == "1"  # cal: print each request's factors
+
+
+def _blend(F: np.ndarray, w: np.ndarray, alpha: float) -> np.ndarray:
+    """(…, L, h) alpha · median over members + (1 − alpha) · Σ_k w_k · member_k; F (…, K, L, h), w (…, K, L)."""
+    return alpha * np.median(F, -3) + (1 - alpha) * np.einsum("...kl,...klh->...lh", w, F)
+
+
+def calibrated(st: ps.Study, origins: int, share: float, power: float, alpha: float, mode: str, shrink: float,
+               batch: int, lo_hi: tuple[float, float] = (0.3, 3.0)) -> np.ndarray:
+    """prism v3 (pooling 'series', levels anchored) whose spread around the 0.5 level is then scaled, per request, by the
+    factor that minimises the request's pooled scale-free pinball loss of the same blend on the validation windows
+    (the members' own backtests combined with the series' weights): `sym` one factor for both tails, `two` one per tail.
+    shrink: the log factor × (1 − shrink), toward the blend as it is."""
+    mix = mixed(st, origins, share, batch)
+    F = st.F[:, : st.K]
+    n, K, L, h = F.shape
+    w = inverse_loss_weights(mix, power)
+    out = ps.anchored(_blend(F, w, alpha))
+    mid = ps.LEVELS.index(0.5)
+    grid = np.exp(np.linspace(np.log(lo_hi[0]), np.log(lo_hi[1]), 47))
+    q = np.array(ps.LEVELS)[:, None]
+    for b in ps.batches_of(st.key, batch):
+        per = np.zeros((grid.size, len(ps.LEVELS)))  # the request's loss at each factor and level
+        for s in b:
+            vals = [st.cached[mb][0][s][1][:origins] for mb in st.members]
+            used = min(len(v) for v in vals)
+            if not used:
+                continue
+            absum = sum(np.abs(vals[0][j][0]).sum() for j in range(used))
+            for j in range(used):
+                actual = vals[0][j][0]
+                V = ps.anchored(_blend(np.stack([v[j][1] for v in vals])[None], w[s][None], alpha))[0]  # (L, w)
+                for g, f in enumerate(grid):
+                    C = V[mid] + f * (V - V[mid])
+                    d = actual[None] - C
+                    per[g] += np.maximum(q * d, (q - 1) * d).sum(1) / max(absum, 1e-9)
+        if not per.any():
+            continue
+        lo, hi = per[:, :mid].sum(1), per[:, mid + 1:].sum(1)
+        if mode == "two":
+            f = np.where(np.arange(len(ps.LEVELS)) < mid, grid[np.argmin(lo)], grid[np.argmin(hi)])
+        elif mode == "lvl":
+            f = grid[np.argmin(per, 0)]
+        else:
+            f = np.full(len(ps.LEVELS), grid[np.argmin(lo + hi)])
+        f = f ** (1 - shrink)
+        centre = out[b, mid][:, None]
+        out[b] = centre + f[None, :, None] * (out[b] - centre)
+        if TRACE:
+            print(f"    {st.key} request {b[0]}: factors {' '.join(f'{x:.2f}' for x in f)}")
+    return out
+
+
+def level_pooled(st: ps.Study, origins: int, share: float, power: float, alpha: float, which: str, batch: int) -> np.ndarray:
+    """prism v3 (pooling 'series', levels anchored) whose weights at the levels other than 0.5 (which = 'tails'), or at
+    every level ('all'), come from the members' loss summed over all levels (a CRPS-like score) instead of each level's
+    own: one level's pinball loss over one or two windows is noisier than their sum."""
+    mix = mixed(st, origins, share, batch)
+    F = st.F[:, : st.K]
+    mid = ps.LEVELS.index(0.5)
+    summed = np.repeat(mix.sum(2, keepdims=True), mix.shape[2], 2)
+    if which == "tails":
+        summed[:, :, mid] = mix[:, :, mid]
+    w = inverse_loss_weights(summed, power)
+    return ps.anchored(_blend(F, w, alpha))
+
+
 def dominant(st: ps.Study, origins: int, share: float, power: float, alpha: float, ratio: float, low: float, batch: int) -> np.ndarray:
     """prism v3 (pooling 'series', levels anchored) whose median share is `alpha` where the members are comparable and
     `low` where one dominates: at a series' level, median member loss ÷ lowest member loss (its mixed losses) ≥ `ratio`."""
@@ -243,6 +323,30 @@ def oracle(st: ps.Study, singles: list[tuple[float, float]], metric: int) -> tup
     return best
 
 
+def oracle_per_level(st: ps.Study, singles: list[tuple[float, float]]) -> tuple[float, float, dict, dict]:
+    """The bound for a combiner with one mix for the 0.5 level and another for the other levels (prism's weights are per
+    level): the 0.5 level from the best fixed mix by MASE on the TEST split, the other levels from the best by WQL given
+    that 0.5 level (0.1 grid over the 4 best single models of the pool by each metric)."""
+    _, _, by_mase = oracle(st, singles, 0)
+    F = st.F[:, : st.K]
+    mid = ps.LEVELS.index(0.5)
+    w_mid = np.array([by_mase.get(m, 0.0) for m in st.members])
+    centre = np.einsum("k,nkh->nh", w_mid, F[:, :, mid])
+    best4 = sorted(range(st.K), key=lambda k: singles[k][1])[:4]
+    best = (np.inf, np.inf, by_mase, {})
+    for grid in itertools.product(range(11), repeat=len(best4)):
+        if sum(grid) != 10:
+            continue
+        w = np.zeros(st.K)
+        w[best4] = np.array(grid) / 10
+        Q = np.einsum("k,nklh->nlh", w, F)
+        Q[:, mid] = centre
+        sc = st.score(ps.anchored(Q))
+        if sc[1] < best[1]:
+            best = (sc[0], sc[1], by_mase, {st.members[k]: round(float(w[k]), 1) for k in best4 if w[k]})
+    return best
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("datasets")
@@ -254,6 +358,8 @@ def main() -> None:
     ap.add_argument("--partial", default="auto-arima", help="members forecast only on the series whose request has them in its pool")
     ap.add_argument("--members", default="", help="a fixed pool for every request instead of the sized one")
     ap.add_argument("--prism-context", type=int, default=2016, help="prism's max_context: the API cuts its members' series to it")
+    ap.add_argument("--refit-members", default="", help="these members' (or 'all') validation windows from a fit of their own per window "
+                    "(the API's 'refit' backtest) instead of forward() from the one fit")
     ap.add_argument("--reference", default="", help="served models scored alone for the best-single reference, fit only (e.g. ces)")
     a = ap.parse_args()
     catalog = json.loads((ROOT / "catalog/models.json").read_text())
@@ -273,7 +379,9 @@ def main() -> None:
         # the single models' reference: each alone through the API, context 2,500 (their max_context is larger)
         cached = {m: ps.member_cache_forward(key, m, a.cache_origins) for m in dict.fromkeys(union + served) if m not in partial}
         # prism's members: the same fits on the series as prism's max_context cuts them (only M4 Weekly has longer ones)
-        pcached = {m: ps.member_cache_forward(key, m, a.cache_origins, context=a.prism_context, only=need[m] if m in partial else None)
+        refit = set(union) if a.refit_members == "all" else set(filter(None, a.refit_members.split(",")))
+        pcached = {m: ps.member_cache_forward(key, m, a.cache_origins, context=a.prism_context, only=need[m] if m in partial else None,
+                                              refit=m in refit)
                    for m in union}
         for m in partial:  # placeholders where the member is not in the request's pool: never scored (rows of other pools)
             pcached[m] = ([r if r is not None else pcached["seasonal-naive"][0][i] for i, r in enumerate(pcached[m][0])], pcached[m][1])
@@ -307,6 +415,17 @@ def main() -> None:
                     Q = trimmed(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), int(p[4]), a.batch)
                 elif kind == "dom":  # dom O:S:P:A:R:A2: median share A, or A2 where one member dominates (ratio R)
                     Q = dominant(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]), float(p[5]), a.batch)
+                elif kind == "split":  # split O:S:P:A:POOLING[:A2]: the 0.5 level as v3; the others pooled as POOLING, median share A2
+                    mid = ps.LEVELS.index(0.5)
+                    Q = st.v3(int(p[0]), a.batch, float(p[3]), float(p[2]), float(p[1]))
+                    other = st.v3(int(p[0]), a.batch, float(p[5]) if len(p) > 5 else float(p[3]), float(p[2]), float(p[1]), p[4])
+                    other[:, mid] = Q[:, mid]
+                    Q = ps.anchored(other)
+                elif kind == "lvl":  # lvl O:S:P:A:tails|all: weights from the loss summed over the levels
+                    Q = level_pooled(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), p[4], a.batch)
+                elif kind == "cal":  # cal O:S:P:A:MODE:SHRINK: v3, then its spread scaled on the validation windows
+                    Q = calibrated(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), p[4], float(p[5]), a.batch,
+                                   (float(p[6]), float(p[7])) if len(p) > 7 else (0.3, 3.0))
                 elif kind == "auto":
                     Q = auto_pick(st, int(p[0]), a.batch)
                 else:
@@ -321,6 +440,10 @@ def main() -> None:
             for metric, name in ((0, "MASE"), (1, "WQL")):
                 o = oracle(st, singles, metric)
                 print(f"  oracle {name}: MASE {o[0]:.4f} WQL {o[1]:.4f} rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f} weights {o[2]}", flush=True)
+            o = oracle_per_level(st, singles)
+            rel["oracle per level"] = rel.get("oracle per level", []) + [(key, o[0] / best[0], o[1] / best[1])]
+            print(f"  oracle per level: MASE {o[0]:.4f} WQL {o[1]:.4f} rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f} "
+                  f"weights 0.5 {o[2]}, others {o[3]}", flush=True)
     gm = lambda xs: float(np.exp(np.mean(np.log(xs))))
     print("## summary: worst rel over sets and metrics, geomean MASE, WQL, and of both")
     for d, r in sorted(rel.items(), key=lambda kv: max(max(x[1], x[2]) for x in kv[1])):

@@ -150,7 +150,7 @@ def _forward_chunk(args):
     """Runs in a pool process: the runtime's own predict_series with the backtest prism v4 asks for
     (the model fitted once, statsforecast's forward() at each origin), as the API computes it; each series
     cut to its last `context` observations (prism's max_context cuts them through the API)."""
-    key, member, origins, indices, context = args
+    key, member, origins, indices, context, refit = args
     from horizon_runtime.adapters.statistical import FitSpec, predict_series
     from horizon_runtime.catalog import load_catalog
 
@@ -167,21 +167,27 @@ def _forward_chunk(args):
         k = 0
         while w and k < origins and y.size - (k + 1) * w >= max(3, w):
             k += 1
-        p = predict_series(spec, y, (w, k, w) if k else None)
+        if refit:  # each window from a fit of its own on the history before it (the API's 'refit' backtest)
+            p = predict_series(spec, y)
+            window_spec = FitSpec(spec.adapter, spec.model_id, w, spec.quantiles, spec.season_length, spec.seasons) if k else None
+            backtest = [(None, predict_series(window_spec, y[: y.size - j * w]).quantiles) for j in range(1, k + 1)]
+        else:
+            p = predict_series(spec, y, (w, k, w) if k else None)
+            backtest = p.backtest
         final = np.vstack([p.quantiles])  # (L, h): the quantile rows, LEVELS ascending (0.5 is the mean)
-        vals = [(y[y.size - j * w: y.size - (j - 1) * w], q) for j, (_, q) in enumerate(p.backtest, start=1)]
+        vals = [(y[y.size - j * w: y.size - (j - 1) * w], q) for j, (_, q) in enumerate(backtest, start=1)]
         out.append((final, vals))
     return out
 
 
 def member_cache_forward(key: str, member: str, origins: int, processes: int = 2, context: int = 2500,
-                         only: list[int] | None = None):
+                         only: list[int] | None = None, refit: bool = False):
     """member_cache with refit-free validation forecasts (prism v4's default): one fit per series. With a
     context below load()'s 2,500 (prism's max_context, 2,016: the API cuts prism's series to it), the series
     longer than it are forecast again from their last `context` observations (the others are the same).
     `only`: forecast these series alone (a partial cache, '.part'; the other entries are None)."""
     CACHE.mkdir(exist_ok=True)
-    f = CACHE / f"{key}.{member}.{origins}.fwd{'' if context >= 2500 else f'.ctx{context}'}{'' if only is None else '.part'}.pkl"
+    f = CACHE / f"{key}.{member}.{origins}.{'rfit' if refit else 'fwd'}{'' if context >= 2500 else f'.ctx{context}'}{'' if only is None else '.part'}.pkl"
     if f.exists():
         res, dt = pickle.loads(f.read_bytes())
         if only is None or all(res[i] is not None for i in only):
@@ -190,11 +196,11 @@ def member_cache_forward(key: str, member: str, origins: int, processes: int = 2
 
     t0 = time.time()
     data = load(key)
-    full = member_cache_forward(key, member, origins, processes, only=only) if context < 2500 else None
+    full = member_cache_forward(key, member, origins, processes, only=only, refit=refit) if context < 2500 else None
     todo = [i for i, (y, _) in enumerate(data) if (full is None or y.size > context) and (only is None or i in only)]
     chunks = [todo[i:i + 8] for i in range(0, len(todo), 8)]
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        parts = pool.map(_forward_chunk, [(key, member, origins, c, context) for c in chunks], chunksize=1)
+        parts = pool.map(_forward_chunk, [(key, member, origins, c, context, refit) for c in chunks], chunksize=1)
     done = dict(zip(todo, [r for part in parts for r in part]))
     res = [done[i] if i in done else full[0][i] if full else None for i in range(len(data))]
     dt = time.time() - t0 + (full[1] if full else 0)
