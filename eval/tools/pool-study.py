@@ -119,8 +119,24 @@ def losses(st: ps.Study, origins: int) -> np.ndarray:
     return st.pin[origins] / st.absum[origins][:, None, None]
 
 
-def mixed(st: ps.Study, origins: int, share: float, batch: int) -> np.ndarray:
-    """(n, K, L) share · the request's mean loss + (1 − share) · the series' own (the pooled loss where it has none)."""
+def robust_pool(ob: np.ndarray, how: str) -> np.ndarray:
+    """(K, L) the request's pooled loss from its series' (m, K, L) scale-free losses: 'mean' (prism's); 'clip:C' the mean
+    after each series' loss is capped at C × that series' median member loss (one member's blown-up interval on one
+    series cannot decide the request); 'gm' the geometric mean over the series of each loss ÷ the series' median member
+    loss (relative losses, as the M competitions average relative errors); 'median' the median over the series."""
+    if how == "mean":
+        return ob.mean(0)
+    med = np.median(ob, 1, keepdims=True)
+    if how.startswith("clip"):
+        return np.minimum(ob, float(how.split(":")[1]) * med).mean(0)
+    if how == "gm":
+        return np.exp(np.log(np.maximum(ob, 1e-12) / np.maximum(med, 1e-12)).mean(0))
+    return np.median(ob, 0)
+
+
+def mixed(st: ps.Study, origins: int, share: float, batch: int, how: str = "mean") -> np.ndarray:
+    """(n, K, L) share · the request's pooled loss (robust_pool) + (1 − share) · the series' own (the pooled loss where
+    it has none)."""
     own = losses(st, origins)
     n, K, L = own.shape
     out = np.full((n, K, L), np.nan)
@@ -129,7 +145,7 @@ def mixed(st: ps.Study, origins: int, share: float, batch: int) -> np.ndarray:
         ok = ~np.isnan(ob).any((1, 2))
         if not ok.any():
             continue
-        pooled = ob[ok].mean(0)
+        pooled = robust_pool(ob[ok], how)
         for j, s in enumerate(b):
             out[s] = share * pooled + (1 - share) * ob[j] if ok[j] else pooled
     return out
@@ -421,6 +437,9 @@ def main() -> None:
                     other = st.v3(int(p[0]), a.batch, float(p[5]) if len(p) > 5 else float(p[3]), float(p[2]), float(p[1]), p[4])
                     other[:, mid] = Q[:, mid]
                     Q = ps.anchored(other)
+                elif kind == "rob":  # rob O:S:P:A:HOW: v3 with the request's loss pooled robustly (robust_pool)
+                    Q = ps.anchored(_blend(st.F[:, : st.K], inverse_loss_weights(
+                        mixed(st, int(p[0]), float(p[1]), a.batch, ":".join(p[4:])), float(p[2])), float(p[3])))
                 elif kind == "lvl":  # lvl O:S:P:A:tails|all: weights from the loss summed over the levels
                     Q = level_pooled(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), p[4], a.batch)
                 elif kind == "cal":  # cal O:S:P:A:MODE:SHRINK: v3, then its spread scaled on the validation windows
