@@ -22,6 +22,8 @@ each relative to the best single model of the WHOLE served set on that set (not 
                     request, WQL's weighting; 'scaled'), median share A2 there
   lvl O:S:P:A:W     v3 whose weights at the levels other than 0.5 (W = tails) or at all (W = all) come from the loss
                     summed over the levels
+  rob O:S:P:A:HOW   v3 with the request's loss pooled robustly (robust_pool: mean, clip:C, gm, median)
+  ctr O:S:P:A       v3's 0.5 level plus the members' spreads around their own 0.5 level, blended with the same weights
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
   oracle            the best fixed convex weights on the TEST split (0.1 grid over the 4 best single models of the
                     pool by that metric): a bound for any one-set-of-weights combiner, not a design; with it the
@@ -440,6 +442,12 @@ def main() -> None:
                 elif kind == "rob":  # rob O:S:P:A:HOW: v3 with the request's loss pooled robustly (robust_pool)
                     Q = ps.anchored(_blend(st.F[:, : st.K], inverse_loss_weights(
                         mixed(st, int(p[0]), float(p[1]), a.batch, ":".join(p[4:])), float(p[2])), float(p[3])))
+                elif kind == "ctr":  # ctr O:S:P:A: v3's 0.5 level + the members' spreads around their own 0.5 level, blended alike
+                    F = st.F[:, : st.K]
+                    mid = ps.LEVELS.index(0.5)
+                    w = inverse_loss_weights(mixed(st, int(p[0]), float(p[1]), a.batch), float(p[2]))
+                    centre = _blend(F, w, float(p[3]))[:, mid]
+                    Q = ps.anchored(centre[:, None] + _blend(F - F[:, :, mid:mid + 1], w, float(p[3])))
                 elif kind == "lvl":  # lvl O:S:P:A:tails|all: weights from the loss summed over the levels
                     Q = level_pooled(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), p[4], a.batch)
                 elif kind == "cal":  # cal O:S:P:A:MODE:SHRINK: v3, then its spread scaled on the validation windows
