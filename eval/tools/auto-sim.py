@@ -69,7 +69,7 @@ def _forward_chunk(args):
 
     catalog = load_catalog()
     _, h, _, season = ps.DATASETS[key]
-    freq = {1: "Y", 4: "Q", 12: "MS", 24: "H", 52: "W"}[season]
+    freq = ps.FREQ_OF_SEASON[season]
     spec = FitSpec(catalog.models[member].adapter, member, h, tuple(L), season,
                    tuple(catalog.mstl_season_lengths.get(freq, (season,))))
     data = ps.load(key)
