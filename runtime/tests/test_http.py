@@ -374,6 +374,23 @@ def test_a_wide_interval_is_kept_with_a_warning(monkeypatch):
     np.testing.assert_allclose(wide.quantiles[2] - wide.mean, 1e4 * (plain.quantiles[2] - plain.mean), rtol=1e-9)
 
 
+def test_a_wide_point_forecast_is_warned_of_without_quantile_levels(monkeypatch):
+    # no levels asked for: no bounds to scan, so the point forecast itself is checked
+    from horizon_runtime.adapters.statistical import DampedETSAdapter
+    from horizon_runtime.catalog import load_catalog
+    from statsforecast.models import AutoETS
+
+    catalog = load_catalog(CATALOG)
+    adapter = DampedETSAdapter(catalog.models["damped-ets"], "default", catalog)
+    history = np.array([12.0, 15.0, 14.0, 18.0, 21.0, 19.0, 24.0, 26.0, 25.0, 29.0, 31.0, 30.0])
+    [plain] = adapter.predict_batch([SeriesInput(history, {}, {}, {})], 3, (), "Y")
+    assert not any("largest magnitude" in warning for warning in plain.warnings), plain.warnings
+    library_forecast = AutoETS.forecast
+    monkeypatch.setattr(AutoETS, "forecast", lambda self, *a, **k: {key: 1e3 * value for key, value in library_forecast(self, *a, **k).items()})
+    [wide] = adapter.predict_batch([SeriesInput(history, {}, {}, {})], 3, (), "Y")
+    assert any(w.startswith("damped-ets's forecast reaches") for w in wide.warnings), wide.warnings
+
+
 def test_covariates_are_ignored_with_a_warning(worker):
     series = [{"target": [1.0, 2.0, 3.0], "past_covariates": {"p": [1.0, None, 2.0]},
                "future_covariates": {"p": [1.0] * 6}, "static_covariates": {"store": 3}}]

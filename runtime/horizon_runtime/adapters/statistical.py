@@ -171,8 +171,10 @@ WIDE_INTERVAL = 10.0
 
 def _wide_interval(model_id: str, history: np.ndarray, mean: np.ndarray, rows: np.ndarray) -> str | None:
     scale = float(np.max(np.abs(history))) if history.size else 0.0
-    # the point forecast too: with no quantile levels asked for, rows are empty (bounds asked for bracket it)
-    reach = max((float(np.max(np.abs(values))) for values in (mean, rows) if values.size), default=0.0)
+    # the bounds bracket the point forecast, so it is scanned only when no quantile levels were asked for (rows empty):
+    # one scan per series either way (a generator over both cost ~5 µs a series on the request path)
+    values = rows if rows.size else mean
+    reach = float(np.max(np.abs(values))) if values.size else 0.0
     if scale <= 0 or reach <= WIDE_INTERVAL * scale:
         return None
     return (f"{model_id}'s forecast reaches {reach:.4g}, {reach / scale:.3g}× the largest magnitude in the history "
