@@ -213,8 +213,9 @@ def trimmed(st: ps.Study, origins: int, share: float, power: float, alpha: float
 TRACE = os.environ.get("TRACE") == "1"  # cal: print each request's factors
 
 
-def _blend(F: np.ndarray, w: np.ndarray, alpha: float) -> np.ndarray:
-    """(…, L, h) alpha · median over members + (1 − alpha) · Σ_k w_k · member_k; F (…, K, L, h), w (…, K, L)."""
+def _blend(F: np.ndarray, w: np.ndarray, alpha) -> np.ndarray:
+    """(…, L, h) alpha · median over members + (1 − alpha) · Σ_k w_k · member_k; F (…, K, L, h), w (…, K, L); alpha a
+    number or an array that broadcasts against (…, L, h). (Study.v3 keeps its own line: its F may carry combos.)"""
     return alpha * np.median(F, -3) + (1 - alpha) * np.einsum("...kl,...klh->...lh", w, F)
 
 
@@ -288,7 +289,7 @@ def dominant(st: ps.Study, origins: int, share: float, power: float, alpha: floa
     a = np.full((n, L, 1), alpha)
     has, m = clamped_losses(mix)
     a[has] = np.where(np.median(m, 1) / m.min(1) >= ratio, low, alpha)[:, :, None]
-    return ps.anchored(a * np.median(F, 1) + (1 - a) * np.einsum("nkl,nklh->nlh", w, F))
+    return ps.anchored(_blend(F, w, a))
 
 
 def auto_pick(st: ps.Study, windows: int, batch: int) -> np.ndarray:
@@ -324,7 +325,7 @@ def auto_pick(st: ps.Study, windows: int, batch: int) -> np.ndarray:
 def shrink(st: ps.Study, lam: float, power: float, batch: int) -> np.ndarray:
     mix = mixed(st, 2, 0.5, batch)
     F = st.F[:, : st.K]
-    return ps.anchored(np.einsum("nkl,nklh->nlh", inverse_loss_weights(mix, power, lam), F))
+    return ps.anchored(_blend(F, inverse_loss_weights(mix, power, lam), 0.0))
 
 
 def oracle(st: ps.Study, singles: list[tuple[float, float]], metric: int) -> tuple[float, float, dict]:
@@ -365,6 +366,73 @@ def oracle_per_level(st: ps.Study, singles: list[tuple[float, float]]) -> tuple[
     return best
 
 
+# the other set of the same frequency: a prior learned there is tested here without having seen this set (leave one set out)
+SIBLING = {"tourism-yearly": "m3-yearly", "m3-yearly": "tourism-yearly", "tourism-quarterly": "m3-quarterly",
+           "m3-quarterly": "tourism-quarterly", "tourism-monthly": "m3-monthly", "m3-monthly": "tourism-monthly"}
+
+
+def level_mix(S: dict, origins: int) -> dict:
+    """A set's per-level oracle as member-name weights: {'mid': {member: w} (by MASE), 'tails': {member: w} (by WQL)}."""
+    st = ps.Study(S["everyone"].key, [m for m in S["union"] if m not in S["partial"]], S["pcached"], origins)
+    _, _, mid, tails = oracle_per_level(st, [S["singles_all"][m] for m in st.members])
+    return {"mid": mid, "tails": tails}
+
+
+def prior_blend(st: ps.Study, origins: int, share: float, power: float, alpha: float, mix: dict | None, batch: int) -> np.ndarray:
+    """prism v3 whose robust part (alpha · the median) is alpha · a fixed mix learned elsewhere (`mix`, level_mix of
+    another set of the same frequency; members it lacks weigh 0, the rest renormalised); v3 itself where there is none."""
+    F = st.F[:, : st.K]
+    w = inverse_loss_weights(mixed(st, origins, share, batch), power)
+    if mix is None:
+        return ps.anchored(_blend(F, w, alpha))
+    mid = ps.LEVELS.index(0.5)
+    fixed = np.zeros((st.K, len(ps.LEVELS)))
+    for lv in range(len(ps.LEVELS)):
+        part = mix["mid"] if lv == mid else mix["tails"]
+        col = np.array([part.get(m, 0.0) for m in st.members])
+        fixed[:, lv] = col / col.sum() if col.sum() > 0 else 1 / st.K
+    return ps.anchored(alpha * np.einsum("kl,nklh->nlh", fixed, F) + (1 - alpha) * np.einsum("nkl,nklh->nlh", w, F))
+
+
+def set_up(key: str, a, catalog: dict) -> dict:
+    """A set's caches as Studies: `everyone` (every served model with a full cache, the best-single reference),
+    `studies` [(Study over a request's pool, its series)], the pools' `union`, `partial` members, `singles_all`, `best`."""
+    pools = pools_of(key, a.budget, catalog, a.batch, a.prism_context)
+    if a.members:  # a fixed pool instead (e.g. the three members before issue 35)
+        pools = [(tuple(a.members.split(",")), [i for _, idx, _ in pools for i in idx], pools[0][2])]
+    union = list(dict.fromkeys(m for pool, _, _ in pools for m in pool))
+    n = len(ps.load(key))
+    full = lambda m: (ps.CACHE / f"{key}.{m}.{a.cache_origins}.fwd.pkl").exists()
+    served = [m for m in SERVED if full(m)]
+    need = {m: sorted(i for pool, idx, _ in pools if m in pool for i in idx) for m in union}
+    # --partial: a member in some requests' pools only, forecast on those series alone (not scored as a single model)
+    partial = [m for m in union if m in a.partial.split(",") and len(need[m]) < n and not full(m)]
+    # the single models' reference: each alone through the API, context 2,500 (their max_context is larger)
+    cached = {m: ps.member_cache_forward(key, m, a.cache_origins) for m in dict.fromkeys(union + served) if m not in partial}
+    # prism's members: the same fits on the series as prism's max_context cuts them (only M4 Weekly has longer ones)
+    refit = set(union) if a.refit_members == "all" else set(filter(None, a.refit_members.split(",")))
+    pcached = {m: ps.member_cache_forward(key, m, a.cache_origins, context=a.prism_context, only=need[m] if m in partial else None,
+                                          refit=m in refit)
+               for m in union}
+    for m in partial:  # placeholders where the member is not in the request's pool: never scored (rows of other pools)
+        pcached[m] = ([r if r is not None else pcached["seasonal-naive"][0][i] for i, r in enumerate(pcached[m][0])], pcached[m][1])
+        print(f"  ({m}: in the pool of {len(need[m])} of {n} series, forecast on those alone; not scored alone here)")
+    everyone = ps.Study(key, list(cached), cached, a.cache_origins)
+    singles_all = {m: everyone.score(everyone.F[:, k]) for k, m in enumerate(cached)}
+    for m in filter(None, a.reference.split(",")):
+        singles_all[m] = everyone.score(np.stack(reference(key, m)))
+    best = (min(v[0] for v in singles_all.values()), min(v[1] for v in singles_all.values()))
+    studies = []
+    for pool, idx, est in pools:
+        st = ps.Study(key, list(pool), pcached, a.cache_origins)
+        st.cached = pcached
+        studies.append((st, idx))
+        print(f"## {key}: pool {', '.join(pool)} for {len(idx)} of {len(everyone.F)} series "
+              f"(estimates ms/series, first request: {', '.join(f'{m} {est[m]:.0f}' for m in SERVED)})")
+    return dict(everyone=everyone, studies=studies, union=union, partial=partial, pcached=pcached,
+                singles_all=singles_all, best=best)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("datasets")
@@ -383,39 +451,14 @@ def main() -> None:
     catalog = json.loads((ROOT / "catalog/models.json").read_text())
     designs = a.designs.split(",")
     rel = {d: [] for d in designs}
+    mixes: dict = {}  # prior designs: each sibling set's level_mix, learned on that set alone
     for key in a.datasets.split(","):
-        pools = pools_of(key, a.budget, catalog, a.batch, a.prism_context)
-        if a.members:  # a fixed pool instead (e.g. the three members before issue 35)
-            pools = [(tuple(a.members.split(",")), [i for _, idx, _ in pools for i in idx], pools[0][2])]
-        union = list(dict.fromkeys(m for pool, _, _ in pools for m in pool))
-        n = len(ps.load(key))
-        full = lambda m: (ps.CACHE / f"{key}.{m}.{a.cache_origins}.fwd.pkl").exists()
-        served = [m for m in SERVED if full(m)]
-        need = {m: sorted(i for pool, idx, _ in pools if m in pool for i in idx) for m in union}
-        # --partial: a member in some requests' pools only, forecast on those series alone (not scored as a single model)
-        partial = [m for m in union if m in a.partial.split(",") and len(need[m]) < n and not full(m)]
-        # the single models' reference: each alone through the API, context 2,500 (their max_context is larger)
-        cached = {m: ps.member_cache_forward(key, m, a.cache_origins) for m in dict.fromkeys(union + served) if m not in partial}
-        # prism's members: the same fits on the series as prism's max_context cuts them (only M4 Weekly has longer ones)
-        refit = set(union) if a.refit_members == "all" else set(filter(None, a.refit_members.split(",")))
-        pcached = {m: ps.member_cache_forward(key, m, a.cache_origins, context=a.prism_context, only=need[m] if m in partial else None,
-                                              refit=m in refit)
-                   for m in union}
-        for m in partial:  # placeholders where the member is not in the request's pool: never scored (rows of other pools)
-            pcached[m] = ([r if r is not None else pcached["seasonal-naive"][0][i] for i, r in enumerate(pcached[m][0])], pcached[m][1])
-            print(f"  ({m}: in the pool of {len(need[m])} of {n} series, forecast on those alone; not scored alone here)")
-        everyone = ps.Study(key, list(cached), cached, a.cache_origins)
-        singles_all = {m: everyone.score(everyone.F[:, k]) for k, m in enumerate(cached)}
-        for m in filter(None, a.reference.split(",")):
-            singles_all[m] = everyone.score(np.stack(reference(key, m)))
-        best = (min(v[0] for v in singles_all.values()), min(v[1] for v in singles_all.values()))
-        studies = []
-        for pool, idx, est in pools:
-            st = ps.Study(key, list(pool), pcached, a.cache_origins)
-            st.cached = pcached
-            studies.append((st, idx))
-            print(f"## {key}: pool {', '.join(pool)} for {len(idx)} of {len(everyone.F)} series "
-                  f"(estimates ms/series, first request: {', '.join(f'{m} {est[m]:.0f}' for m in SERVED)})")
+        if any(d.startswith("prior") for d in designs) and key in SIBLING and SIBLING[key] not in mixes:
+            mixes[SIBLING[key]] = level_mix(set_up(SIBLING[key], a, catalog), a.cache_origins)
+            print(f"  (prior from {SIBLING[key]}: {mixes[SIBLING[key]]})")
+        S = set_up(key, a, catalog)
+        everyone, studies, union, partial, pcached = S["everyone"], S["studies"], S["union"], S["partial"], S["pcached"]
+        singles_all, best = S["singles_all"], S["best"]
         for m, (x, y) in singles_all.items():
             print(f"  {m:16s} MASE {x:.4f} WQL {y:.4f}{'' if m in union else '  (not in the pool)'}")
         print(f"  best single served (of {len(singles_all)} scored): MASE {best[0]:.4f} WQL {best[1]:.4f}")
@@ -453,6 +496,11 @@ def main() -> None:
                 elif kind == "cal":  # cal O:S:P:A:MODE:SHRINK: v3, then its spread scaled on the validation windows
                     Q = calibrated(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), p[4], float(p[5]), a.batch,
                                    (float(p[6]), float(p[7])) if len(p) > 7 else (0.3, 3.0))
+                elif kind == "prior":  # prior O:S:P:A[:self]: v3 with the median part replaced by the sibling set's level mix
+                    src = key if len(p) > 4 and p[4] == "self" else SIBLING.get(key)
+                    if src is not None and src not in mixes:
+                        mixes[src] = level_mix(S, a.cache_origins)
+                    Q = prior_blend(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), mixes.get(src), a.batch)
                 elif kind == "auto":
                     Q = auto_pick(st, int(p[0]), a.batch)
                 else:
