@@ -115,6 +115,20 @@ describe('model "auto" on POST /v1/forecast', () => {
     assert.deepEqual(res.body.auto.pool, { source: 'default' });
   });
 
+  it('default candidates on hourly data: mstl joins the three (several seasons) and is cross-validated', async () => {
+    // two weeks and a half of hours with a daily and a weekly cycle: what the three cannot model together
+    const hours = 24 * 7 * 2 + 96;
+    const target = Array.from({ length: hours }, (_, t) => 100 + 20 * Math.sin((2 * Math.PI * t) / 24) + (Math.floor(t / 24) % 7 >= 5 ? -30 : 0) + (t % 5));
+    const res = await server.request('POST', '/v1/forecast', { body: { series: [{ target, index: target.map((_, t) => new Date(Date.UTC(2024, 0, 1, t)).toISOString().slice(0, 19)) }], freq: 'H', horizon: 24, model: 'auto' } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.auto.candidates.map((c: any) => c.model), ['auto-ets', 'auto-theta', 'seasonal-naive', 'mstl']);
+    assert.deepEqual(res.body.auto.pool, { source: 'default' });
+    assert.deepEqual(res.body.auto.leaderboard.map((row: any) => row.model).sort(), ['auto-ets', 'auto-theta', 'mstl', 'seasonal-naive']);
+    // the same request at a single-season frequency keeps the three
+    const monthly = await server.request('POST', '/v1/forecast', { body: { series: series.slice(0, 1), freq: 'MS', horizon, model: 'auto' } });
+    assert.ok(!monthly.body.auto.candidates.some((c: any) => c.model === 'mstl'), monthly.text);
+  });
+
   it('as a job: the same answer as the sync call, with the auto object', async () => {
     const body = { series, freq: 'MS', horizon, quantiles, model: 'auto', auto_candidates: candidates };
     const sync = await server.request('POST', '/v1/forecast', { body });

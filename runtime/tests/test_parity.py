@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from statsforecast.models import _predict_mstl_seas
 from statsforecast.models import MSTL, AutoARIMA, AutoCES, AutoETS, AutoTheta, DynamicOptimizedTheta, Naive, SeasonalNaive
 
 from .helpers import infer_body, seasonal_series
@@ -82,8 +83,9 @@ def test_backtest_is_statsforecast_forward(worker, model, freq, length):
 
 
 # model "auto"'s default validation (backtest refit "form"): the whole-history fit's form — AutoETS's
-# components and damping, AutoTheta's variant — fitted again on the history before each cutoff; every other
-# model, and a non-seasonal fit, is searched again from scratch (the plain forecast of that history)
+# components and damping, AutoTheta's variant — fitted again on the history before each cutoff; MSTL keeps its
+# whole-history decomposition (test below); every other model, and a non-seasonal fit, is searched again from
+# scratch (the plain forecast of that history)
 def _same_form(model: str, fitted, m: int):
     if model in ("auto-ets", "damped-ets"):
         components = fitted.model_["components"]
@@ -115,6 +117,31 @@ def test_backtest_refit_form_fits_the_chosen_form_again(worker, model, freq, len
         forward.append(_shape(fitted.forward(y=np.array(target[:cutoff], dtype=np.float64), h=window, level=_levels(QUANTILES)), QUANTILES))
     if model != "seasonal-naive":  # a fitted model's windows are not the refit-free ones
         assert answer["backtest"] != forward
+
+
+def test_backtest_refit_form_of_mstl_cuts_its_whole_history_decomposition(worker):
+    # the decomposition (most of an MSTL fit) is not redone per window: its parts before the cutoff, the trend's
+    # AutoETS form fitted again on the seasonally adjusted values there, each season continued from its last cycle
+    m, length = 12, 60
+    target = seasonal_series(length, m, seed=length + 3)
+    horizon, window, step = 2 * m, m, m
+    series = [{"target": target, "backtest": {"window": window, "origins": 2, "step": step, "refit": "form"}}]
+    status, body = worker.infer(**infer_body("mstl", series=series, freq="MS", horizon=horizon, quantiles=QUANTILES))
+    assert status == 200, body
+    [answer] = body["predictions"]
+    assert {"mean": answer["mean"], "quantiles": answer["quantiles"]} == direct_forecast(MODELS["mstl"](m), target, horizon, QUANTILES)
+    fitted = MODELS["mstl"](m).fit(y=np.array(target, dtype=np.float64))
+    components = fitted.trend_forecaster.model_["components"]
+    refits = []
+    for k, got in enumerate(answer["backtest"], start=1):
+        cutoff = length - window - (k - 1) * step
+        parts = fitted.model_.iloc[:cutoff]
+        trend = AutoETS(model=components[:3], damped=components[3] != "N")
+        out = trend.forecast(y=parts[["trend", "remainder"]].sum(axis=1).to_numpy(), h=window, level=_levels(QUANTILES))
+        season = _predict_mstl_seas(parts, h=window, season_length=[m])
+        assert got == _shape({key: value + season for key, value in out.items()}, QUANTILES), k
+        refits.append(direct_forecast(MODELS["mstl"](m), target[:cutoff], window, QUANTILES))
+    assert answer["backtest"] != refits  # not a new decomposition per window
 
 
 def test_backtest_refit_form_searches_a_non_seasonal_fit_again(worker):

@@ -8,15 +8,16 @@
 // Bounded cost: at most AUTO_MAX_WINDOWS windows (default HORIZON_AUTO_WINDOWS, step = horizon), one
 // model call per candidate with every window of every series, then one call per picked model with the
 // series it won. Candidates: the request's `auto_candidates`, else HORIZON_AUTO_CANDIDATES, else what
-// this deployment serves — foundation models first, then auto-ets, auto-theta, seasonal-naive, at most
-// AUTO_MAX_DEFAULT_CANDIDATES of them; with HORIZON_AUTO_CANDIDATES=pool (and no foundation model served), every
-// served statistical model whose estimated cost per series for this request fits HORIZON_POOL_BUDGET_MS
-// (src/forecasting/model-pool.ts, issue 35: not the default, it picked worse on Tourism yearly, eval/README.md),
+// this deployment serves — foundation models first, then auto-ets, auto-theta, seasonal-naive (and mstl where the
+// frequency has several seasons: hourly, daily), at most AUTO_MAX_DEFAULT_CANDIDATES of them; with
+// HORIZON_AUTO_CANDIDATES=pool (and no foundation model served), every served statistical model whose estimated cost
+// per series for this request fits HORIZON_POOL_BUDGET_MS (src/forecasting/model-pool.ts, issue 35: not the default,
+// it picked worse on every single-season set, eval/README.md),
 // named with its source in the answer's `auto.pool`. Charged one request, like prism (which also calls its members
 // several times): the extra calls are bounded by the server, not chosen freely by the client.
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
-import { findModel, type Covariates } from '../runtime/catalog.ts';
+import { findModel, type Covariates, type Freq } from '../runtime/catalog.ts';
 import { covariateErrors, covariateKinds, howToServeCovariateModels, kindWords, servedCovariateModels, usesKinds } from './covariates.ts';
 import { infer, parseModelRef, planModelRefs, rejectPrismMembers, toContract, type ForecastPlan, type ForecastResult, type ModelRef } from './forecast.ts';
 import { crossValidate, planCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
@@ -37,6 +38,12 @@ export const AUTO_MAX_DEFAULT_CANDIDATES = 4;
 /** the statistical candidates after the served foundation models (auto-arima and auto-ces are left out for cost, as in prism; naive equals seasonal-naive on
  * yearly data and is the worst single model on the seasonal sets of eval/) */
 export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
+/** joins AUTO_STATISTICAL where the frequency has several seasons (the catalog's mstl_season_lengths: hourly 24 + 168,
+ * daily 7 + 365), the one served model that fits more than one: on M4 hourly auto over the three + mstl picks mstl, MASE 1.1023
+ * / WQL 0.0285 (the best single model) against 1.1811 / 0.0376 without; on NN5 daily it keeps auto-ets's 0.8696 / 0.1619.
+ * Its `form` windows reuse its whole-history decomposition (the runtime's _decomposed_window), so it costs auto about one
+ * fit; more candidates on single-season data picked worse on every set tried (eval/README.md, "auto's candidates by frequency") */
+export const AUTO_MULTI_SEASON = 'mstl';
 /** HORIZON_AUTO_CANDIDATES=pool: the statistical pool sized by the request's cost (model-pool.ts), as prism's */
 export const AUTO_POOL_SETTING = 'pool';
 /** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
@@ -107,7 +114,13 @@ export function defaultCandidatePool(registry: ModelRegistry, kinds?: Covariates
   const uses = (id: string) => served.has(id) && (!kinds || usesKinds(findModel(registry.catalog, id)!, kinds));
   const foundation = registry.catalog.models.filter((m) => m.weights && uses(m.id)).map((m) => m.id);
   if (!foundation.length && sized) return { ids: statisticalPool(registry, freq).filter(uses), sized: true };
-  return { ids: [...foundation, ...AUTO_STATISTICAL.filter(uses)].slice(0, AUTO_MAX_DEFAULT_CANDIDATES), sized: false };
+  return { ids: [...foundation, ...defaultStatistical(registry, freq).filter(uses)].slice(0, AUTO_MAX_DEFAULT_CANDIDATES), sized: false };
+}
+
+/** auto's default statistical candidates at `freq`: AUTO_STATISTICAL, and AUTO_MULTI_SEASON where the frequency has several seasons. */
+export function defaultStatistical(registry: ModelRegistry, freq?: string): string[] {
+  const seasons = freq === undefined ? [] : registry.catalog.mstl_season_lengths?.[freq as Freq] ?? [];
+  return seasons.length > 1 ? [...AUTO_STATISTICAL, AUTO_MULTI_SEASON] : AUTO_STATISTICAL;
 }
 
 /** The ids defaultCandidatePool may use, before any request sizes them. */

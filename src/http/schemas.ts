@@ -120,7 +120,8 @@ export const ForecastRequest = Type.Object({
     'series and in aggregate' })),
   auto_candidates: Type.Optional(Type.Array(ModelRef, { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: ' +
     'the operator\'s HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request\'s cost, HORIZON_POOL_BUDGET_MS), else the served ' +
-    'foundation models then auto-ets, auto-theta, seasonal-naive (at most 4); `auto.pool` names where they came from' })),
+    'foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; ' +
+    '`auto.pool` names where they came from' })),
   auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model ' +
     'for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s ' +
     'winner on it by 20 % (else the request\'s winner)' })),
@@ -203,7 +204,8 @@ export const CrossValidationRequest = Type.Object({
     'history before each cutoff (statsforecast\'s cross_validation(refit=False)): one fit instead of n_windows, but the fit has seen the windows, so scores ' +
     'are optimistic. "form" (what model "auto" uses): the same one fit per series, then each window fitted on the history before its cutoff with the form ' +
     'that fit chose (AutoETS\'s components and damping, AutoTheta\'s variant; a non-seasonal fit searches again): the window\'s parameters never saw it, at ' +
-    'a fraction of a full model search. Foundation models are never fitted, so it changes nothing for them' })),
+    'a fraction of a full model search; mstl keeps that fit\'s decomposition cut at the cutoff and fits its trend model\'s form again. Foundation models ' +
+    'are never fitted, so it changes nothing for them' })),
   metric: Type.Optional(
     Type.Union([Type.Literal('wql'), Type.Literal('mase'), Type.Literal('smape')], { description: 'ranks the leaderboard; default wql (ties by MASE)' }),
   ),
