@@ -129,6 +129,16 @@ describe('model "auto" on POST /v1/forecast', () => {
     assert.ok(!monthly.body.auto.candidates.some((c: any) => c.model === 'mstl'), monthly.text);
   });
 
+  it('default candidates on weekly data: mstl joins the three (a season of 52, longer than AutoETS models)', async () => {
+    const weeks = 52 * 2 + 20;
+    const target = Array.from({ length: weeks }, (_, t) => 500 + 80 * Math.sin((2 * Math.PI * t) / 52) + t + (t % 3));
+    const index = target.map((_, t) => new Date(Date.UTC(2020, 0, 6 + 7 * t)).toISOString().slice(0, 10));
+    const res = await server.request('POST', '/v1/forecast', { body: { series: [{ target, index }], freq: 'W', horizon: 8, model: 'auto' } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.auto.candidates.map((c: any) => c.model), ['auto-ets', 'auto-theta', 'seasonal-naive', 'mstl']);
+    assert.deepEqual(res.body.auto.leaderboard.map((row: any) => row.model).sort(), ['auto-ets', 'auto-theta', 'mstl', 'seasonal-naive']);
+  });
+
   it('as a job: the same answer as the sync call, with the auto object', async () => {
     const body = { series, freq: 'MS', horizon, quantiles, model: 'auto', auto_candidates: candidates };
     const sync = await server.request('POST', '/v1/forecast', { body });

@@ -54,6 +54,8 @@ DATASETS = {
     "m4-weekly": ("m4/Weekly", 13, 1, 52),
     # not one of the eight: the one daily set (two seasons, 7 and 365, for mstl), Monash's horizon
     "nn5-daily": ("monash/nn5_daily_dataset_without_missing_values.tsf", 56, 7, 7),
+    # and the other weekly set (one season, 52, longer than AutoETS models), Monash's horizon
+    "nn5-weekly": ("monash/nn5_weekly_dataset.tsf", 8, 1, 52),
 }
 FREQ_OF_SEASON = {1: "Y", 4: "Q", 7: "D", 12: "MS", 24: "H", 52: "W"}  # the runtime's freq of each set's season
 

@@ -49,7 +49,8 @@ export const ModelPool = Type.Object({
     description: '`request`: the models the request named; `operator`: the deployment\'s configured list; `foundation`: the served foundation models; ' +
       '`cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and ' +
       'seasonal-naive always; prism\'s default, auto\'s with HORIZON_AUTO_CANDIDATES=pool); ' +
-      '`default`: auto\'s default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D)',
+      '`default`: auto\'s default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than ' +
+      'AutoETS models: H, D, W)',
   }),
   budget_ms: Type.Optional(Type.Number({ description: '`cost` only: the budget (HORIZON_POOL_BUDGET_MS), estimated ms of one core per series' })),
   left_out: Type.Optional(Type.Array(Type.Object(

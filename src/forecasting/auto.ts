@@ -9,7 +9,7 @@
 // model call per candidate with every window of every series, then one call per picked model with the
 // series it won. Candidates: the request's `auto_candidates`, else HORIZON_AUTO_CANDIDATES, else what
 // this deployment serves — foundation models first, then auto-ets, auto-theta, seasonal-naive (and mstl where the
-// frequency has several seasons: hourly, daily), at most AUTO_MAX_DEFAULT_CANDIDATES of them; with
+// frequency has several seasons or one longer than AutoETS models: hourly, daily, weekly), at most AUTO_MAX_DEFAULT_CANDIDATES of them; with
 // HORIZON_AUTO_CANDIDATES=pool (and no foundation model served), every served statistical model whose estimated cost
 // per series for this request fits HORIZON_POOL_BUDGET_MS (src/forecasting/model-pool.ts, issue 35: not the default,
 // it picked worse on every single-season set, eval/README.md),
@@ -39,11 +39,15 @@ export const AUTO_MAX_DEFAULT_CANDIDATES = 4;
  * yearly data and is the worst single model on the seasonal sets of eval/) */
 export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
 /** joins AUTO_STATISTICAL where the frequency has several seasons (the catalog's mstl_season_lengths: hourly 24 + 168,
- * daily 7 + 365), the one served model that fits more than one: on M4 hourly auto over the three + mstl picks mstl, MASE 1.1023
- * / WQL 0.0285 (the best single model) against 1.1811 / 0.0376 without; on NN5 daily it keeps auto-ets's 0.8696 / 0.1619.
- * Its `form` windows reuse its whole-history decomposition (the runtime's _decomposed_window), so it costs auto about one
- * fit; more candidates on single-season data picked worse on every set tried (eval/README.md, "auto's candidates by frequency") */
+ * daily 7 + 365) or one longer than AutoETS models (ETS_MAX_SEASON: weekly's 52, where auto-ets is non-seasonal): mstl
+ * decomposes them with STL. auto over the three + mstl: M4 hourly MASE 1.1023 / WQL 0.0285 (it picks mstl, the
+ * best single) against 1.1811 / 0.0376; M4 weekly 2.4547 / 0.0469 against 2.3903 / 0.0503 (1.028 / 0.983 of the best
+ * single against 1.002 / 1.055); NN5 daily and weekly unchanged. Its `form` windows reuse its whole-history decomposition
+ * (the runtime's _decomposed_window), so it costs auto about one fit; more candidates on the other sets picked worse
+ * (eval/README.md, "auto's candidates by frequency") */
 export const AUTO_MULTI_SEASON = 'mstl';
+/** the longest season statsforecast's ETS models (a longer one gets a non-seasonal fit) */
+export const ETS_MAX_SEASON = 24;
 /** HORIZON_AUTO_CANDIDATES=pool: the statistical pool sized by the request's cost (model-pool.ts), as prism's */
 export const AUTO_POOL_SETTING = 'pool';
 /** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
@@ -117,10 +121,13 @@ export function defaultCandidatePool(registry: ModelRegistry, kinds?: Covariates
   return { ids: [...foundation, ...defaultStatistical(registry, freq).filter(uses)].slice(0, AUTO_MAX_DEFAULT_CANDIDATES), sized: false };
 }
 
-/** auto's default statistical candidates at `freq`: AUTO_STATISTICAL, and AUTO_MULTI_SEASON where the frequency has several seasons. */
+/** auto's default statistical candidates at `freq`: AUTO_STATISTICAL, and AUTO_MULTI_SEASON where the frequency has several
+ * seasons or one longer than ETS_MAX_SEASON. */
 export function defaultStatistical(registry: ModelRegistry, freq?: string): string[] {
-  const seasons = freq === undefined ? [] : registry.catalog.mstl_season_lengths?.[freq as Freq] ?? [];
-  return seasons.length > 1 ? [...AUTO_STATISTICAL, AUTO_MULTI_SEASON] : AUTO_STATISTICAL;
+  if (freq === undefined) return AUTO_STATISTICAL;
+  const seasons = registry.catalog.mstl_season_lengths?.[freq as Freq] ?? [];
+  const long = (registry.catalog.season_length[freq as Freq] ?? 1) > ETS_MAX_SEASON;
+  return seasons.length > 1 || long ? [...AUTO_STATISTICAL, AUTO_MULTI_SEASON] : AUTO_STATISTICAL;
 }
 
 /** The ids defaultCandidatePool may use, before any request sizes them. */

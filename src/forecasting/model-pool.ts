@@ -30,7 +30,7 @@ export const POOL_DEFAULT_BUDGET_MS = 2000;
 /** Where a prism's members or auto's candidates came from: `request` (prism_members, auto_candidates),
  * `operator` (HORIZON_PRISM_MEMBERS, HORIZON_AUTO_CANDIDATES), `foundation` (the served foundation models),
  * `cost` (the pool sized by this request's cost), `default` (auto's fixed default: auto-ets, auto-theta, seasonal-naive,
- * and mstl where the freq has several seasons). */
+ * and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W). */
 export type PoolSource = 'request' | 'operator' | 'foundation' | 'cost' | 'default';
 export interface PoolInfo {
   source: PoolSource;

@@ -120,7 +120,8 @@ export const ForecastRequest = Type.Object({
     'series and in aggregate' })),
   auto_candidates: Type.Optional(Type.Array(ModelRef, { minItems: 1, maxItems: 6, description: 'model "auto" only: the models it cross-validates; default: ' +
     'the operator\'s HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request\'s cost, HORIZON_POOL_BUDGET_MS), else the served ' +
-    'foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; ' +
+    'foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons or one longer than AutoETS models: ' +
+    'H, D, W), at most 4; ' +
     '`auto.pool` names where they came from' })),
   auto_scope: Type.Optional(Type.Union([Type.Literal('series'), Type.Literal('request')], { description: 'model "auto" only: `request` (default) one model ' +
     'for every series, the best score pooled over the request; `series` a model per series: its own cross-validation winner when that beats the request\'s ' +

@@ -4484,7 +4484,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; `auto.pool` names where they came from */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W), at most 4; `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -4598,7 +4598,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
@@ -4685,7 +4685,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
@@ -4910,7 +4910,7 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                         source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                     scope: "series" | "request";
@@ -5004,7 +5004,7 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                         source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                 };
@@ -5080,7 +5080,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; `auto.pool` names where they came from */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W), at most 4; `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -5385,7 +5385,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
@@ -5479,7 +5479,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
@@ -5600,7 +5600,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
@@ -5694,7 +5694,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
@@ -7633,7 +7633,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ForecastRequest: {
-            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; `auto.pool` names where they came from */
+            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W), at most 4; `auto.pool` names where they came from */
             auto_candidates?: (string | {
                 model: string;
                 model_size?: string;
@@ -7738,7 +7738,7 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                     source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
                 scope: "series" | "request";
@@ -7825,7 +7825,7 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                     source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
             };

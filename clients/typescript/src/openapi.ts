@@ -4487,7 +4487,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; `auto.pool` names where they came from */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W), at most 4; `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -4601,7 +4601,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
@@ -4688,7 +4688,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
@@ -4913,7 +4913,7 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                         source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                     scope: "series" | "request";
@@ -5007,7 +5007,7 @@ export interface paths {
                                             estimate_ms: number;
                                             model: string;
                                         }[];
-                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                        /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                         source: "request" | "operator" | "foundation" | "cost" | "default";
                                     };
                                 };
@@ -5083,7 +5083,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; `auto.pool` names where they came from */
+                        /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W), at most 4; `auto.pool` names where they came from */
                         auto_candidates?: (string | {
                             model: string;
                             model_size?: string;
@@ -5388,7 +5388,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
@@ -5482,7 +5482,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
@@ -5603,7 +5603,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                                 scope: "series" | "request";
@@ -5697,7 +5697,7 @@ export interface paths {
                                         estimate_ms: number;
                                         model: string;
                                     }[];
-                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                                     source: "request" | "operator" | "foundation" | "cost" | "default";
                                 };
                             };
@@ -7636,7 +7636,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ForecastRequest: {
-            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons: H, D), at most 4; `auto.pool` names where they came from */
+            /** @description model "auto" only: the models it cross-validates; default: the operator's HORIZON_AUTO_CANDIDATES (`pool`: the statistical pool sized by the request's cost, HORIZON_POOL_BUDGET_MS), else the served foundation models then auto-ets, auto-theta, seasonal-naive (and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W), at most 4; `auto.pool` names where they came from */
             auto_candidates?: (string | {
                 model: string;
                 model_size?: string;
@@ -7741,7 +7741,7 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                     source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
                 scope: "series" | "request";
@@ -7828,7 +7828,7 @@ export interface components {
                         estimate_ms: number;
                         model: string;
                     }[];
-                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons: H, D) */
+                    /** @description `request`: the models the request named; `operator`: the deployment's configured list; `foundation`: the served foundation models; `cost`: every served statistical model whose estimated cost per series for this request fits the budget (auto-ets, auto-theta and seasonal-naive always; prism's default, auto's with HORIZON_AUTO_CANDIDATES=pool); `default`: auto's default list (auto-ets, auto-theta, seasonal-naive; and mstl where the freq has several seasons or one longer than AutoETS models: H, D, W) */
                     source: "request" | "operator" | "foundation" | "cost" | "default";
                 };
             };
