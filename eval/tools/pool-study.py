@@ -25,6 +25,10 @@ each relative to the best single model of the WHOLE served set on that set (not 
   rob O:S:P:A:HOW   v3 with the request's loss pooled robustly (robust_pool: mean, clip:C, gm, median)
   ctr O:S:P:A       v3's 0.5 level plus the members' spreads around their own 0.5 level, blended with the same weights
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
+  prior O:S:P:A[:self]
+                    v3 whose median part is a fixed mix per level learned on the other set of the same frequency
+                    (SIBLING: its oracle per level, the 0.5 level by MASE, the others by WQL; leave one set out); v3
+                    itself on a set without a sibling; `self`: the set's own mix (a bound, not a design)
   oracle            the best fixed convex weights on the TEST split (0.1 grid over the 4 best single models of the
                     pool by that metric): a bound for any one-set-of-weights combiner, not a design; with it the
                     oracle per level: the 0.5 level's mix by MASE, the other levels' by WQL (prism's weights are per level)
