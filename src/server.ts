@@ -279,12 +279,20 @@ export async function startServer(config: Config, options: {
   const recovered = await queue.reconcile();
   if (recovered.enqueued || recovered.failed) app.log.info(recovered, 'reconciled unfinished jobs');
 
-  const url = await app.listen({ port: config.port, host: config.host });
-  const removeServerInfo = localAdminToken ? writeServerInfo(config.dataDir, app.server.address(), localAdminToken) : () => {};
+  let removeServerInfo = () => {};
   const close = closeOnce([
     async () => removeServerInfo(), () => app.close(), () => fineTuning.tuner.stop(), () => queue.stop(), () => seriesScorer.stop(),
     () => webhooks.stop(), async () => pulls?.stop(), () => backend.stop(), () => inference.close(), async () => answerThreads?.close(),
     () => database.close(), releaseLock,
   ]);
+  let url: string;
+  try {
+    url = await app.listen({ port: config.port, host: config.host });
+  } catch (error) { // e.g. the port is taken: stop the workers and timers started above, so the process can exit
+    await close().catch(() => {});
+    const code = (error as { code?: string }).code;
+    throw new Error(`cannot listen on ${config.host}:${config.port}${code === 'EADDRINUSE' ? ': the port is in use (set PORT)' : ''}: ${(error as Error).message}`);
+  }
+  if (localAdminToken) removeServerInfo = writeServerInfo(config.dataDir, app.server.address(), localAdminToken);
   return { app, url, supervisor, backend, database, fineTuning, close };
 }

@@ -2,6 +2,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +123,26 @@ describe('horizon CLI', () => {
     const mcp = await horizon('mcp', '--ur', 'http://x');
     assert.equal(mcp.code, 2);
     assert.match(mcp.stderr, /^horizon: unknown option --ur; did you mean --url\?/);
+  });
+
+  it('serve exits 1 naming the port when it is taken, its workers stopped (no hung process)', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const own = mkdtempSync(join(tmpdir(), 'horizon-cli-port-'));
+    await seedEmbeddedStore(own);
+    try {
+      // the timeout only bounds a regression (a serve that hangs after the failed listen), it asserts no speed
+      const res = await run('npx', ['--no-install', 'horizon', 'serve'], {
+        env: { ...process.env, HORIZON_DATA_DIR: own, PORT: String(port), HOST: '127.0.0.1' }, cwd: process.cwd(), timeout: 240_000,
+      }).then(() => ({ code: 0, stderr: '', signal: null }), (e: { code: number; stderr: string; signal: string | null }) => e);
+      assert.equal(res.signal, null, 'serve had to be killed: it did not exit after the failed listen');
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the port is in use \\(set PORT\\)`));
+    } finally {
+      taken.close();
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('refuses to open the embedded store while a live server holds it', async () => {

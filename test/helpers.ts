@@ -268,7 +268,10 @@ export async function serveProcess(dataDir: string, port: number, env: Record<st
   const deadline = Date.now() + 120_000;
   while (!out.includes('horizon: listening on')) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // not left behind: its pipes would keep the test process alive
+      throw new Error(`server did not start: ${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, output: () => out };
