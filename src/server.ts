@@ -291,7 +291,8 @@ export async function startServer(config: Config, options: {
   } catch (error) { // e.g. the port is taken: stop the workers and timers started above, so the process can exit
     await close().catch(() => {});
     const code = (error as { code?: string }).code;
-    throw new Error(`cannot listen on ${config.host}:${config.port}${code === 'EADDRINUSE' ? ': the port is in use (set PORT)' : ''}: ${(error as Error).message}`);
+    const why = code === 'EADDRINUSE' ? ': the port is in use (set PORT)' : '';
+    throw new Error(`cannot listen on ${config.host}:${config.port}${why}: ${(error as Error).message}`);
   }
   if (localAdminToken) removeServerInfo = writeServerInfo(config.dataDir, app.server.address(), localAdminToken);
   return { app, url, supervisor, backend, database, fineTuning, close };
