@@ -20,7 +20,7 @@ function bindable(port: number): Promise<boolean> {
 }
 
 export async function freePort(): Promise<number> {
-  const low = 10_000;
+  const low = 20_000; // above Ray's default worker ports (10002-19999) and the usual fixed ones
   const high = Math.max(low + 1_000, ephemeralStart()) - 1;
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
