@@ -24,6 +24,8 @@ each relative to the best single model of the WHOLE served set on that set (not 
                     summed over the levels
   rob O:S:P:A:HOW   v3 with the request's loss pooled robustly (robust_pool: mean, clip:C, gm, median)
   ctr O:S:P:A       v3's 0.5 level plus the members' spreads around their own 0.5 level, blended with the same weights
+  nest O:S/P/A:…    prism whose (pool share, power, median share) is picked per request and level group (0.5; the others)
+                    from the menu by the newest validation window, the item's weights learned on the windows before it
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
   prior O:S:P:A[:self]
                     v3 whose median part is a fixed mix per level learned on the other set of the same frequency
@@ -31,7 +33,8 @@ each relative to the best single model of the WHOLE served set on that set (not 
                     itself on a set without a sibling; `self`: the set's own mix (a bound, not a design)
   oracle            the best fixed convex weights on the TEST split (0.1 grid over the 4 best single models of the
                     pool by that metric): a bound for any one-set-of-weights combiner, not a design; with it the
-                    oracle per level: the 0.5 level's mix by MASE, the other levels' by WQL (prism's weights are per level)
+                    oracle per level: the 0.5 level's mix by MASE, the other levels' by WQL (prism's weights are per level);
+                    and auto's: one model per request, the lowest test rel MASE + rel WQL (auto_oracle)
   --reference ces   score served models outside the pool (fit only) for the best-single reference
   --refit-members   these members' (or all) validation windows refitted per window (prism-sim's .rfit caches)
 
@@ -326,6 +329,46 @@ def auto_pick(st: ps.Study, windows: int, batch: int) -> np.ndarray:
     return out
 
 
+def nested(st: ps.Study, origins: int, menu: list[tuple[float, float, float]], batch: int) -> np.ndarray:
+    """prism whose (pool share S, power P, median share A) is chosen per request and level group (the 0.5 level; the
+    others) from `menu` by the newest validation window: each item's weights learned on the up to `origins` windows
+    before it, its blend of the members' forecasts of that window scored (the request's mean scale-free pinball loss);
+    the chosen item then blends the test forecast with weights from the newest `origins` windows, as prism does. A
+    request with no series holding two windows keeps menu[0]."""
+    F = st.F[:, : st.K]
+    n, K, L, h = F.shape
+    mid = ps.LEVELS.index(0.5)
+    tails = [i for i in range(L) if i != mid]
+    wins = [[st.cached[mb][0][s][1] for mb in st.members] for s in range(n)]
+    nwin = np.array([min(len(v) for v in w) for w in wins])
+    top = min(origins + 1, max(st.pin))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        old = (st.pin[top] - st.pin[1]) / np.maximum(st.absum[top] - st.absum[1], 1e-9)[:, None, None]
+    outer = {S: mixed(st, origins, S, batch) for S in {m[0] for m in menu}}
+    out = np.empty((n, L, h))
+    picks = []
+    for b in ps.batches_of(st.key, batch):
+        b = np.array(b)
+        ok = b[nwin[b] >= 2]
+        choice = (menu[0], menu[0])
+        if ok.size:
+            loss = np.zeros((len(menu), L))
+            for i, (S, P, A) in enumerate(menu):
+                w = inverse_loss_weights(S * old[ok].mean(0) + (1 - S) * old[ok], P)
+                for j, s in enumerate(ok):
+                    actual = wins[s][0][0][0]
+                    W0 = np.stack([v[0][1] for v in wins[s]])  # K, L, window
+                    loss[i] += ps.window_pinball(actual, ps.anchored(_blend(W0, w[j], A)[None])[0]) / max(np.abs(actual).sum(), 1e-9)
+            choice = (menu[int(np.argmin(loss[:, mid]))], menu[int(np.argmin(loss[:, tails].sum(1)))])
+        picks.append(choice)
+        for levels, (S, P, A) in (([mid], choice[0]), (tails, choice[1])):
+            Q = _blend(F[b], inverse_loss_weights(outer[S][b], P), A)
+            out[np.ix_(b, levels)] = Q[:, levels]
+    if TRACE:
+        print("  nest picks (0.5 | others):", " ".join(f"{c[0]}|{c[1]}" for c in picks))
+    return ps.anchored(out)
+
+
 def shrink(st: ps.Study, lam: float, power: float, batch: int) -> np.ndarray:
     mix = mixed(st, 2, 0.5, batch)
     F = st.F[:, : st.K]
@@ -368,6 +411,25 @@ def oracle_per_level(st: ps.Study, singles: list[tuple[float, float]]) -> tuple[
         if sc[1] < best[1]:
             best = (sc[0], sc[1], by_mase, {st.members[k]: round(float(w[k]), 1) for k in best4 if w[k]})
     return best
+
+
+def auto_oracle(st: ps.Study, candidates: list[int], best: tuple[float, float], batch: int) -> tuple[float, float]:
+    """The bound for model auto (one candidate per request): per request the candidate whose TEST-split MASE ÷ best
+    + WQL ÷ best on that request's series is lowest; the set scored with those picks. Not a design: it has seen the test."""
+    F = st.F[:, : st.K]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mase = np.abs(st.test[:, None] - F[:, :, ps.LEVELS.index(0.5)]).mean(2) / st.mscale[:, None]  # n, K
+    d = st.test[:, None, None, :] - F
+    q = np.array(ps.LEVELS)[None, None, :, None]
+    pin = 2 * np.maximum(q * d, (q - 1) * d).sum(3).mean(2)  # n, K: Σ over h, mean over levels (WQL's numerator)
+    P = np.empty(F.shape[:1] + F.shape[2:])
+    for b in ps.batches_of(st.key, batch):
+        ok = np.isfinite(mase[b]).all(1)
+        m = np.where(ok[:, None], mase[b], 0).sum(0) / max(ok.sum(), 1)
+        w = pin[b].sum(0) / max(np.abs(st.test[b]).sum(), 1e-9)
+        k = candidates[int(np.argmin((m / best[0] + w / best[1])[candidates]))]
+        P[b] = F[b, k]
+    return st.score(P)
 
 
 # the other set of the same frequency: a prior learned there is tested here without having seen this set (leave one set out)
@@ -505,6 +567,8 @@ def main() -> None:
                     if src is not None and src not in mixes:
                         mixes[src] = level_mix(S, a.cache_origins)
                     Q = prior_blend(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), mixes.get(src), a.batch)
+                elif kind == "nest":  # nest O:S/P/A:S/P/A…: the menu item per request and level group by the newest window
+                    Q = nested(st, int(p[0]), [tuple(float(x) for x in m.split("/")) for m in p[1:]], a.batch)
                 elif kind == "auto":
                     Q = auto_pick(st, int(p[0]), a.batch)
                 else:
@@ -519,6 +583,11 @@ def main() -> None:
             for metric, name in ((0, "MASE"), (1, "WQL")):
                 o = oracle(st, singles, metric)
                 print(f"  oracle {name}: MASE {o[0]:.4f} WQL {o[1]:.4f} rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f} weights {o[2]}", flush=True)
+            auto_default = [k for k, m in enumerate(everyone.members) if m in BASE or (m == "mstl" and ps.FREQ_OF_SEASON[ps.DATASETS[key][3]] in ("H", "D", "W"))]
+            for name, cands in (("auto's default candidates", auto_default), ("every cached served model", list(range(everyone.K)))):
+                o = auto_oracle(everyone, cands, best, a.batch)
+                print(f"  auto oracle over {name} (one per request, by test rel MASE + rel WQL): MASE {o[0]:.4f} WQL {o[1]:.4f} "
+                      f"rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f}", flush=True)
             o = oracle_per_level(st, singles)
             rel["oracle per level"] = rel.get("oracle per level", []) + [(key, o[0] / best[0], o[1] / best[1])]
             print(f"  oracle per level: MASE {o[0]:.4f} WQL {o[1]:.4f} rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f} "
