@@ -7,7 +7,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { blendWeights, combine, monotoneFromCentre, pooledLosses, prismMembers, validationWindows, MEDIAN_SHARE, ORIGINS, POOL_SHARE, STATISTICAL_MEMBERS, WEIGHT_POWER } from '../src/forecasting/prism.ts';
+import {
+  blendSettings, blendWeights, combine, monotoneFromCentre, pooledLosses, prismMembers, validationWindows,
+  LARGE_POOL_SHARE, MEDIAN_SHARE, ORIGINS, POOL_SHARE, SEASONS_UNMODELLED, STATISTICAL_MEMBERS, WEIGHT_POWER,
+} from '../src/forecasting/prism.ts';
 import { loadCatalog } from '../src/runtime/catalog.ts';
 
 let server: TestServer;
@@ -182,6 +185,21 @@ describe('prism', () => {
     assert.deepEqual(combine([[2], [4]], [0.5, 0.5]), [3]);
   });
 
+  it('blend settings: statistical members at H, D and W (seasons most cannot model) drop the median and weigh by the windows alone', () => {
+    const catalog = loadCatalog();
+    const member = (model: string) => ({ model, size: 'default', group: 'core', backtest: 'forward' as const });
+    const six = ['auto-ets', 'auto-theta', 'seasonal-naive', 'damped-ets', 'dyn-opt-theta', 'mstl'].map(member);
+    assert.deepEqual(SEASONS_UNMODELLED, { poolShare: 0.5, power: 4, medianShare: 0 });
+    for (const freq of ['H', 'D', 'W']) assert.deepEqual(blendSettings(catalog, six, freq), SEASONS_UNMODELLED, freq);
+    const large = { poolShare: LARGE_POOL_SHARE, power: WEIGHT_POWER, medianShare: MEDIAN_SHARE };
+    for (const freq of ['MS', 'Q', 'Y', undefined]) assert.deepEqual(blendSettings(catalog, six, freq), large, String(freq));
+    assert.deepEqual(blendSettings(catalog, six.slice(0, 3), 'MS'), { ...large, poolShare: POOL_SHARE });
+    // a foundation member models the seasons itself: the median prior stays
+    assert.deepEqual(blendSettings(catalog, [...six.slice(0, 3), member('chronos-bolt')], 'H'), large);
+    // no median share: the weighted mean alone
+    assert.deepEqual(combine([[1, 10], [2, 20], [9, 30]], [0.5, 0.25, 0.25], 0), [0.5 + 0.5 + 2.25, 5 + 5 + 7.5]);
+  });
+
   it('validation windows: w = min(horizon, ⌊n/3⌋), up to ORIGINS origins that leave max(3, w) points and are fully observed', () => {
     assert.equal(ORIGINS, 2);
     const ones = (n: number) => Array.from({ length: n }, () => 1);
@@ -255,6 +273,23 @@ describe('prism', () => {
     assert.equal(pooled.status, 200, pooled.text);
     const moved = pooled.body.series[1][0].prediction['0.5'].some((v: number, t: number) => Math.abs(v - got['0.5'][t]) > 1e-6);
     assert.ok(moved, 'the pooled weights did not change the blend of the series without a window');
+  });
+
+  it('hourly data: no median part; a series without a window gets the members\' plain mean (end to end)', async () => {
+    // six observed values after eight missing ones: no window (two observed before the last four); auto-theta fits
+    // them, the other members fall back to naive, so the mean (¼ theta) and ½ median + ½ mean (⅛ theta) differ
+    const values = [...Array(8).fill(null), 120, 80, 130, 95, 140, 90];
+    const index = Array.from({ length: values.length }, (_, i) => new Date(Date.UTC(2024, 0, 1, i)).toISOString());
+    const body = (model: string) => ({ model, freq: 'H', horizon: 6, quantiles: [0.1, 0.5, 0.9], series: [{ target: values, index }] });
+    const answer = await server.request('POST', '/v1/forecast', { body: body('prism') });
+    assert.equal(answer.status, 200, answer.text);
+    const members = await Promise.all(['auto-ets', 'auto-theta', 'seasonal-naive', 'naive'].map((m) => server.request('POST', '/v1/forecast', { body: body(m) })));
+    const equal = members.map(() => 1 / members.length);
+    const got = answer.body.series[0][0].prediction;
+    const blend = (share: number) => monotoneFromCentre([0.1, 0.5, 0.9], ['0.1', '0.5', '0.9'].map((q) => combine(members.map((m) => m.body.series[0][0].prediction[q]), equal, share)));
+    const close = (a: number[][]) => ['0.1', '0.5', '0.9'].every((q, j) => got[q].every((v: number, t: number) => Math.abs(v - a[j][t]) < 1e-6));
+    assert.ok(close(blend(0)), `not the members' mean: ${JSON.stringify(got)}`);
+    assert.ok(!close(blend(MEDIAN_SHARE)), 'the members\' median and mean agree here: the test cannot tell the settings apart');
   });
 
   it('on a purely seasonal series the blend follows the seasonal members, not naive (end to end)', async () => {

@@ -24,6 +24,9 @@ each relative to the best single model of the WHOLE served set on that set (not 
                     summed over the levels
   rob O:S:P:A:HOW   v3 with the request's loss pooled robustly (robust_pool: mean, clip:C, gm, median)
   ctr O:S:P:A       v3's 0.5 level plus the members' spreads around their own 0.5 level, blended with the same weights
+  freq O:S:P:A:S2:P2:A2
+                    v3 O:S:P:A, or v3 O:S2:P2:A2 at H, D and W (MULTI_SEASON_FREQS: several seasons, or one longer than
+                    ETS's 24, where auto adds mstl)
   nest O:S/P/A:…    prism whose (pool share, power, median share) is picked per request and level group (0.5; the others)
                     from the menu by the newest validation window, the item's weights learned on the windows before it
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
@@ -62,6 +65,9 @@ spec.loader.exec_module(ps)
 ROOT = Path(__file__).resolve().parents[2]
 BASE = ["auto-ets", "auto-theta", "seasonal-naive"]
 SERVED = ["auto-ets", "auto-theta", "seasonal-naive", "damped-ets", "dyn-opt-theta", "mstl", "auto-arima"]  # ces, naive: never in a pool (model-pool.ts)
+# the frequencies whose seasons most members cannot model (several seasons, or one longer than ETS's 24): where
+# src/forecasting/auto.ts adds mstl to auto's candidates
+MULTI_SEASON_FREQS = ("H", "D", "W")
 DEFAULT_DESIGNS = ("v3 2:0.5:8:0.5,v3 2:1:8:0.5,v3 2:0.5:4:0.5,v3 2:0.5:8:0.25,v3 2:0.5:8:0,v3 4:0.5:8:0.5,v3 2:0.5:16:0.5,"
                    "top 2:1,top 3:1,top 4:1,top 3:0.5,top 3:1:median,top 4:1:median,top 3:1:v3,top 4:1:v3,top 5:1:v3,"
                    "shrink 0.3:8,shrink 0.5:8,shrink 0.5:2,auto 2")
@@ -567,6 +573,10 @@ def main() -> None:
                     if src is not None and src not in mixes:
                         mixes[src] = level_mix(S, a.cache_origins)
                     Q = prior_blend(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), mixes.get(src), a.batch)
+                elif kind == "freq":  # freq O:S:P:A:S2:P2:A2: v3 O:S:P:A, or O:S2:P2:A2 at the frequencies where auto adds mstl
+                    multi = ps.FREQ_OF_SEASON[ps.DATASETS[key][3]] in MULTI_SEASON_FREQS
+                    S_, P_, A_ = (p[4], p[5], p[6]) if multi else (p[1], p[2], p[3])
+                    Q = st.v3(int(p[0]), a.batch, float(A_), float(P_), float(S_))
                 elif kind == "nest":  # nest O:S/P/A:S/P/A…: the menu item per request and level group by the newest window
                     Q = nested(st, int(p[0]), [tuple(float(x) for x in m.split("/")) for m in p[1:]], a.batch)
                 elif kind == "auto":

@@ -17,7 +17,7 @@
 // several times): the extra calls are bounded by the server, not chosen freely by the client.
 import type { Static } from '@fastify/type-provider-typebox';
 import { HorizonError } from '../errors.ts';
-import { findModel, type Covariates, type Freq } from '../runtime/catalog.ts';
+import { findModel, type Covariates } from '../runtime/catalog.ts';
 import { covariateErrors, covariateKinds, howToServeCovariateModels, kindWords, servedCovariateModels, usesKinds } from './covariates.ts';
 import { infer, parseModelRef, planModelRefs, rejectPrismMembers, toContract, type ForecastPlan, type ForecastResult, type ModelRef } from './forecast.ts';
 import { crossValidate, planCrossValidation, type CrossValidationPlan, type CrossValidationResult } from './cross-validation.ts';
@@ -27,6 +27,7 @@ import { renumberWarnings, type InferenceClient, type InferResponse } from '../r
 import type { ModelRegistry } from '../runtime/models.ts';
 import type { PullManager } from '../runtime/model-pull.ts';
 import { POOL_DEFAULT_BUDGET_MS, sizeByCost, statisticalPool, type PoolInfo } from './model-pool.ts';
+import { hasUnmodelledSeasons } from './seasons.ts';
 
 export const AUTO_ID = 'auto';
 /** the most CV windows `auto` runs (the operator's HORIZON_AUTO_WINDOWS is capped here) */
@@ -39,15 +40,13 @@ export const AUTO_MAX_DEFAULT_CANDIDATES = 4;
  * yearly data and is the worst single model on the seasonal sets of eval/) */
 export const AUTO_STATISTICAL = ['auto-ets', 'auto-theta', 'seasonal-naive'];
 /** joins AUTO_STATISTICAL where the frequency has several seasons (the catalog's mstl_season_lengths: hourly 24 + 168,
- * daily 7 + 365) or one longer than AutoETS models (ETS_MAX_SEASON: weekly's 52, where auto-ets is non-seasonal): mstl
+ * daily 7 + 365) or one longer than AutoETS models (seasons.ts ETS_MAX_SEASON: weekly's 52, where auto-ets is non-seasonal): mstl
  * decomposes them with STL. auto over the three + mstl: M4 hourly MASE 1.1023 / WQL 0.0285 (it picks mstl, the
  * best single) against 1.1811 / 0.0376; M4 weekly 2.4547 / 0.0469 against 2.3903 / 0.0503 (1.028 / 0.983 of the best
  * single against 1.002 / 1.055); NN5 daily and weekly unchanged. Its `form` windows reuse its whole-history decomposition
  * (the runtime's _decomposed_window), so it costs auto about one fit; more candidates on the other sets picked worse
  * (eval/README.md, "auto's candidates by frequency") */
 export const AUTO_MULTI_SEASON = 'mstl';
-/** the longest season statsforecast's ETS models (a longer one gets a non-seasonal fit) */
-export const ETS_MAX_SEASON = 24;
 /** HORIZON_AUTO_CANDIDATES=pool: the statistical pool sized by the request's cost (model-pool.ts), as prism's */
 export const AUTO_POOL_SETTING = 'pool';
 /** series scope: a series leaves the request's winner only for a candidate whose CV score on it is below this share of the winner's */
@@ -122,12 +121,9 @@ export function defaultCandidatePool(registry: ModelRegistry, kinds?: Covariates
 }
 
 /** auto's default statistical candidates at `freq`: AUTO_STATISTICAL, and AUTO_MULTI_SEASON where the frequency has several
- * seasons or one longer than ETS_MAX_SEASON. */
+ * seasons or one longer than ETS models (seasons.ts). */
 export function defaultStatistical(registry: ModelRegistry, freq?: string): string[] {
-  if (freq === undefined) return AUTO_STATISTICAL;
-  const seasons = registry.catalog.mstl_season_lengths?.[freq as Freq] ?? [];
-  const long = (registry.catalog.season_length[freq as Freq] ?? 1) > ETS_MAX_SEASON;
-  return seasons.length > 1 || long ? [...AUTO_STATISTICAL, AUTO_MULTI_SEASON] : AUTO_STATISTICAL;
+  return hasUnmodelledSeasons(registry.catalog, freq) ? [...AUTO_STATISTICAL, AUTO_MULTI_SEASON] : AUTO_STATISTICAL;
 }
 
 /** The ids defaultCandidatePool may use, before any request sizes them. */
