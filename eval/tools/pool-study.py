@@ -606,7 +606,7 @@ def main() -> None:
     print("## summary: worst rel over sets and metrics, geomean MASE, WQL, and of both")
     for d, r in sorted(rel.items(), key=lambda kv: max(max(x[1], x[2]) for x in kv[1])):
         m, w = [x[1] for x in r], [x[2] for x in r]
-        print(f"  {d:22s} worst {max(m + w):.3f}  gm {gm(m):.3f} / {gm(w):.3f}  both {gm(m + w):.3f} | "
+        print(f"  {d:22s} worst {max(m + w):.3f}  gm {gm(m):.3f} / {gm(w):.3f}  both {gm(m + w):.4f} | "
               + " ".join(f"{k}:{x:.3f}/{y:.3f}" for k, x, y in r))
 
 
