@@ -27,6 +27,7 @@ each relative to the best single model of the WHOLE served set on that set (not 
   freq O:S:P:A:S2:P2:A2
                     v3 O:S:P:A, or v3 O:S2:P2:A2 at H, D and W (MULTI_SEASON_FREQS: several seasons, or one longer than
                     ETS's 24, where auto adds mstl)
+  v3p O:S:P:P2:A    v3 with weight power P at the 0.5 level and P2 at the others
   nest O:S/P/A:…    prism whose (pool share, power, median share) is picked per request and level group (0.5; the others)
                     from the menu by the newest validation window, the item's weights learned on the windows before it
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
@@ -577,6 +578,8 @@ def main() -> None:
                     multi = ps.FREQ_OF_SEASON[ps.DATASETS[key][3]] in MULTI_SEASON_FREQS
                     S_, P_, A_ = (p[4], p[5], p[6]) if multi else (p[1], p[2], p[3])
                     Q = st.v3(int(p[0]), a.batch, float(A_), float(P_), float(S_))
+                elif kind == "v3p":  # v3p O:S:P:P2:A: v3 with power P at the 0.5 level and P2 at the others
+                    Q = st.v3(int(p[0]), a.batch, float(p[4]), [float(p[2]) if q == 0.5 else float(p[3]) for q in ps.LEVELS], float(p[1]))
                 elif kind == "nest":  # nest O:S/P/A:S/P/A…: the menu item per request and level group by the newest window
                     Q = nested(st, int(p[0]), [tuple(float(x) for x in m.split("/")) for m in p[1:]], a.batch)
                 elif kind == "auto":

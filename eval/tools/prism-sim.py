@@ -385,10 +385,10 @@ class Study:
         w = np.full((n, K, L), 1 / K)
         has = ~np.isnan(mix).any((1, 2))
         m = np.maximum(mix[has], mix[has].max(1, keepdims=True) * 1e-6 + 1e-12)
-        if np.isinf(power):
+        if np.ndim(power) == 0 and np.isinf(power):
             r = (m == m.min(1, keepdims=True)).astype(float)
-        else:
-            r = (m.min(1, keepdims=True) / m) ** power
+        else:  # power: a number, or one per level (L,)
+            r = (m.min(1, keepdims=True) / m) ** np.asarray(power, dtype=float)
         w[has] = r / r.sum(1, keepdims=True)
         a = np.asarray(alpha, dtype=float).reshape(-1, 1) if np.ndim(alpha) else alpha  # a share per level: (L, 1)
         out = a * np.median(F[:, : self.K], 1) + (1 - a) * np.einsum("nkl,nklh->nlh", w, F)
