@@ -69,6 +69,12 @@ SERVED = ["auto-ets", "auto-theta", "seasonal-naive", "damped-ets", "dyn-opt-the
 # the frequencies whose seasons most members cannot model (several seasons, or one longer than ETS's 24): where
 # src/forecasting/auto.ts adds mstl to auto's candidates
 MULTI_SEASON_FREQS = ("H", "D", "W")
+
+
+def multi_season(key: str) -> bool:
+    return ps.FREQ_OF_SEASON[ps.DATASETS[key][3]] in MULTI_SEASON_FREQS
+
+
 DEFAULT_DESIGNS = ("v3 2:0.5:8:0.5,v3 2:1:8:0.5,v3 2:0.5:4:0.5,v3 2:0.5:8:0.25,v3 2:0.5:8:0,v3 4:0.5:8:0.5,v3 2:0.5:16:0.5,"
                    "top 2:1,top 3:1,top 4:1,top 3:0.5,top 3:1:median,top 4:1:median,top 3:1:v3,top 4:1:v3,top 5:1:v3,"
                    "shrink 0.3:8,shrink 0.5:8,shrink 0.5:2,auto 2")
@@ -424,11 +430,7 @@ def auto_oracle(st: ps.Study, candidates: list[int], best: tuple[float, float], 
     """The bound for model auto (one candidate per request): per request the candidate whose TEST-split MASE ÷ best
     + WQL ÷ best on that request's series is lowest; the set scored with those picks. Not a design: it has seen the test."""
     F = st.F[:, : st.K]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mase = np.abs(st.test[:, None] - F[:, :, ps.LEVELS.index(0.5)]).mean(2) / st.mscale[:, None]  # n, K
-    d = st.test[:, None, None, :] - F
-    q = np.array(ps.LEVELS)[None, None, :, None]
-    pin = 2 * np.maximum(q * d, (q - 1) * d).sum(3).mean(2)  # n, K: Σ over h, mean over levels (WQL's numerator)
+    mase, pin = (np.stack(x, 1) for x in zip(*(st.series_scores(F[:, k]) for k in range(st.K))))  # each (n, K)
     P = np.empty(F.shape[:1] + F.shape[2:])
     for b in ps.batches_of(st.key, batch):
         ok = np.isfinite(mase[b]).all(1)
@@ -575,8 +577,7 @@ def main() -> None:
                         mixes[src] = level_mix(S, a.cache_origins)
                     Q = prior_blend(st, int(p[0]), float(p[1]), float(p[2]), float(p[3]), mixes.get(src), a.batch)
                 elif kind == "freq":  # freq O:S:P:A:S2:P2:A2: v3 O:S:P:A, or O:S2:P2:A2 at the frequencies where auto adds mstl
-                    multi = ps.FREQ_OF_SEASON[ps.DATASETS[key][3]] in MULTI_SEASON_FREQS
-                    S_, P_, A_ = (p[4], p[5], p[6]) if multi else (p[1], p[2], p[3])
+                    S_, P_, A_ = (p[4], p[5], p[6]) if multi_season(key) else (p[1], p[2], p[3])
                     Q = st.v3(int(p[0]), a.batch, float(A_), float(P_), float(S_))
                 elif kind == "v3p":  # v3p O:S:P:P2:A: v3 with power P at the 0.5 level and P2 at the others
                     Q = st.v3(int(p[0]), a.batch, float(p[4]), [float(p[2]) if q == 0.5 else float(p[3]) for q in ps.LEVELS], float(p[1]))
@@ -596,7 +597,7 @@ def main() -> None:
             for metric, name in ((0, "MASE"), (1, "WQL")):
                 o = oracle(st, singles, metric)
                 print(f"  oracle {name}: MASE {o[0]:.4f} WQL {o[1]:.4f} rel {o[0] / best[0]:.3f} / {o[1] / best[1]:.3f} weights {o[2]}", flush=True)
-            auto_default = [k for k, m in enumerate(everyone.members) if m in BASE or (m == "mstl" and ps.FREQ_OF_SEASON[ps.DATASETS[key][3]] in ("H", "D", "W"))]
+            auto_default = [k for k, m in enumerate(everyone.members) if m in BASE or (m == "mstl" and multi_season(key))]
             for name, cands in (("auto's default candidates", auto_default), ("every cached served model", list(range(everyone.K)))):
                 o = auto_oracle(everyone, cands, best, a.batch)
                 print(f"  auto oracle over {name} (one per request, by test rel MASE + rel WQL): MASE {o[0]:.4f} WQL {o[1]:.4f} "

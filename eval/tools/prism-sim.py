@@ -345,13 +345,18 @@ class Study:
                         wlen[s] += actual.size
             self.pin[o], self.absum[o], self.wlen[o] = pin, np.maximum(absum, 1e-9), np.maximum(wlen, 1)
 
+    def series_scores(self, P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """P: (n, L, h). Per series (n,): the 0.5 level's MASE (not finite where the scale is 0) and 2 × its pinball
+        loss summed over the horizon, averaged over the levels (its share of WQL's numerator)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mase = np.abs(self.test - P[:, LEVELS.index(0.5)]).mean(1) / self.mscale
+        d = self.test[:, None, :] - P
+        return mase, 2 * np.maximum(Q[None] * d, (Q[None] - 1) * d).sum(2).mean(1)
+
     def score(self, P: np.ndarray) -> tuple[float, float]:
         """P: (n, L, h). MASE of the 0.5 level (mean over series, finite scales) and WQL, as eval/run.ts."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mase = np.abs(self.test - P[:, 4]).mean(1) / self.mscale
-        d = self.test[:, None, :] - P
-        pin = np.maximum(Q[None] * d, (Q[None] - 1) * d).sum((0, 2))
-        return float(np.mean(mase[np.isfinite(mase)])), float(np.mean(2 * pin / self.wden))
+        mase, pin = self.series_scores(P)
+        return float(np.mean(mase[np.isfinite(mase)])), float(pin.sum() / self.wden)
 
     def v3(self, origins: int, batch: int, alpha: float, power: float, pool: float, pooling: str = "series",
            order: str = "anchor") -> np.ndarray:
