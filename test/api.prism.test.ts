@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { startTestServer, monthlyDates, type TestServer } from './helpers.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  blendSettings, blendWeights, combine, monotoneFromCentre, pooledLosses, prismMembers, validationWindows,
-  LARGE_POOL_SHARE, MEDIAN_SHARE, ORIGINS, POOL_SHARE, SEASONS_UNMODELLED, STATISTICAL_MEMBERS, WEIGHT_POWER,
+  blendSettings, blendWeights, combine, monotoneFromCentre, pooledLosses, prismMembers, spreadFactor, validationWindows,
+  LARGE_POOL_SHARE, MEDIAN_SHARE, ORIGINS, POOL_SHARE, SEASONS_UNMODELLED, SPREAD_FACTORS, STATISTICAL_MEMBERS, WEIGHT_POWER,
 } from '../src/forecasting/prism.ts';
 import { loadCatalog } from '../src/runtime/catalog.ts';
 
@@ -32,7 +32,7 @@ describe('prism', () => {
     assert.deepEqual(prism.sizes, ['default']);
   });
 
-  it('forecasts in the contract shape, deterministically, within the members\' envelope', async () => {
+  it('forecasts in the contract shape, deterministically, its mean and 0.5 level within the members\' envelope', async () => {
     const first = await server.request('POST', '/v1/forecast', { body: request('prism') });
     assert.equal(first.status, 200, first.text);
     const again = await server.request('POST', '/v1/forecast', { body: request('prism') });
@@ -41,7 +41,8 @@ describe('prism', () => {
     for (let i = 0; i < 2; i++) {
       const p = first.body.series[i][0].prediction;
       assert.equal(p.mean.length, 12);
-      for (const key of ['mean', '0.1', '0.5', '0.9']) {
+      // (the other levels' distance from the 0.5 level is calibrated on the validation windows: it may be wider than any member's)
+      for (const key of ['mean', '0.5']) {
         p[key].forEach((v: number, t: number) => {
           const values = members.map((m) => m.body.series[i][0].prediction[key][t]);
           assert.ok(v >= Math.min(...values) - 1e-9 && v <= Math.max(...values) + 1e-9, `${key}[${t}] outside the members`);
@@ -50,6 +51,17 @@ describe('prism', () => {
       p['0.1'].forEach((v: number, t: number) => assert.ok(v <= p['0.5'][t] && p['0.5'][t] <= p['0.9'][t]));
       // not just one member: the blend differs from each of them
       for (const m of members) assert.notDeepEqual(p.mean, m.body.series[i][0].prediction.mean);
+    }
+  });
+
+  it('the spread is calibrated around the 0.5 level whether or not the request asks for it', async () => {
+    const all = await server.request('POST', '/v1/forecast', { body: request('prism') });
+    const tails = await server.request('POST', '/v1/forecast', { body: request('prism', { quantiles: [0.9, 0.1] }) });
+    assert.equal(tails.status, 200, tails.text);
+    for (let i = 0; i < 2; i++) {
+      const [p, q] = [all.body.series[i][0].prediction, tails.body.series[i][0].prediction];
+      assert.deepEqual(Object.keys(q).sort(), ['0.1', '0.9', 'mean']);
+      for (const key of ['mean', '0.1', '0.9']) assert.deepEqual(q[key], p[key], key);
     }
   });
 
@@ -198,6 +210,32 @@ describe('prism', () => {
     assert.deepEqual(blendSettings(catalog, [...six.slice(0, 3), member('chronos-bolt')], 'H'), large);
     // no median share: the weighted mean alone
     assert.deepEqual(combine([[1, 10], [2, 20], [9, 30]], [0.5, 0.25, 0.25], 0), [0.5 + 0.5 + 2.25, 5 + 5 + 7.5]);
+  });
+
+  it('spread factor: one for every level\'s distance from the 0.5 level, the one that minimises the request\'s validation pinball loss', () => {
+    assert.equal(SPREAD_FACTORS.length, 47);
+    assert.ok(Math.abs(SPREAD_FACTORS[0] - 1 / 3) < 1e-12 && Math.abs(SPREAD_FACTORS[46] - 3) < 1e-12);
+    assert.equal(SPREAD_FACTORS[23], 1);
+    // the blend's columns: the 0.9 level one above the centre 0 (the 0.1 level one below); the actual values 0.2, 0.4, …, 2.2
+    const actual = Array.from({ length: 11 }, (_, t) => 0.2 * (t + 1));
+    const columns = [actual.map(() => -1), actual.map(() => 0), actual.map(() => 1)];
+    const upper = { windows: [{ actual, columns: columns.slice(1) }], scale: 1 };
+    // the 0.9 level alone: its loss is least at the 10th of the 11 deviations, 2.0, so at the grid's factor just above
+    // it (the slope is −0.9 below 2 and +0.1 above)
+    assert.ok(SPREAD_FACTORS[37] < 2 && SPREAD_FACTORS[38] > 2);
+    assert.equal(spreadFactor([0.5, 0.9], 0, [upper]), SPREAD_FACTORS[38]);
+    // both tails: every actual value is above the centre, so the lower tail's loss grows with the factor (slope 1.1) and
+    // the sum is least at 1.8 (slopes −0.8 below, +0.2 above): the grid's 1.861 (loss 4.572 against 4.581 at 1.774)
+    assert.ok(SPREAD_FACTORS[35] < 1.8 && SPREAD_FACTORS[36] > 1.8);
+    assert.equal(spreadFactor([0.1, 0.5, 0.9], 1, [{ windows: [{ actual, columns }], scale: 1 }]), SPREAD_FACTORS[36]);
+    // the request's series pooled, each by its loss ÷ its scale: a series 100× further out wants the widest factor, and
+    // gets it at the same scale, but not when its scale is 1000× the other's
+    const far = (scale: number) => ({ windows: [{ actual: actual.map((y) => y * 100), columns: columns.slice(1) }], scale });
+    assert.equal(spreadFactor([0.5, 0.9], 0, [upper, far(1)]), SPREAD_FACTORS[46]);
+    assert.equal(spreadFactor([0.5, 0.9], 0, [upper, far(1000)]), SPREAD_FACTORS[38]);
+    // a loss that no factor changes (no spread on the windows), or nothing learned: no change
+    assert.equal(spreadFactor([0.1, 0.5, 0.9], 1, [{ windows: [{ actual, columns: [columns[1], columns[1], columns[1]] }], scale: 1 }]), 1);
+    assert.equal(spreadFactor([0.1, 0.5, 0.9], 1, []), 1);
   });
 
   it('validation windows: w = min(horizon, ⌊n/3⌋), up to ORIGINS origins that leave max(3, w) points and are fully observed', () => {

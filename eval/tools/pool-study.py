@@ -28,6 +28,9 @@ each relative to the best single model of the WHOLE served set on that set (not 
                     v3 O:S:P:A, or v3 O:S2:P2:A2 at H, D and W (MULTI_SEASON_FREQS: several seasons, or one longer than
                     ETS's 24, where auto adds mstl)
   v3p O:S:P:P2:A    v3 with weight power P at the 0.5 level and P2 at the others
+  fcal O:S:P:A:S2:P2:A2:M:R
+                    freq's settings (S2:P2:A2 at H, D and W), then cal's spread factor (mode M, shrink R) per request;
+                    [:LO:HI] the factors searched (default ⅓-3, prism.ts's SPREAD_FACTORS)
   nest O:S/P/A:…    prism whose (pool share, power, median share) is picked per request and level group (0.5; the others)
                     from the menu by the newest validation window, the item's weights learned on the windows before it
   shrink L:P        weights = L · equal + (1 − L) · inverse-loss^P (pool ½, 2 origins), no median part
@@ -251,7 +254,7 @@ def calibrated(st: ps.Study, origins: int, share: float, power: float, alpha: fl
     w = inverse_loss_weights(mix, power)
     out = ps.anchored(_blend(F, w, alpha))
     mid = ps.LEVELS.index(0.5)
-    grid = np.exp(np.linspace(np.log(lo_hi[0]), np.log(lo_hi[1]), 47))
+    grid = lo_hi[0] * (lo_hi[1] / lo_hi[0]) ** (np.arange(47) / 46)  # as prism.ts's SPREAD_FACTORS with (1/3, 3)
     q = np.array(ps.LEVELS)[:, None]
     for b in ps.batches_of(st.key, batch):
         per = np.zeros((grid.size, len(ps.LEVELS)))  # the request's loss at each factor and level
@@ -271,15 +274,17 @@ def calibrated(st: ps.Study, origins: int, share: float, power: float, alpha: fl
         if not per.any():
             continue
         lo, hi = per[:, :mid].sum(1), per[:, mid + 1:].sum(1)
+        near_one = np.argsort(np.abs(np.log(grid)), kind="stable")  # ties go to the factor nearest 1 (prism.ts does so)
+        pick = lambda loss: grid[near_one[np.argmin(loss[near_one])]]
         if mode == "two":
-            f = np.where(np.arange(len(ps.LEVELS)) < mid, grid[np.argmin(lo)], grid[np.argmin(hi)])
+            f = np.where(np.arange(len(ps.LEVELS)) < mid, pick(lo), pick(hi))
         elif mode == "lvl":
-            f = grid[np.argmin(per, 0)]
+            f = np.array([pick(per[:, j]) for j in range(len(ps.LEVELS))])
         else:
-            f = np.full(len(ps.LEVELS), grid[np.argmin(lo + hi)])
+            f = np.full(len(ps.LEVELS), pick(lo + hi))
         f = f ** (1 - shrink)
         centre = out[b, mid][:, None]
-        out[b] = centre + f[None, :, None] * (out[b] - centre)
+        out[b] = ps.anchored(centre + f[None, :, None] * (out[b] - centre))  # a factor per level can cross them
         if TRACE:
             print(f"    {st.key} request {b[0]}: factors {' '.join(f'{x:.2f}' for x in f)}")
     return out
@@ -579,6 +584,10 @@ def main() -> None:
                 elif kind == "freq":  # freq O:S:P:A:S2:P2:A2: v3 O:S:P:A, or O:S2:P2:A2 at the frequencies where auto adds mstl
                     S_, P_, A_ = (p[4], p[5], p[6]) if multi_season(key) else (p[1], p[2], p[3])
                     Q = st.v3(int(p[0]), a.batch, float(A_), float(P_), float(S_))
+                elif kind == "fcal":  # fcal O:S:P:A:S2:P2:A2:MODE:SHRINK: freq's settings, then cal's spread factor
+                    S_, P_, A_ = (p[4], p[5], p[6]) if multi_season(key) else (p[1], p[2], p[3])
+                    Q = calibrated(st, int(p[0]), float(S_), float(P_), float(A_), p[7], float(p[8]), a.batch,
+                                   (float(p[9]), float(p[10])) if len(p) > 10 else (1 / 3, 3.0))
                 elif kind == "v3p":  # v3p O:S:P:P2:A: v3 with power P at the 0.5 level and P2 at the others
                     Q = st.v3(int(p[0]), a.batch, float(p[4]), [float(p[2]) if q == 0.5 else float(p[3]) for q in ps.LEVELS], float(p[1]))
                 elif kind == "nest":  # nest O:S/P/A:S/P/A…: the menu item per request and level group by the newest window

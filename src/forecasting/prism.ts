@@ -64,6 +64,43 @@ export function blendSettings(catalog: Catalog, members: PrismMember[], freq?: s
   return { poolShare: members.length >= LARGE_POOL ? LARGE_POOL_SHARE : POOL_SHARE, power: WEIGHT_POWER, medianShare: MEDIAN_SHARE };
 }
 
+/** The spread factors searched per request: 47 from ⅓ to 3, evenly spaced in log (1 the middle one). */
+export const SPREAD_FACTORS = Array.from({ length: 47 }, (_, i) => (1 / 3) * 9 ** (i / 46));
+const NEAREST_ONE_FIRST = SPREAD_FACTORS.map((f, i) => ({ f, i })).sort((a, b) => Math.abs(Math.log(a.f)) - Math.abs(Math.log(b.f))).map(({ i }) => i);
+
+/** One series' blended validation forecasts: each window's actual values and the blend's columns (levels × steps). */
+export interface BlendedWindows { windows: { actual: number[]; columns: number[][] }[]; scale: number }
+
+/**
+ * One factor for every level's distance from the centre level: the one that minimises the request's pinball loss of
+ * the blend on its validation windows, summed over the levels (each series' loss ÷ its Σ|actual|, as the weights'
+ * losses); ties go to the factor nearest 1, and 1 where no series has a window. The blend's spread, an average of
+ * the members' intervals, is off alike across a request's series (too narrow or too wide for all of them), and the
+ * windows show by how much. One factor, not one per level or per tail: those lose on the quarterly sets
+ * (eval/README.md, "prism's spread calibrated on the windows").
+ */
+export function spreadFactor(levels: number[], centre: number, series: BlendedWindows[]): number {
+  const loss = SPREAD_FACTORS.map(() => 0);
+  for (const { windows, scale } of series) {
+    for (const { actual, columns } of windows) {
+      levels.forEach((q, j) => {
+        if (j === centre) return;
+        for (let t = 0; t < actual.length; t++) {
+          const above = actual[t] - columns[centre][t];
+          const spread = columns[j][t] - columns[centre][t];
+          for (let i = 0; i < SPREAD_FACTORS.length; i++) {
+            const miss = above - SPREAD_FACTORS[i] * spread; // the pinball loss of the level at centre + f · spread
+            loss[i] += (miss >= 0 ? q * miss : (q - 1) * miss) / scale;
+          }
+        }
+      });
+    }
+  }
+  let best = NEAREST_ONE_FIRST[0];
+  for (const i of NEAREST_ONE_FIRST) if (loss[i] < loss[best]) best = i;
+  return SPREAD_FACTORS[best];
+}
+
 /** The validation windows of a series: length w = min(horizon, ⌊n/3⌋) and the origins k = 1..ORIGINS
  * (window k is the w steps ending (k − 1)·w before the end) whose window is fully observed and that
  * leave at least max(3, w) observations before it. */
@@ -176,7 +213,9 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
       `available: ${usable.map((m) => m.model).join(', ') || 'none'}`);
   }
   const windows = plan.series.map((s) => validationWindows(s.target, plan.horizon));
-  const levels = [...new Set([...plan.quantiles])].sort((a, b) => a - b);
+  // the 0.5 level is blended too (the centre the spread is calibrated around), asked for or not
+  const asked = [...new Set(plan.quantiles)];
+  const levels = asked.length ? [...new Set([...asked, 0.5])].sort((a, b) => a - b) : [];
   const fitLevels = levels.length ? levels : [0.5];
 
   const call = (m: PrismMember, series: RuntimeSeries[], horizon: number) => {
@@ -236,10 +275,22 @@ export async function runPrism(inference: InferenceClient, catalog: Catalog, mem
   const meanWeights = weightsFrom(ownLosses((actual, p) => actual.reduce((sum, y, t) => sum + Math.abs(y - p.mean[t]), 0)));
   const levelWeights = new Map(levels.map((q) => [q, weightsFrom(ownLosses((actual, p) => quantileLoss(actual, levelValues(p, q), q)))]));
 
+  const blend = (memberForecasts: Prediction[], i: number) =>
+    monotoneFromCentre(levels, levels.map((q) => combine(memberForecasts.map((p) => levelValues(p, q)), levelWeights.get(q)![i], medianShare)));
+  const centre = levels.indexOf(0.5);
+  const validation: BlendedWindows[] = plan.series.flatMap((_, i) => {
+    const { origins } = windows[i];
+    if (!origins) return [];
+    const at = Array.from({ length: origins }, (_, j) => ({ actual: actualAt(i, j + 1), columns: blend(backtests.map((b) => b.get(`${i}:${j + 1}`)!), i) }));
+    return [{ windows: at, scale: Math.max(at.reduce((sum, w) => sum + w.actual.reduce((a, y) => a + Math.abs(y), 0), 0), 1e-9) }];
+  });
+  const factor = levels.length ? spreadFactor(levels, centre, validation) : 1;
+
   const predictions: Prediction[] = plan.series.map((_, i) => {
     const memberForecasts = forecasts.map((f) => f.predictions[i]);
-    const columns = monotoneFromCentre(levels, levels.map((q) => combine(memberForecasts.map((p) => levelValues(p, q)), levelWeights.get(q)![i], medianShare)));
-    const quantiles = Object.fromEntries(levels.map((q, j) => [String(q), columns[j]]));
+    const blended = blend(memberForecasts, i);
+    const columns = blended.map((c) => c.map((v, t) => blended[centre][t] + factor * (v - blended[centre][t])));
+    const quantiles = Object.fromEntries(levels.flatMap((q, j) => (asked.includes(q) ? [[String(q), columns[j]]] : [])));
     return { mean: combine(memberForecasts.map((p) => p.mean), meanWeights[i], medianShare), quantiles };
   });
   return { model: PRISM_ID, size: plan.size, predictions, warnings: [...new Set(forecasts.flatMap((f) => f.warnings))], timing: {} };
