@@ -1,6 +1,6 @@
-// prism, the ensemble, served over statistical members (no weights needed): shape, determinism,
-// blend within the members' envelope, weights learned from rolling origins and pooled across the
-// request, warm-up, backtests; the combiner (median prior + inverse-loss weights), the validation
+// prism, the ensemble, served over statistical members (no weights needed): shape, determinism, mean and
+// 0.5 level within the members' envelope, the spread calibrated on the windows, weights learned from
+// rolling origins and pooled across the request, warm-up, backtests; the combiner (median prior + inverse-loss weights), the validation
 // windows, the pooling, the monotone levels and the default statistical members. A request's own
 // `prism_members` (sync, jobs, chunked jobs, the sync budget's estimate) and its 422s.
 import { describe, it, before, after } from 'node:test';

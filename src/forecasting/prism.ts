@@ -7,6 +7,7 @@
 //   loss_k = POOL_SHARE · (mean over the request's series of their loss_k) + (1 − POOL_SHARE) · this series' loss_k
 //   (POOL_SHARE 1 with LARGE_POOL members or more: the pools sized by cost, issue 35; where most statistical members
 //   cannot model the frequency's seasons, SEASONS_UNMODELLED instead: blendSettings)
+//   level q = level 0.5 + f · (level q − level 0.5), one f per request fitted on the windows (spreadFactor)
 //
 // v3 (issue 13). A series' loss of member k at a level is its pinball loss over up to ORIGINS rolling
 // origins (windows of w = min(horizon, ⌊n/3⌋) steps: the last w, the w before them, …; every member
