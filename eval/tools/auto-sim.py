@@ -124,6 +124,9 @@ def main():
     ap.add_argument("--backtest", default="refit", choices=("refit", "forward", "form", "runtime-refit"),
                     help="CV windows refitted (prism-sim's forecast, in this process), from one fit + forward() (auto's refit false), "
                          "refitting the whole-history fit's form, or refitted through the runtime's predict_series (pooled)")
+    ap.add_argument("--spread", action="store_true",
+                    help="also the request-scope pick with its spread scaled by one factor per request, fitted on the pick's "
+                         "windows (prism's spreadFactor: ⅓-3, ties to the factor nearest 1)")
     a = ap.parse_args()
     global WINDOWS
     WINDOWS = a.windows
@@ -181,6 +184,38 @@ def main():
                     m_, w_ = ps.score(key, preds)
                     label = "request" if r == 0.0 else f"series r={r}"
                     print(f"  windows={nw} metric={metric:4s} {label:14s} MASE {m_:.4f} ({100 * (m_ / bm - 1):+.1f}%) WQL {w_:.4f} ({100 * (w_ / bw - 1):+.1f}%)", flush=True)
+                    if a.spread and r == 0.0:
+                        m_, w_ = ps.score(key, spread_scaled(data, C, members, preds, nw, h, a.batch))
+                        print(f"  windows={nw} metric={metric:4s} {'request+spread':14s} MASE {m_:.4f} ({100 * (m_ / bm - 1):+.1f}%) WQL {w_:.4f} ({100 * (w_ / bw - 1):+.1f}%)", flush=True)
+
+
+GRID = (1 / 3) * 9 ** (np.arange(47) / 46)  # prism.ts's SPREAD_FACTORS
+NEAR_ONE = np.argsort(np.abs(np.log(GRID)), kind="stable")
+
+
+def spread_scaled(data, C, members, preds, nw, h, batch):
+    """The request-scope picks (preds), each request's spread around the 0.5 level scaled by the factor that minimises
+    the picked model's pinball loss on its first nw windows (each series ÷ its windows' Σ|actual|), as prism does."""
+    q = np.array(L)[:, None]
+    out = [np.array(p, dtype=float) for p in preds]
+    for b0 in range(0, len(preds), batch):
+        idx = list(range(b0, min(len(preds), b0 + batch)))
+        loss = np.zeros(GRID.size)
+        for s in idx:
+            y = data[s][0]
+            pick = next(mb for mb in members if C[mb][0][s][0] is preds[s])
+            wins = C[pick][0][s][1][:nw]
+            scale = max(sum(np.abs(y[c:c + h]).sum() for c, _ in wins), 1e-9)
+            for c, p in wins:
+                p = np.asarray(p, dtype=float)
+                act = y[c:c + h]
+                for g, f in enumerate(GRID):
+                    d = act[None] - (p[4] + f * (p - p[4]))
+                    loss[g] += np.maximum(q * d, (q - 1) * d).sum() / scale
+        f = GRID[NEAR_ONE[np.argmin(loss[NEAR_ONE])]]
+        for s in idx:
+            out[s] = out[s][4] + f * (out[s] - out[s][4])
+    return out
 
 
 if __name__ == "__main__":
