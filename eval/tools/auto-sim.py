@@ -189,8 +189,7 @@ def main():
                         print(f"  windows={nw} metric={metric:4s} {'request+spread':14s} MASE {m_:.4f} ({100 * (m_ / bm - 1):+.1f}%) WQL {w_:.4f} ({100 * (w_ / bw - 1):+.1f}%)", flush=True)
 
 
-GRID = (1 / 3) * 9 ** (np.arange(47) / 46)  # prism.ts's SPREAD_FACTORS
-NEAR_ONE = np.argsort(np.abs(np.log(GRID)), kind="stable")
+GRID = ps.spread_grid()
 
 
 def spread_scaled(data, C, members, preds, nw, h, batch):
@@ -212,7 +211,7 @@ def spread_scaled(data, C, members, preds, nw, h, batch):
                 for g, f in enumerate(GRID):
                     d = act[None] - (p[4] + f * (p - p[4]))
                     loss[g] += np.maximum(q * d, (q - 1) * d).sum() / scale
-        f = GRID[NEAR_ONE[np.argmin(loss[NEAR_ONE])]]
+        f = ps.least_loss_factor(GRID, loss)
         for s in idx:
             out[s] = out[s][4] + f * (out[s] - out[s][4])
     return out

@@ -254,7 +254,7 @@ def calibrated(st: ps.Study, origins: int, share: float, power: float, alpha: fl
     w = inverse_loss_weights(mix, power)
     out = ps.anchored(_blend(F, w, alpha))
     mid = ps.LEVELS.index(0.5)
-    grid = lo_hi[0] * (lo_hi[1] / lo_hi[0]) ** (np.arange(47) / 46)  # as prism.ts's SPREAD_FACTORS with (1/3, 3)
+    grid = ps.spread_grid(*lo_hi)
     q = np.array(ps.LEVELS)[:, None]
     for b in ps.batches_of(st.key, batch):
         per = np.zeros((grid.size, len(ps.LEVELS)))  # the request's loss at each factor and level
@@ -274,8 +274,7 @@ def calibrated(st: ps.Study, origins: int, share: float, power: float, alpha: fl
         if not per.any():
             continue
         lo, hi = per[:, :mid].sum(1), per[:, mid + 1:].sum(1)
-        near_one = np.argsort(np.abs(np.log(grid)), kind="stable")  # ties go to the factor nearest 1 (prism.ts does so)
-        pick = lambda loss: grid[near_one[np.argmin(loss[near_one])]]
+        pick = lambda loss: ps.least_loss_factor(grid, loss)
         if mode == "two":
             f = np.where(np.arange(len(ps.LEVELS)) < mid, pick(lo), pick(hi))
         elif mode == "lvl":

@@ -299,6 +299,17 @@ def batches_of(key: str, batch: int, max_points: int = 200_000, context: int = 2
 Q = np.array(LEVELS)[:, None]  # L, 1
 
 
+def spread_grid(lo: float = 1 / 3, hi: float = 3.0) -> np.ndarray:
+    """The 47 spread factors from lo to hi, evenly spaced in log (prism.ts's SPREAD_FACTORS with ⅓-3)."""
+    return lo * (hi / lo) ** (np.arange(47) / 46)
+
+
+def least_loss_factor(grid: np.ndarray, loss: np.ndarray) -> float:
+    """The grid's factor of least loss, ties to the one nearest 1 (as prism.ts's spreadFactor)."""
+    near_one = np.argsort(np.abs(np.log(grid)), kind="stable")
+    return float(grid[near_one[np.argmin(loss[near_one])]])
+
+
 def window_pinball(actual: np.ndarray, fc: np.ndarray) -> np.ndarray:
     """(L,) pinball loss summed over the window at each level."""
     d = actual[None, :] - fc
